@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import {
+  APP_CONFIG,
+  CreateRealmCommand,
+  CreateUserCommand,
+  LOGGER,
+  RealmQueries,
+  UserQueries,
+} from '@app/application';
+import type { AppConfig } from '@app/config';
+import { operatorActor, type Role } from '@app/domain';
+
+export const DEV_REALM = { stringId: 'zulip', name: 'Zulip Dev' };
+export const DEV_PASSWORD = 'dev-password';
+
+/** The accounts of the development organization, after Zulip's development server's personas. */
+export const DEV_ACCOUNTS: { email: string; fullName: string; role: Role }[] = [
+  { email: 'desdemona@zulip.com', fullName: 'Desdemona', role: 'owner' },
+  { email: 'iago@zulip.com', fullName: 'Iago', role: 'administrator' },
+  { email: 'shiva@zulip.com', fullName: 'Shiva', role: 'moderator' },
+  { email: 'hamlet@zulip.com', fullName: 'King Hamlet', role: 'member' },
+  { email: 'cordelia@zulip.com', fullName: 'Cordelia, Lear\'s daughter', role: 'member' },
+  { email: 'polonius@zulip.com', fullName: 'Polonius', role: 'guest' },
+];
+export const DEV_BOT = { email: 'default-bot@zulip.com', fullName: 'Default bot', ownerEmail: 'iago@zulip.com' };
+
+/**
+ * On the first start of a development server with an empty store, creates an organization with
+ * one account per role and a bot, and prints how to use them.
+ */
+@Injectable()
+export class DevelopmentOrganization {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly realms: RealmQueries,
+    private readonly users: UserQueries,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async ensure(): Promise<void> {
+    if (this.config.env !== 'development' || !this.config.devBootstrap) return;
+    if ((await this.realms.list()).length > 0) return;
+    const { realmId } = await this.commands.execute(new CreateRealmCommand(DEV_REALM.stringId, DEV_REALM.name));
+    const context = { actor: operatorActor(realmId) };
+    const created: { email: string; role: string; apiKey: string }[] = [];
+    for (const account of DEV_ACCOUNTS) {
+      const { apiKey } = await this.commands.execute(new CreateUserCommand(context, { ...account, password: DEV_PASSWORD }));
+      created.push({ email: account.email, role: account.role, apiKey });
+    }
+    const owner = await this.users.byEmail(realmId, DEV_BOT.ownerEmail);
+    const bot = await this.commands.execute(
+      new CreateUserCommand(context, {
+        email: DEV_BOT.email,
+        fullName: DEV_BOT.fullName,
+        role: 'member',
+        password: null,
+        bot: { type: 'generic', ownerId: owner!.user_id },
+      }),
+    );
+    created.push({ email: DEV_BOT.email, role: 'bot', apiKey: bot.apiKey });
+    this.logger.info({ realm: DEV_REALM.stringId, accounts: created.map(({ email, role }) => ({ email, role })) }, 'development organization created');
+    const lines = [
+      '',
+      `Development organization "${DEV_REALM.name}" created at ${this.config.externalUrl}`,
+      `Every human account's password is "${DEV_PASSWORD}". API keys:`,
+      ...created.map((a) => `  ${a.email.padEnd(26)} ${a.role.padEnd(14)} ${a.apiKey}`),
+      'Try:',
+      `  curl -u ${created[3].email}:${created[3].apiKey} ${this.config.externalUrl}/api/v1/users/me`,
+      `Or fetch a key: curl -X POST ${this.config.externalUrl}/api/v1/dev_fetch_api_key -d username=iago@zulip.com`,
+      '',
+    ];
+    // Printed, not logged: this is the operator's first screen.
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+}

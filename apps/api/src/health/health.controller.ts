@@ -1,0 +1,28 @@
+import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { EVENT_STORE, type EventStorePort, READ_STORE, type ReadStorePort } from '@app/application';
+import { Projector } from '@app/projections';
+
+/** Readiness of each adapter, for load balancers and operators. Not part of the chat API. */
+@Controller('health')
+export class HealthController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStorePort,
+    @Inject(READ_STORE) private readonly readStore: ReadStorePort,
+    @Optional() private readonly projector?: Projector,
+  ) {}
+
+  @Get()
+  async health(@Res() res: Response) {
+    const [eventStore, readStore, head] = await Promise.all([
+      this.events.health(),
+      this.readStore.health(),
+      this.events.headPosition().catch(() => undefined),
+    ]);
+    const projections = this.projector
+      ? { ok: true, running_here: true, position: this.projector.position.toString(), head: head?.toString() ?? null }
+      : { ok: true, running_here: false };
+    const ok = eventStore.ok && readStore.ok;
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', event_store: eventStore, read_store: readStore, projections });
+  }
+}

@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { CommanderError } from 'commander';
+import { ConfigurationError, loadConfig } from '@app/config';
+import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { DomainError } from '@app/domain';
+import { CliModule } from './cli.module';
+import { buildProgram } from './commands';
+
+const output = { out: (line: string) => process.stdout.write(line + '\n'), err: (line: string) => process.stderr.write(line + '\n') };
+
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig();
+  // The CLI logs only warnings: its output is for the operator.
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'team-chat-cli');
+  const program = buildProgram(async (fn) => {
+    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger) });
+    await app.init();
+    try {
+      return await fn(app);
+    } finally {
+      await app.close();
+    }
+  }, output);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof DomainError || error instanceof ConfigurationError) {
+      output.err(`error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (error) => {
+    output.err(`fatal: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,31 @@
+// One jest run, four tiers (projects). `npm test` runs them all; `--selectProjects <name>` one.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const libs = ['domain', 'application', 'projections', 'infrastructure', 'config', 'testing'];
+const moduleNameMapper = Object.fromEntries(
+  libs.flatMap((lib) => [
+    [`^@app/${lib}$`, `<rootDir>/libs/${lib}/src`],
+    [`^@app/${lib}/(.*)$`, `<rootDir>/libs/${lib}/src/$1`],
+  ]),
+);
+const base = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...base, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
+    { ...base, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.contract-spec.ts'] },
+    { ...base, displayName: 'crash', testMatch: ['<rootDir>/test/crash/**/*.crash-spec.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

@@ -1,0 +1,66 @@
+import type { GlobalPosition } from './event-store.port';
+
+/**
+ * The read store port: named collections of JSON documents (stored in the shape the API returns),
+ * queried only through declared indexed fields, plus one checkpoint per projection.
+ * It deliberately speaks no database's query language.
+ */
+export type IndexedValue = string | number | boolean | null;
+
+export type FieldCondition =
+  | IndexedValue
+  | { $eq?: IndexedValue; $ne?: IndexedValue; $gt?: IndexedValue; $gte?: IndexedValue; $lt?: IndexedValue; $lte?: IndexedValue; $in?: IndexedValue[] };
+
+/** Conditions on indexed fields, all of which must hold. */
+export type Filter = Record<string, FieldCondition>;
+
+export type SortSpec = { field: string; direction: 'asc' | 'desc' };
+
+export type FindOptions = { where?: Filter; orderBy?: SortSpec[]; limit?: number; offset?: number };
+
+export type IndexedField = { name: string; type: 'string' | 'number' | 'boolean' };
+
+export type CollectionSpec = {
+  name: string;
+  /** Fields of the document that queries may filter and sort on; each gets a real index. */
+  fields: IndexedField[];
+  /** Compound indexes (by field names), for queries that filter on one field and sort on another. */
+  compoundIndexes?: string[][];
+  /** Fields whose combination is unique (optional). */
+  unique?: string[][];
+};
+
+export type StoredDocument<D> = { id: string; doc: D; position: GlobalPosition | null };
+
+export type WriteOperation<D = object> =
+  | { type: 'put'; id: string; doc: D; position?: GlobalPosition }
+  | { type: 'delete'; id: string };
+
+/** What a projector commits at once: document writes and the checkpoints they advance. */
+export type ReadStoreBatch = {
+  writes: { collection: string; ops: WriteOperation[] }[];
+  checkpoints: { name: string; position: GlobalPosition }[];
+};
+
+export interface ReadStorePort {
+  /** Creates the collection and its indexes if missing (idempotent; called at boot). */
+  ensureCollection(spec: CollectionSpec): Promise<void>;
+
+  get<D>(collection: string, id: string): Promise<D | null>;
+  getMany<D>(collection: string, ids: string[]): Promise<StoredDocument<D>[]>;
+  find<D>(collection: string, options?: FindOptions): Promise<D[]>;
+  count(collection: string, where?: Filter): Promise<number>;
+
+  /** Applies every write and checkpoint of the batch atomically. */
+  commit(batch: ReadStoreBatch): Promise<void>;
+
+  getCheckpoint(name: string): Promise<GlobalPosition | undefined>;
+  getCheckpoints(): Promise<Record<string, GlobalPosition>>;
+
+  /** Removes every document of a collection and the named checkpoints (used by rebuilds and tests). */
+  dropCollection(collection: string): Promise<void>;
+  deleteCheckpoint(name: string): Promise<void>;
+
+  health(): Promise<{ ok: boolean; detail?: string }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CURRENT_SCHEMA_VERSION, type Decider, type DomainEvent } from '@app/domain';
+import {
+  type EventStorePort,
+  type GlobalPosition,
+  type RecordedEvent,
+  StreamRevisionConflictError,
+} from '../ports/event-store.port';
+import type { RandomPort } from '../ports/random.port';
+import { EVENT_STORE, RANDOM } from '../ports/tokens';
+import { deterministicEventId } from './event-ids';
+import { ConcurrentModificationError } from './application-errors';
+
+export type RunResult<E> = { newEvents: E[]; position: GlobalPosition | undefined };
+
+/**
+ * The write path every command handler uses: read the stream, fold it, decide, append at the
+ * revision that was read, and on a concurrent append start over (bounded).
+ */
+@Injectable()
+export class DeciderRunner {
+  static readonly MAX_ATTEMPTS = 8;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStorePort,
+    @Inject(RANDOM) private readonly random: RandomPort,
+  ) {}
+
+  async run<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    streamId: string,
+    command: C | ((state: S) => C),
+    metadata: Record<string, unknown> = {},
+  ): Promise<RunResult<E>> {
+    const commandId = this.random.uuid();
+    for (let attempt = 1; ; attempt++) {
+      const { events, revision } = await this.store.readStream(streamId);
+      const state = (events as RecordedEvent[]).reduce(
+        (s, e) => decider.evolve(s, { type: e.type, data: e.data } as unknown as E),
+        decider.initialState(),
+      );
+      // A command may be built from the state (e.g. to take the stream's next id).
+      const concrete = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
+      const newEvents = decider.decide(concrete, state);
+      if (newEvents.length === 0) return { newEvents, position: undefined };
+      const expected = revision === 'no_stream' ? 'no_stream' : revision;
+      try {
+        const { position } = await this.store.appendToStream(
+          streamId,
+          newEvents.map((event, index) => ({
+            id: deterministicEventId(commandId, streamId, String(expected), index),
+            type: event.type,
+            data: event.data,
+            metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId, ...metadata },
+          })),
+          { expectedRevision: expected },
+        );
+        return { newEvents, position };
+      } catch (error) {
+        if (error instanceof StreamRevisionConflictError) {
+          if (attempt < DeciderRunner.MAX_ATTEMPTS) continue;
+          throw new ConcurrentModificationError();
+        }
+        throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import type { BotType, Role } from '@app/domain';
+import type { CommandContext } from '../shared/command-context';
+
+export type CreateUserResult = { userId: number; apiKey: string };
+
+export class CreateUserCommand extends Command<CreateUserResult> {
+  constructor(
+    readonly context: CommandContext,
+    readonly user: {
+      email: string;
+      fullName: string;
+      role: Role;
+      /** Plain text; hashed before it reaches any event. Null: the account cannot log in with a password. */
+      password: string | null;
+      bot?: { type: BotType; ownerId: number };
+      timezone?: string;
+    },
+  ) {
+    super();
+  }
+}

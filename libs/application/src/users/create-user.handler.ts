@@ -1,0 +1,48 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { usersDecider, usersStream } from '@app/domain';
+import type { ClockPort } from '../ports/clock.port';
+import type { IdAllocatorPort } from '../ports/id-allocator.port';
+import type { RandomPort } from '../ports/random.port';
+import { CLOCK, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
+import { DeciderRunner } from '../shared/decider-runner';
+import { ProjectionWaiter } from '../shared/projection-waiter';
+import { CreateUserCommand } from './create-user.command';
+import { API_KEY_LENGTH, hashPassword } from './passwords';
+
+@CommandHandler(CreateUserCommand)
+export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly projections: ProjectionWaiter,
+    @Inject(CLOCK) private readonly clock: ClockPort,
+    @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
+    @Inject(RANDOM) private readonly random: RandomPort,
+  ) {}
+
+  async execute({ context: { actor }, user }: CreateUserCommand) {
+    const userId = await this.ids.next('user');
+    const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
+    const passwordHash = user.password === null ? null : await hashPassword(user.password);
+    const { position } = await this.runner.run(usersDecider, usersStream(actor.realmId), {
+      type: 'CreateUser',
+      data: {
+        realmId: actor.realmId,
+        actorId: actor.userId,
+        now: this.clock.now().toISOString(),
+        userId,
+        email: user.email,
+        fullName: user.fullName,
+        role: user.role,
+        isBot: user.bot !== undefined,
+        botType: user.bot?.type ?? null,
+        botOwnerId: user.bot?.ownerId ?? null,
+        apiKey,
+        passwordHash,
+        timezone: user.timezone ?? '',
+      },
+    });
+    await this.projections.waitFor(position);
+    return { userId, apiKey };
+  }
+}

@@ -1,0 +1,35 @@
+import type { Role } from '@app/domain';
+
+/** A user as Zulip's `GET /users` returns it (zerver/lib/users.py format_user_row), plus `realm_id`. */
+export type UserDocument = {
+  user_id: number;
+  realm_id: number;
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  date_joined: string;
+  is_active: boolean;
+  is_owner: boolean;
+  is_admin: boolean;
+  is_guest: boolean;
+  is_bot: boolean;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  role: number;
+  role_name: Role;
+  timezone: string;
+  avatar_version: number;
+  is_billing_admin: boolean;
+};
+
+/** What authentication needs, kept apart from the user documents the API hands out. */
+export type CredentialDocument = {
+  user_id: number;
+  realm_id: number;
+  email_lower: string;
+  api_key: string;
+  password_hash: string | null;
+};
+
+export const USERS = 'users';
+export const CREDENTIALS = 'credentials';

@@ -1,0 +1,143 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value);
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true' || value === '1' || value === true) return true;
+  if (value === 'false' || value === '0' || value === false) return false;
+  return value;
+};
+
+export const DRIVERS = ['embedded', 'servers'] as const;
+export type Driver = (typeof DRIVERS)[number];
+
+/**
+ * Every environment variable the server reads, validated at boot. `.env.example` documents each;
+ * nothing else in the code reads `process.env`.
+ */
+export class EnvironmentVariables {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 9991;
+
+  @IsString() @MinLength(1)
+  HOST = '127.0.0.1';
+
+  /** Public base URL of the server, as clients reach it (realm_url). Defaults to http://HOST:PORT. */
+  @IsOptional() @IsString()
+  EXTERNAL_URL?: string;
+
+  @IsString() @MinLength(1)
+  DATA_DIR = './data';
+
+  /** Default adapter set for every port; each port can be overridden below. */
+  @IsIn(DRIVERS)
+  STORAGE_DRIVER: Driver = 'embedded';
+
+  @IsOptional() @IsIn(DRIVERS)
+  EVENT_STORE_DRIVER?: Driver;
+
+  @IsOptional() @IsIn(DRIVERS)
+  READ_STORE_DRIVER?: Driver;
+
+  /** normal: survives a process crash (default); full: also survives power loss, slower appends. */
+  @IsIn(['normal', 'full'])
+  SQLITE_SYNCHRONOUS: 'normal' | 'full' = 'normal';
+
+  @IsString()
+  ESDB_URL = 'esdb://localhost:2113?tls=false';
+
+  @IsString()
+  MONGODB_URI = 'mongodb://localhost:27017/?replicaSet=rs0';
+
+  @IsString() @MinLength(1)
+  MONGODB_DB = 'chat';
+
+  @IsString()
+  REDIS_URL = 'redis://localhost:6379';
+
+  /** Run projectors in this process. Servers mode may leave them to apps/worker. */
+  @Transform(toBool) @IsBoolean()
+  RUN_PROJECTORS = true;
+
+  /** How long a write waits for the read models before answering 503. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120000)
+  PROJECTION_WAIT_TIMEOUT_MS = 10000;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
+
+  /** In development, create a development organization on first start with an empty store. */
+  @Transform(toBool) @IsBoolean()
+  DEV_BOOTSTRAP = true;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1024)
+  MAX_FILE_UPLOAD_SIZE_MIB = 25;
+}
+
+export class ConfigurationError extends Error {}
+
+/** Validates the environment; throws a ConfigurationError listing every bad variable. */
+export function loadEnvironment(env: Record<string, string | undefined> = process.env): EnvironmentVariables {
+  // Unset and empty variables take the defaults; variables the class does not declare are ignored.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const config = plainToInstance(EnvironmentVariables, given, { exposeDefaultValues: true });
+  const errors = validateSync(config);
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigurationError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return config;
+}
+
+/** The typed view of the configuration that the rest of the code uses. */
+export type AppConfig = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  externalUrl: string;
+  dataDir: string;
+  eventStoreDriver: Driver;
+  readStoreDriver: Driver;
+  sqliteSynchronous: 'normal' | 'full';
+  esdbUrl: string;
+  mongodbUri: string;
+  mongodbDb: string;
+  redisUrl: string;
+  runProjectors: boolean;
+  projectionWaitTimeoutMs: number;
+  logLevel: EnvironmentVariables['LOG_LEVEL'];
+  devBootstrap: boolean;
+  maxFileUploadSizeMib: number;
+};
+
+export function toAppConfig(v: EnvironmentVariables): AppConfig {
+  return {
+    env: v.NODE_ENV,
+    port: v.PORT,
+    host: v.HOST,
+    externalUrl: (v.EXTERNAL_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`).replace(/\/+$/, ''),
+    dataDir: v.DATA_DIR,
+    eventStoreDriver: v.EVENT_STORE_DRIVER ?? v.STORAGE_DRIVER,
+    readStoreDriver: v.READ_STORE_DRIVER ?? v.STORAGE_DRIVER,
+    sqliteSynchronous: v.SQLITE_SYNCHRONOUS,
+    esdbUrl: v.ESDB_URL,
+    mongodbUri: v.MONGODB_URI,
+    mongodbDb: v.MONGODB_DB,
+    redisUrl: v.REDIS_URL,
+    runProjectors: v.RUN_PROJECTORS,
+    projectionWaitTimeoutMs: v.PROJECTION_WAIT_TIMEOUT_MS,
+    logLevel: v.LOG_LEVEL,
+    devBootstrap: v.DEV_BOOTSTRAP,
+    maxFileUploadSizeMib: v.MAX_FILE_UPLOAD_SIZE_MIB,
+  };
+}
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfig> = {}): AppConfig => ({
+  ...toAppConfig(loadEnvironment(env)),
+  ...overrides,
+});

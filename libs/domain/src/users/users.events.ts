@@ -1,0 +1,57 @@
+import type { Role } from '../shared/actor';
+
+export type BotType = 'generic' | 'incoming_webhook';
+
+export type UserCreated = {
+  type: 'UserCreated';
+  data: {
+    realmId: number;
+    userId: number;
+    email: string;
+    fullName: string;
+    role: Role;
+    isBot: boolean;
+    botType: BotType | null;
+    botOwnerId: number | null;
+    /** The API key is part of the fact: the read model that authenticates is rebuilt from events. */
+    apiKey: string;
+    /** bcrypt hash, or null for accounts that cannot log in with a password (bots). */
+    passwordHash: string | null;
+    timezone: string;
+    actorId: number | null;
+    at: string;
+  };
+};
+export type UserRoleChanged = {
+  type: 'UserRoleChanged';
+  data: { realmId: number; userId: number; oldRole: Role; newRole: Role; actorId: number | null; at: string };
+};
+export type UserFullNameChanged = {
+  type: 'UserFullNameChanged';
+  data: { realmId: number; userId: number; oldName: string; newName: string; actorId: number | null; at: string };
+};
+export type UserDeactivated = {
+  type: 'UserDeactivated';
+  data: { realmId: number; userId: number; actorId: number | null; at: string };
+};
+export type UserReactivated = {
+  type: 'UserReactivated';
+  data: { realmId: number; userId: number; actorId: number | null; at: string };
+};
+export type UserApiKeyRegenerated = {
+  type: 'UserApiKeyRegenerated';
+  data: { realmId: number; userId: number; apiKey: string; actorId: number | null; at: string };
+};
+export type UserPasswordChanged = {
+  type: 'UserPasswordChanged';
+  data: { realmId: number; userId: number; passwordHash: string; actorId: number | null; at: string };
+};
+
+export type UserEvent =
+  | UserCreated
+  | UserRoleChanged
+  | UserFullNameChanged
+  | UserDeactivated
+  | UserReactivated
+  | UserApiKeyRegenerated
+  | UserPasswordChanged;

@@ -1,0 +1,243 @@
+import type Database from 'better-sqlite3';
+import type {
+  CollectionSpec,
+  FieldCondition,
+  Filter,
+  FindOptions,
+  GlobalPosition,
+  IndexedValue,
+  ReadStoreBatch,
+  ReadStorePort,
+  StoredDocument,
+} from '@app/application';
+
+const NAME = /^[a-z][a-z0-9_]{0,62}$/;
+const assertName = (kind: string, name: string) => {
+  if (!NAME.test(name)) throw new Error(`invalid ${kind} name: ${name}`);
+  return name;
+};
+const table = (collection: string) => `rm_${assertName('collection', collection)}`;
+const column = (field: string) => `f_${assertName('field', field)}`;
+
+/** SQLite has no boolean: indexed booleans are stored and compared as 0 / 1. */
+const sqlValue = (value: IndexedValue | undefined): string | number | null => {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+};
+
+const fieldValue = (doc: object, field: string): string | number | null => {
+  const value = (doc as Record<string, unknown>)[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string') return sqlValue(value);
+  throw new Error(`indexed field ${field} must hold a string, number or boolean`);
+};
+
+/**
+ * The embedded read store: one SQLite table per collection, holding the JSON document plus one real
+ * column per indexed field with a real index, so queries never scan JSON.
+ */
+export class SqliteReadStore implements ReadStorePort {
+  private readonly specs = new Map<string, CollectionSpec>();
+  private readonly statementCache = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL)');
+  }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.statementCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statementCache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private spec(collection: string): CollectionSpec {
+    const spec = this.specs.get(collection);
+    if (!spec) throw new Error(`collection ${collection} was not ensured`);
+    return spec;
+  }
+
+  async ensureCollection(spec: CollectionSpec): Promise<void> {
+    const name = table(spec.name);
+    this.db.transaction(() => {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position TEXT)`);
+      const existing = new Set((this.db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name));
+      for (const field of spec.fields) {
+        const col = column(field.name);
+        if (existing.has(col)) continue;
+        this.db.exec(`ALTER TABLE ${name} ADD COLUMN ${col}`);
+        // Backfill a field added to an existing collection from the stored documents.
+        const extract = field.type === 'boolean'
+          ? `CASE json_extract(doc, '$.${field.name}') WHEN 1 THEN 1 WHEN 0 THEN 0 ELSE NULL END`
+          : `json_extract(doc, '$.${field.name}')`;
+        this.db.exec(`UPDATE ${name} SET ${col} = ${extract}`);
+      }
+      for (const field of spec.fields) {
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${field.name} ON ${name} (${column(field.name)})`);
+      }
+      for (const fields of spec.compoundIndexes ?? []) {
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${fields.join('_')} ON ${name} (${fields.map(column).join(', ')})`);
+      }
+      for (const fields of spec.unique ?? []) {
+        this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ux_${name}_${fields.join('_')} ON ${name} (${fields.map(column).join(', ')})`);
+      }
+    })();
+    this.specs.set(spec.name, spec);
+  }
+
+  async get<D>(collection: string, id: string): Promise<D | null> {
+    this.spec(collection);
+    const row = this.statement(`SELECT doc FROM ${table(collection)} WHERE id = ?`).get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as D) : null;
+  }
+
+  async getMany<D>(collection: string, ids: string[]): Promise<StoredDocument<D>[]> {
+    this.spec(collection);
+    const result: StoredDocument<D>[] = [];
+    // SQLite limits bound parameters; 500 per query stays far below it.
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT id, doc, position FROM ${table(collection)} WHERE id IN (${chunk.map(() => '?').join(',')})`)
+        .all(...chunk) as { id: string; doc: string; position: string | null }[];
+      for (const row of rows) {
+        result.push({ id: row.id, doc: JSON.parse(row.doc) as D, position: row.position === null ? null : BigInt(row.position) });
+      }
+    }
+    return result;
+  }
+
+  private where(collection: string, filter: Filter | undefined): { sql: string; params: (string | number | null)[] } {
+    const spec = this.spec(collection);
+    const known = new Set(spec.fields.map((f) => f.name));
+    const clauses: string[] = [];
+    const params: (string | number | null)[] = [];
+    for (const [field, condition] of Object.entries(filter ?? {})) {
+      if (field !== 'id' && !known.has(field)) throw new Error(`${collection}.${field} is not an indexed field`);
+      const col = field === 'id' ? 'id' : column(field);
+      const add = (op: string, value: IndexedValue | undefined) => {
+        if (value === null || value === undefined) {
+          if (op === '=') clauses.push(`${col} IS NULL`);
+          else if (op === '!=') clauses.push(`${col} IS NOT NULL`);
+          else clauses.push('0'); // ordering comparisons with null match nothing, as in MongoDB
+          return;
+        }
+        clauses.push(op === '!=' ? `(${col} IS NULL OR ${col} != ?)` : `${col} ${op} ?`);
+        params.push(sqlValue(value));
+      };
+      if (condition === null || typeof condition !== 'object') {
+        add('=', condition);
+        continue;
+      }
+      const ops = condition as Exclude<FieldCondition, IndexedValue>;
+      if ('$eq' in ops) add('=', ops.$eq);
+      if ('$ne' in ops) add('!=', ops.$ne);
+      if ('$gt' in ops) add('>', ops.$gt);
+      if ('$gte' in ops) add('>=', ops.$gte);
+      if ('$lt' in ops) add('<', ops.$lt);
+      if ('$lte' in ops) add('<=', ops.$lte);
+      if (ops.$in !== undefined) {
+        const values = ops.$in.filter((v) => v !== null);
+        const parts: string[] = [];
+        if (values.length > 0) {
+          parts.push(`${col} IN (${values.map(() => '?').join(',')})`);
+          params.push(...values.map(sqlValue));
+        }
+        if (ops.$in.includes(null)) parts.push(`${col} IS NULL`);
+        clauses.push(parts.length > 0 ? `(${parts.join(' OR ')})` : '0');
+      }
+    }
+    return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  }
+
+  async find<D>(collection: string, options: FindOptions = {}): Promise<D[]> {
+    const { sql, params } = this.where(collection, options.where);
+    const known = new Set(this.spec(collection).fields.map((f) => f.name));
+    const order = (options.orderBy ?? []).map(({ field, direction }) => {
+      if (field !== 'id' && !known.has(field)) throw new Error(`${collection}.${field} is not an indexed field`);
+      return `${field === 'id' ? 'id' : column(field)} ${direction === 'desc' ? 'DESC' : 'ASC'}`;
+    });
+    let query = `SELECT doc FROM ${table(collection)} ${sql}`;
+    if (order.length > 0) query += ` ORDER BY ${order.join(', ')}`;
+    if (options.limit !== undefined || options.offset !== undefined) {
+      query += ' LIMIT ? OFFSET ?';
+      params.push(options.limit ?? -1, options.offset ?? 0);
+    }
+    const rows = this.statement(query).all(...params) as { doc: string }[];
+    return rows.map((row) => JSON.parse(row.doc) as D);
+  }
+
+  async count(collection: string, where?: Filter): Promise<number> {
+    const { sql, params } = this.where(collection, where);
+    const row = this.statement(`SELECT count(*) AS n FROM ${table(collection)} ${sql}`).get(...params) as { n: number };
+    return row.n;
+  }
+
+  async commit(batch: ReadStoreBatch): Promise<void> {
+    const writes = batch.writes.map(({ collection, ops }) => {
+      const spec = this.spec(collection);
+      const cols = spec.fields.map((f) => column(f.name));
+      const put = this.statement(
+        `INSERT INTO ${table(collection)} (id, doc, position${cols.map((c) => `, ${c}`).join('')})
+         VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
+         ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position${cols.map((c) => `, ${c} = excluded.${c}`).join('')}`,
+      );
+      const del = this.statement(`DELETE FROM ${table(collection)} WHERE id = ?`);
+      return { spec, ops, put, del };
+    });
+    const setCheckpoint = this.statement(
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+    );
+    this.db.transaction(() => {
+      for (const { spec, ops, put, del } of writes) {
+        for (const op of ops) {
+          if (op.type === 'delete') del.run(op.id);
+          else
+            put.run(
+              op.id,
+              JSON.stringify(op.doc),
+              op.position === undefined ? null : op.position.toString(),
+              ...spec.fields.map((f) => fieldValue(op.doc, f.name)),
+            );
+        }
+      }
+      for (const { name, position } of batch.checkpoints) setCheckpoint.run(name, position.toString());
+    }).immediate();
+  }
+
+  async getCheckpoint(name: string): Promise<GlobalPosition | undefined> {
+    const row = this.statement('SELECT position FROM checkpoints WHERE name = ?').get(name) as { position: string } | undefined;
+    return row ? BigInt(row.position) : undefined;
+  }
+
+  async getCheckpoints(): Promise<Record<string, GlobalPosition>> {
+    const rows = this.statement('SELECT name, position FROM checkpoints').all() as { name: string; position: string }[];
+    return Object.fromEntries(rows.map((r) => [r.name, BigInt(r.position)]));
+  }
+
+  async dropCollection(collection: string): Promise<void> {
+    this.db.exec(`DROP TABLE IF EXISTS ${table(collection)}`);
+    this.specs.delete(collection);
+    for (const key of [...this.statementCache.keys()]) if (key.includes(table(collection))) this.statementCache.delete(key);
+  }
+
+  async deleteCheckpoint(name: string): Promise<void> {
+    this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
+  }
+
+  async health() {
+    try {
+      this.db.prepare('SELECT 1').get();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, detail: (error as Error).message };
+    }
+  }
+
+  async close(): Promise<void> {
+    // The connection is owned by the module that opened it.
+  }
+}

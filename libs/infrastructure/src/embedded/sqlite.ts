@@ -1,0 +1,20 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SqliteSynchronous = 'normal' | 'full';
+
+/**
+ * Opens a SQLite database in WAL mode. `synchronous=normal` in WAL mode survives a crash of the
+ * process (every committed transaction is in the WAL file); `full` also survives power loss at
+ * the cost of an fsync per commit.
+ */
+export function openSqlite(file: string, synchronous: SqliteSynchronous = 'normal'): Database.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  return db;
+}

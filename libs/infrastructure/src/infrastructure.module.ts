@@ -1,0 +1,116 @@
+import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { join } from 'node:path';
+import {
+  APP_CONFIG,
+  CLOCK,
+  type ClockPort,
+  EVENT_STORE,
+  type EventStorePort,
+  ID_ALLOCATOR,
+  type IdAllocatorPort,
+  LOGGER,
+  RANDOM,
+  type RandomPort,
+  READ_STORE,
+  type ReadStorePort,
+} from '@app/application';
+import type { AppConfig } from '@app/config';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './embedded/sqlite';
+import { SqliteEventStore } from './embedded/sqlite-event-store';
+import { SqliteReadStore } from './embedded/sqlite-read-store';
+import { SqliteIdAllocator } from './embedded/sqlite-id-allocator';
+import { SystemClock } from './system/system-clock';
+import { CryptoRandom } from './system/crypto-random';
+import { createLogger, type Logger } from './system/logger';
+
+export type Adapters = {
+  eventStore: EventStorePort;
+  readStore: ReadStorePort;
+  idAllocator: IdAllocatorPort;
+  close(): Promise<void>;
+};
+
+/**
+ * Opens the adapters the configuration names. Each port is chosen independently, so an
+ * installation may keep, say, the embedded event store with the MongoDB read store.
+ */
+export async function openAdapters(config: AppConfig, clock: ClockPort): Promise<Adapters> {
+  const sqlite = new Map<string, Database.Database>();
+  const openEmbedded = (file: string) => {
+    let db = sqlite.get(file);
+    if (!db) {
+      db = openSqlite(file === ':memory:' ? file : join(config.dataDir, file), config.sqliteSynchronous);
+      sqlite.set(file, db);
+    }
+    return db;
+  };
+  // The servers adapters are loaded only when chosen, so an embedded installation never loads
+  // the gRPC and MongoDB drivers.
+  const eventStore =
+    config.eventStoreDriver === 'servers'
+      ? (await import('./eventstoredb/esdb-event-store')).EsdbEventStore.connect(config.esdbUrl)
+      : new SqliteEventStore(openEmbedded('events.sqlite'), { pollIntervalMs: 100, now: () => clock.now() });
+  let readStore: ReadStorePort;
+  let idAllocator: IdAllocatorPort;
+  if (config.readStoreDriver === 'servers') {
+    const { MongoReadStore } = await import('./mongodb/mongo-read-store');
+    const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
+    const mongo = await MongoReadStore.connect(config.mongodbUri, config.mongodbDb);
+    readStore = mongo;
+    idAllocator = MongoIdAllocator.fromReadStore(mongo);
+  } else {
+    readStore = new SqliteReadStore(openEmbedded('read-models.sqlite'));
+    // Ids live beside the events: both are the embedded installation's durable state.
+    idAllocator = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
+  }
+  return {
+    eventStore,
+    readStore,
+    idAllocator,
+    async close() {
+      await eventStore.close();
+      await readStore.close();
+      for (const db of sqlite.values()) db.close();
+    },
+  };
+}
+
+export type InfrastructureOptions = {
+  config: AppConfig;
+  /** Test doubles for the clock and the random source. */
+  clock?: ClockPort;
+  random?: RandomPort;
+  logger?: Logger;
+};
+
+const ADAPTERS = Symbol('ADAPTERS');
+
+@Global()
+@Module({})
+export class InfrastructureModule implements OnApplicationShutdown {
+  constructor(@Inject(ADAPTERS) private readonly adapters: Adapters) {}
+
+  static forRoot(options: InfrastructureOptions): DynamicModule {
+    const clock = options.clock ?? new SystemClock();
+    const providers: Provider[] = [
+      { provide: APP_CONFIG, useValue: options.config },
+      { provide: CLOCK, useValue: clock },
+      { provide: RANDOM, useValue: options.random ?? new CryptoRandom() },
+      { provide: LOGGER, useValue: options.logger ?? createLogger(options.config.logLevel) },
+      { provide: ADAPTERS, useFactory: () => openAdapters(options.config, clock) },
+      { provide: EVENT_STORE, useFactory: (a: Adapters) => a.eventStore, inject: [ADAPTERS] },
+      { provide: READ_STORE, useFactory: (a: Adapters) => a.readStore, inject: [ADAPTERS] },
+      { provide: ID_ALLOCATOR, useFactory: (a: Adapters) => a.idAllocator, inject: [ADAPTERS] },
+    ];
+    return {
+      module: InfrastructureModule,
+      providers,
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.adapters.close();
+  }
+}

@@ -1,0 +1,6 @@
+import type { Projection } from './shared/projection';
+import { realmsProjection } from './realms/realms.projection';
+import { credentialsProjection, usersProjection } from './users/users.projection';
+
+/** Every read model of the product. A new area registers its projections here. */
+export const ALL_PROJECTIONS: Projection[] = [realmsProjection, usersProjection, credentialsProjection];

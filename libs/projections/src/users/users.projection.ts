@@ -1,0 +1,109 @@
+import { ROLE_VALUES, type UserEvent, normalizeEmail } from '@app/domain';
+import type { RecordedEvent } from '@app/application';
+import { defineProjection } from '../shared/projection';
+import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from '@app/application';
+
+
+/** Zulip's UserProfile bot type numbers. */
+const BOT_TYPE_VALUES = { generic: 1, incoming_webhook: 2 } as const;
+
+const asUserEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as UserEvent;
+
+export const usersProjection = defineProjection<UserDocument>({
+  name: 'users',
+  collection: {
+    name: USERS,
+    fields: [
+      { name: 'realm_id', type: 'number' },
+      { name: 'user_id', type: 'number' },
+      { name: 'email', type: 'string' },
+      { name: 'is_active', type: 'boolean' },
+      { name: 'is_bot', type: 'boolean' },
+      { name: 'bot_owner_id', type: 'number' },
+    ],
+    compoundIndexes: [['realm_id', 'user_id']],
+  },
+  handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated'],
+  idsOf: (event) => [String((event.data as { userId: number }).userId)],
+  evolve: (doc, event) => {
+    const e = asUserEvent(event);
+    if (e.type === 'UserCreated') {
+      const d = e.data;
+      return {
+        user_id: d.userId,
+        realm_id: d.realmId,
+        email: d.email,
+        delivery_email: d.email,
+        full_name: d.fullName,
+        date_joined: d.at,
+        is_active: true,
+        is_owner: d.role === 'owner',
+        is_admin: d.role === 'owner' || d.role === 'administrator',
+        is_guest: d.role === 'guest',
+        is_bot: d.isBot,
+        bot_type: d.botType ? BOT_TYPE_VALUES[d.botType] : null,
+        bot_owner_id: d.botOwnerId,
+        role: ROLE_VALUES[d.role],
+        role_name: d.role,
+        timezone: d.timezone,
+        avatar_version: 1,
+        is_billing_admin: false,
+      };
+    }
+    if (!doc) return doc;
+    switch (e.type) {
+      case 'UserRoleChanged': {
+        const role = e.data.newRole;
+        return {
+          ...doc,
+          role: ROLE_VALUES[role],
+          role_name: role,
+          is_owner: role === 'owner',
+          is_admin: role === 'owner' || role === 'administrator',
+          is_guest: role === 'guest',
+        };
+      }
+      case 'UserFullNameChanged':
+        return { ...doc, full_name: e.data.newName };
+      case 'UserDeactivated':
+        return { ...doc, is_active: false };
+      case 'UserReactivated':
+        return { ...doc, is_active: true };
+      default:
+        return doc;
+    }
+  },
+});
+
+export const credentialsProjection = defineProjection<CredentialDocument>({
+  name: 'credentials',
+  collection: {
+    name: CREDENTIALS,
+    fields: [
+      { name: 'realm_id', type: 'number' },
+      { name: 'email_lower', type: 'string' },
+    ],
+    unique: [['realm_id', 'email_lower']],
+  },
+  handles: ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged'],
+  idsOf: (event) => [String((event.data as { userId: number }).userId)],
+  evolve: (doc, event) => {
+    const e = asUserEvent(event);
+    switch (e.type) {
+      case 'UserCreated':
+        return {
+          user_id: e.data.userId,
+          realm_id: e.data.realmId,
+          email_lower: normalizeEmail(e.data.email),
+          api_key: e.data.apiKey,
+          password_hash: e.data.passwordHash,
+        };
+      case 'UserApiKeyRegenerated':
+        return doc && { ...doc, api_key: e.data.apiKey };
+      case 'UserPasswordChanged':
+        return doc && { ...doc, password_hash: e.data.passwordHash };
+      default:
+        return doc;
+    }
+  },
+});

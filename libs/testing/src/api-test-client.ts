@@ -1,0 +1,152 @@
+import { Test } from '@nestjs/testing';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { CommandBus } from '@nestjs/cqrs';
+import request from 'supertest';
+import {
+  CreateRealmCommand,
+  CreateUserCommand,
+  EVENT_STORE,
+  type EventStorePort,
+  type GlobalPosition,
+  type RecordedEvent,
+  type StreamRevision,
+} from '@app/application';
+import { CURRENT_SCHEMA_VERSION, operatorActor } from '@app/domain';
+import type { AppConfig } from '@app/config';
+import { Projector } from '@app/projections';
+import { randomUUID } from 'node:crypto';
+import { AppModule } from '../../../apps/api/src/app.module';
+import { configureHttp } from '../../../apps/api/src/http/configure-http';
+import { FakeClock } from './fake-clock';
+import { PERSONAS, type PersonaName } from './personas';
+import { testConfig } from './test-config';
+import { makeTempDir } from './temp-dir';
+
+export type Credentials = { userId: number; email: string; apiKey: string };
+type Params = Record<string, unknown>;
+
+/** Form-encodes parameters the way Zulip's Python bindings do: strings as-is, everything else as JSON. */
+export function zulipForm(params: Params): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
+}
+
+/**
+ * The whole application over HTTP on embedded adapters in a temporary directory, with a fake
+ * clock and the personas created through the real command handlers.
+ * Usage: `api = await ApiTestClient.start(); await api.as('hamlet').get('/api/v1/users/me')`.
+ */
+export class ApiTestClient {
+  readonly credentials = new Map<string, Credentials>();
+  private eventsMark: GlobalPosition | undefined;
+
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly clock: FakeClock,
+    readonly realmId: number,
+    private readonly removeDir: () => void,
+  ) {}
+
+  static async start(options: { personas?: PersonaName[]; config?: Partial<AppConfig> } = {}): Promise<ApiTestClient> {
+    const dir = makeTempDir('team-chat-api-');
+    const clock = new FakeClock();
+    const config = testConfig(dir.path, options.config);
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock })] }).compile();
+    const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
+    configureHttp(app, config);
+    await app.init();
+    const bus = app.get(CommandBus);
+    const { realmId } = await bus.execute(new CreateRealmCommand('acme', 'Acme Corp'));
+    const client = new ApiTestClient(app, clock, realmId, dir.remove);
+    for (const name of options.personas ?? (Object.keys(PERSONAS) as PersonaName[])) {
+      const persona = PERSONAS[name];
+      const { userId, apiKey } = await bus.execute(
+        new CreateUserCommand({ actor: operatorActor(realmId) }, { email: persona.email, fullName: persona.fullName, role: persona.role, password: `${name}-password` }),
+      );
+      client.credentials.set(name, { userId, email: persona.email, apiKey });
+    }
+    await client.markEvents();
+    return client;
+  }
+
+  get http() {
+    return request(this.app.getHttpServer());
+  }
+
+  get eventStore(): EventStorePort {
+    return this.app.get(EVENT_STORE);
+  }
+
+  user(name: string): Credentials {
+    const credentials = this.credentials.get(name);
+    if (!credentials) throw new Error(`no persona ${name}`);
+    return credentials;
+  }
+
+  /** Requests authenticated as a persona (HTTP Basic: email + API key). */
+  as(name: string) {
+    const { email, apiKey } = this.user(name);
+    const auth = (r: request.Test) => r.auth(email, apiKey);
+    return {
+      get: (path: string, query: Params = {}) => auth(this.http.get(path).query(zulipForm(query))),
+      delete: (path: string, query: Params = {}) => auth(this.http.delete(path).query(zulipForm(query))),
+      post: (path: string, body: Params = {}) => auth(this.http.post(path).type('form').send(zulipForm(body))),
+      patch: (path: string, body: Params = {}) => auth(this.http.patch(path).type('form').send(zulipForm(body))),
+      put: (path: string, body: Params = {}) => auth(this.http.put(path).type('form').send(zulipForm(body))),
+      /** As zulip-js sends POSTs: every parameter a multipart field. */
+      postMultipart: (path: string, body: Params = {}) => {
+        let r = auth(this.http.post(path));
+        for (const [k, v] of Object.entries(zulipForm(body))) r = r.field(k, v);
+        return r;
+      },
+    };
+  }
+
+  /** Appends events directly (emmett's ApiSpecification "given"), then waits for the read models. */
+  async givenEvents(streamId: string, events: { type: string; data: object }[]): Promise<void> {
+    const { revision } = await this.eventStore.readStream(streamId);
+    const { position } = await this.eventStore.appendToStream(
+      streamId,
+      events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSION } })),
+      { expectedRevision: revision === 'no_stream' ? 'no_stream' : (revision as StreamRevision) },
+    );
+    await this.app.get(Projector).waitFor(position);
+    await this.markEvents();
+  }
+
+  /** Starts counting events from now; `newEvents()` returns what was appended since. */
+  async markEvents(): Promise<void> {
+    this.eventsMark = await this.eventStore.headPosition();
+  }
+
+  async newEvents(): Promise<RecordedEvent[]> {
+    return this.eventStore.readAll({ after: this.eventsMark, maxCount: 10_000 });
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    this.removeDir();
+  }
+}
+
+/** Asserts Zulip's success envelope and returns the body. */
+export function expectSuccess(response: request.Response): Record<string, any> {
+  if (response.status !== 200 || response.body?.result !== 'success') {
+    throw new Error(`expected success, got ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  expect(response.body.msg).toBe('');
+  return response.body;
+}
+
+/** Asserts Zulip's error envelope with the message (and optionally code and status). */
+export function expectError(response: request.Response, msg: string, options: { code?: string; status?: number } = {}): Record<string, any> {
+  expect({ status: response.status, result: response.body?.result, msg: response.body?.msg }).toEqual({
+    status: options.status ?? 400,
+    result: 'error',
+    msg,
+  });
+  expect(typeof response.body.code).toBe('string');
+  if (options.code) expect(response.body.code).toBe(options.code);
+  return response.body;
+}

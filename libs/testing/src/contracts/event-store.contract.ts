@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type EventStorePort,
+  type EventToAppend,
+  type RecordedEvent,
+  StreamRevisionConflictError,
+} from '@app/application';
+
+export type EventStoreFixture = { store: EventStorePort; cleanup(): Promise<void> };
+
+const event = (type: string, data: object = {}): EventToAppend => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { schemaVersion: 1, commandId: 'test' },
+});
+
+/**
+ * The behaviour every EventStorePort adapter must have. Streams get unique names so the suite
+ * also runs against a long-lived server (EventStoreDB) whose log holds other data.
+ */
+export function eventStoreContract(adapterName: string, open: () => Promise<EventStoreFixture>) {
+  describe(`EventStorePort contract: ${adapterName}`, () => {
+    let fixture: EventStoreFixture;
+    let store: EventStorePort;
+    const stream = (category = 'contract') => `${category}-${randomUUID().replace(/-/g, '')}`;
+
+    beforeAll(async () => {
+      fixture = await open();
+      store = fixture.store;
+    });
+    afterAll(async () => {
+      await fixture.cleanup();
+    });
+
+    it('creates a stream at revision 0 and reads back type, data, metadata and id', async () => {
+      const s = stream();
+      const e = event('ThingHappened', { n: 1, text: 'héllo ✔', nested: { list: [1, 2] } });
+      const result = await store.appendToStream(s, [e], { expectedRevision: 'no_stream' });
+      expect(result.nextExpectedRevision).toBe(0n);
+      const read = await store.readStream(s);
+      expect(read.revision).toBe(0n);
+      expect(read.events).toHaveLength(1);
+      expect(read.events[0]).toMatchObject({
+        id: e.id, streamId: s, revision: 0n, type: 'ThingHappened',
+        data: { n: 1, text: 'héllo ✔', nested: { list: [1, 2] } }, metadata: { schemaVersion: 1, commandId: 'test' },
+      });
+      expect(read.events[0].position).toBe(result.position);
+      expect(Number.isNaN(Date.parse(read.events[0].recordedAt))).toBe(false);
+    });
+
+    it('reads a missing stream as empty with revision no_stream', async () => {
+      expect(await store.readStream(stream())).toEqual({ events: [], revision: 'no_stream' });
+    });
+
+    it('refuses no_stream on an existing stream, and a stale exact revision', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event('A')], { expectedRevision: 'no_stream' });
+      await expect(store.appendToStream(s, [event('B')], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(StreamRevisionConflictError);
+      await store.appendToStream(s, [event('B')], { expectedRevision: 0n });
+      await expect(store.appendToStream(s, [event('C')], { expectedRevision: 0n })).rejects.toBeInstanceOf(StreamRevisionConflictError);
+      await expect(store.appendToStream(stream(), [event('C')], { expectedRevision: 3n })).rejects.toBeInstanceOf(StreamRevisionConflictError);
+      const read = await store.readStream(s);
+      expect(read.events.map((e) => e.type)).toEqual(['A', 'B']);
+      expect(read.revision).toBe(1n);
+    });
+
+    it('appends with expected revision any whatever the stream holds', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event('A')], { expectedRevision: 'any' });
+      const result = await store.appendToStream(s, [event('B')], { expectedRevision: 'any' });
+      expect(result.nextExpectedRevision).toBe(1n);
+    });
+
+    it('appends several events atomically, in order, with increasing revisions and positions', async () => {
+      const s = stream();
+      const result = await store.appendToStream(s, [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
+      expect(result.nextExpectedRevision).toBe(2n);
+      const { events } = await store.readStream(s);
+      expect(events.map((e) => [e.type, e.revision])).toEqual([['A', 0n], ['B', 1n], ['C', 2n]]);
+      expect(events[0].position < events[1].position && events[1].position < events[2].position).toBe(true);
+      expect(events[2].position).toBe(result.position);
+    });
+
+    it('reads part of a stream from a revision, bounded by maxCount', async () => {
+      const s = stream();
+      await store.appendToStream(s, ['A', 'B', 'C', 'D'].map((t) => event(t)), { expectedRevision: 'no_stream' });
+      const read = await store.readStream(s, { fromRevision: 1n, maxCount: 2 });
+      expect(read.events.map((e) => e.type)).toEqual(['B', 'C']);
+      expect(read.revision).toBe(3n);
+    });
+
+    it('treats a retried append with the same event ids as the original, not a duplicate', async () => {
+      const s = stream();
+      const batch = [event('A'), event('B')];
+      const first = await store.appendToStream(s, batch, { expectedRevision: 'no_stream' });
+      const retry = await store.appendToStream(s, batch, { expectedRevision: 'no_stream' });
+      expect(retry.nextExpectedRevision).toBe(first.nextExpectedRevision);
+      expect((await store.readStream(s)).events).toHaveLength(2);
+    });
+
+    it('lets exactly one of many concurrent appends at the same revision win', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event('Created')], { expectedRevision: 'no_stream' });
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => store.appendToStream(s, [event('Edited', { i })], { expectedRevision: 0n })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(StreamRevisionConflictError);
+      expect((await store.readStream(s)).events).toHaveLength(2);
+    });
+
+    it('reads the global log after a position, across streams, in append order', async () => {
+      const head = await store.headPosition();
+      const s1 = stream();
+      const s2 = stream();
+      await store.appendToStream(s1, [event('One')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(s2, [event('Two'), event('Three')], { expectedRevision: 'no_stream' });
+      const last = await store.appendToStream(s1, [event('Four')], { expectedRevision: 0n });
+      const ours = (await store.readAll({ after: head, maxCount: 1000 })).filter((e) => e.streamId === s1 || e.streamId === s2);
+      expect(ours.map((e) => e.type)).toEqual(['One', 'Two', 'Three', 'Four']);
+      expect(await store.headPosition()).toBe(last.position);
+      const page = await store.readAll({ after: ours[0].position, maxCount: 2 });
+      expect(page.map((e) => e.type)).toEqual(['Two', 'Three']);
+      expect(await store.readAll({ after: last.position, maxCount: 10 })).toEqual([]);
+    });
+
+    it('subscribes from a position: catches up, then delivers live appends, in order, never concurrently', async () => {
+      const s = stream();
+      const first = await store.appendToStream(s, [event('Before1'), event('Before2')], { expectedRevision: 'no_stream' });
+      const { events: [before1] } = await store.readStream(s, { maxCount: 1 });
+      const seen: RecordedEvent[] = [];
+      let inFlight = 0;
+      let overlapped = false;
+      const subscription = store.subscribeToAll({ after: before1.position, batchSize: 2 }, async (batch) => {
+        inFlight++;
+        if (inFlight > 1) overlapped = true;
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push(...batch.filter((e) => e.streamId === s));
+        inFlight--;
+      });
+      try {
+        await waitUntil(() => seen.length >= 1);
+        await store.appendToStream(s, [event('Live1')], { expectedRevision: first.nextExpectedRevision });
+        await store.appendToStream(s, [event('Live2'), event('Live3')], { expectedRevision: first.nextExpectedRevision + 1n });
+        await waitUntil(() => seen.length >= 4);
+        expect(seen.map((e) => e.type)).toEqual(['Before2', 'Live1', 'Live2', 'Live3']);
+        expect(overlapped).toBe(false);
+      } finally {
+        await subscription.close();
+      }
+      await subscription.done;
+    });
+
+    it('stops delivering after close', async () => {
+      const s = stream();
+      const head = await store.headPosition();
+      const seen: string[] = [];
+      const subscription = store.subscribeToAll({ after: head }, async (batch) => {
+        seen.push(...batch.filter((e) => e.streamId === s).map((e) => e.type));
+      });
+      await store.appendToStream(s, [event('A')], { expectedRevision: 'no_stream' });
+      await waitUntil(() => seen.length === 1);
+      await subscription.close();
+      await store.appendToStream(s, [event('B')], { expectedRevision: 0n });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen).toEqual(['A']);
+    });
+
+    it('ends the subscription with the handler\'s error', async () => {
+      const s = stream();
+      const head = await store.headPosition();
+      await store.appendToStream(s, [event('A')], { expectedRevision: 'no_stream' });
+      const subscription = store.subscribeToAll({ after: head }, async () => {
+        throw new Error('projection failed');
+      });
+      await expect(subscription.done).rejects.toThrow('projection failed');
+      await subscription.close();
+    });
+
+    it('reports healthy', async () => {
+      expect((await store.health()).ok).toBe(true);
+    });
+  });
+}
+
+export async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { CollectionSpec, ReadStorePort } from '@app/application';
+
+export type ReadStoreFixture = { store: ReadStorePort; cleanup(): Promise<void> };
+
+type Person = { id: number; name: string; team: string | null; age: number; active: boolean; tags?: string[] };
+
+/** The behaviour every ReadStorePort adapter must have. */
+export function readStoreContract(adapterName: string, open: () => Promise<ReadStoreFixture>) {
+  describe(`ReadStorePort contract: ${adapterName}`, () => {
+    let fixture: ReadStoreFixture;
+    let store: ReadStorePort;
+    let spec: CollectionSpec;
+    const people: Person[] = [
+      { id: 1, name: 'ada', team: 'core', age: 36, active: true, tags: ['x'] },
+      { id: 2, name: 'bob', team: 'core', age: 25, active: false },
+      { id: 3, name: 'cy', team: 'web', age: 41, active: true },
+      { id: 4, name: 'di', team: null, age: 30, active: true },
+      { id: 5, name: 'ed', team: 'web', age: 25, active: true },
+    ];
+    const unique = () => `c_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+    beforeAll(async () => {
+      fixture = await open();
+      store = fixture.store;
+    });
+    afterAll(async () => fixture.cleanup());
+
+    beforeEach(async () => {
+      spec = {
+        name: unique(),
+        fields: [
+          { name: 'name', type: 'string' },
+          { name: 'team', type: 'string' },
+          { name: 'age', type: 'number' },
+          { name: 'active', type: 'boolean' },
+        ],
+        compoundIndexes: [['team', 'age']],
+        unique: [['name']],
+      };
+      await store.ensureCollection(spec);
+      await store.ensureCollection(spec); // idempotent
+      await store.commit({
+        writes: [{ collection: spec.name, ops: people.map((p) => ({ type: 'put' as const, id: String(p.id), doc: p, position: BigInt(p.id) })) }],
+        checkpoints: [],
+      });
+    });
+    afterEach(async () => store.dropCollection(spec.name));
+
+    const names = (docs: Person[]) => docs.map((d) => d.name);
+
+    it('gets a document by id exactly as stored, and null for a missing id', async () => {
+      expect(await store.get<Person>(spec.name, '1')).toEqual(people[0]);
+      expect(await store.get(spec.name, '404')).toBeNull();
+    });
+
+    it('gets many documents with the position each was written at', async () => {
+      const many = await store.getMany<Person>(spec.name, ['2', '3', '404']);
+      expect(many.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: '2', doc: people[1], position: 2n },
+        { id: '3', doc: people[2], position: 3n },
+      ]);
+    });
+
+    it('filters on equality, booleans, null, $in and ranges', async () => {
+      expect(names(await store.find<Person>(spec.name, { where: { team: 'core' }, orderBy: [{ field: 'name', direction: 'asc' }] }))).toEqual(['ada', 'bob']);
+      expect(names(await store.find<Person>(spec.name, { where: { active: false } }))).toEqual(['bob']);
+      expect(names(await store.find<Person>(spec.name, { where: { team: null } }))).toEqual(['di']);
+      expect(names(await store.find<Person>(spec.name, { where: { team: { $ne: null } }, orderBy: [{ field: 'name', direction: 'asc' }] }))).toEqual(['ada', 'bob', 'cy', 'ed']);
+      expect(names(await store.find<Person>(spec.name, { where: { team: { $ne: 'core' } }, orderBy: [{ field: 'name', direction: 'asc' }] }))).toEqual(['cy', 'di', 'ed']);
+      expect(names(await store.find<Person>(spec.name, { where: { name: { $in: ['cy', 'ed', 'zed'] } }, orderBy: [{ field: 'name', direction: 'asc' }] }))).toEqual(['cy', 'ed']);
+      expect(names(await store.find<Person>(spec.name, { where: { age: { $gte: 30, $lt: 41 } }, orderBy: [{ field: 'age', direction: 'asc' }] }))).toEqual(['di', 'ada']);
+      expect(names(await store.find<Person>(spec.name, { where: { age: { $gt: 25 }, active: true, team: 'web' } }))).toEqual(['cy']);
+      expect(await store.find(spec.name, { where: { age: { $gt: null } } })).toEqual([]);
+    });
+
+    it('filters and sorts on id', async () => {
+      expect(names(await store.find<Person>(spec.name, { where: { id: { $in: ['1', '3'] } }, orderBy: [{ field: 'id', direction: 'desc' }] }))).toEqual(['cy', 'ada']);
+    });
+
+    it('sorts on several fields and pages with limit and offset', async () => {
+      const sorted = await store.find<Person>(spec.name, { orderBy: [{ field: 'age', direction: 'asc' }, { field: 'name', direction: 'desc' }] });
+      expect(names(sorted)).toEqual(['ed', 'bob', 'di', 'ada', 'cy']);
+      const page = await store.find<Person>(spec.name, { orderBy: [{ field: 'age', direction: 'desc' }, { field: 'name', direction: 'asc' }], limit: 2, offset: 1 });
+      expect(names(page)).toEqual(['ada', 'di']);
+    });
+
+    it('counts matching documents', async () => {
+      expect(await store.count(spec.name)).toBe(5);
+      expect(await store.count(spec.name, { active: true, age: { $lte: 30 } })).toBe(2);
+    });
+
+    it('refuses to filter or sort on a field that is not indexed', async () => {
+      await expect(store.find(spec.name, { where: { tags: 'x' } })).rejects.toThrow();
+      await expect(store.find(spec.name, { orderBy: [{ field: 'tags', direction: 'asc' }] })).rejects.toThrow();
+    });
+
+    it('replaces and deletes documents, keeping indexed fields in step', async () => {
+      await store.commit({
+        writes: [{ collection: spec.name, ops: [
+          { type: 'put', id: '1', doc: { ...people[0], team: 'web', age: 37 }, position: 10n },
+          { type: 'delete', id: '2' },
+        ] }],
+        checkpoints: [],
+      });
+      expect(await store.get<Person>(spec.name, '2')).toBeNull();
+      expect(names(await store.find<Person>(spec.name, { where: { team: 'web' }, orderBy: [{ field: 'name', direction: 'asc' }] }))).toEqual(['ada', 'cy', 'ed']);
+      expect((await store.getMany<Person>(spec.name, ['1']))[0].position).toBe(10n);
+    });
+
+    it('commits documents and checkpoints together, and none of them when one write fails', async () => {
+      const checkpoint = `${spec.name}_projection`;
+      await store.commit({ writes: [{ collection: spec.name, ops: [{ type: 'put', id: '6', doc: { id: 6, name: 'fay', team: 'web', age: 22, active: true } }] }], checkpoints: [{ name: checkpoint, position: 100n }] });
+      expect(await store.getCheckpoint(checkpoint)).toBe(100n);
+      expect((await store.getCheckpoints())[checkpoint]).toBe(100n);
+      // "ada" is taken: the unique index fails the batch, and nothing of it lands.
+      await expect(
+        store.commit({
+          writes: [{ collection: spec.name, ops: [
+            { type: 'put', id: '7', doc: { id: 7, name: 'gus', team: 'web', age: 50, active: true } },
+            { type: 'put', id: '8', doc: { id: 8, name: 'ada', team: 'web', age: 50, active: true } },
+          ] }],
+          checkpoints: [{ name: checkpoint, position: 200n }],
+        }),
+      ).rejects.toThrow();
+      expect(await store.get(spec.name, '7')).toBeNull();
+      expect(await store.getCheckpoint(checkpoint)).toBe(100n);
+      await store.deleteCheckpoint(checkpoint);
+      expect(await store.getCheckpoint(checkpoint)).toBeUndefined();
+    });
+
+    it('indexes a field added to an existing collection, including documents already stored', async () => {
+      await store.ensureCollection({ ...spec, fields: [...spec.fields, { name: 'rank', type: 'number' }] });
+      await store.commit({ writes: [{ collection: spec.name, ops: [{ type: 'put', id: '9', doc: { id: 9, name: 'hal', team: 'web', age: 60, active: true, rank: 1 } }] }], checkpoints: [] });
+      expect(names(await store.find<Person>(spec.name, { where: { rank: 1 } }))).toEqual(['hal']);
+      expect(await store.count(spec.name, { rank: null })).toBe(5);
+    });
+
+    it('keeps positions larger than 64 bits exactly', async () => {
+      const big = (1n << 100n) + 7n;
+      await store.commit({ writes: [{ collection: spec.name, ops: [{ type: 'put', id: '1', doc: people[0], position: big }] }], checkpoints: [{ name: `${spec.name}_big`, position: big }] });
+      expect((await store.getMany(spec.name, ['1']))[0].position).toBe(big);
+      expect(await store.getCheckpoint(`${spec.name}_big`)).toBe(big);
+      await store.deleteCheckpoint(`${spec.name}_big`);
+    });
+
+    it('reports healthy', async () => {
+      expect((await store.health()).ok).toBe(true);
+    });
+  });
+}
