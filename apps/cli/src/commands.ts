@@ -1,8 +1,17 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { CreateRealmCommand, CreateUserCommand, RealmQueries, UserQueries } from '@app/application';
-import { DomainError, operatorActor, type Role, ROLES } from '@app/domain';
+import {
+  CreateBotCommand,
+  CreateRealmCommand,
+  CreateUserCommand,
+  DeactivateUserCommand,
+  ReactivateUserCommand,
+  RealmQueries,
+  RegenerateApiKeyCommand,
+  UserQueries,
+} from '@app/application';
+import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
 
 export type Output = { out(line: string): void; err(line: string): void };
 
@@ -14,6 +23,12 @@ async function resolveRealm(app: INestApplicationContext, stringId: string | und
   if (all.length === 1) return all[0];
   throw new DomainError(all.length === 0 ? 'No organization exists yet; run create-realm first.' : 'Several organizations exist; pass --realm <string_id>.');
 }
+
+const BOT_TYPES = Object.keys(BOT_TYPE_VALUES) as BotType[];
+const parseBotType = (value: string): BotType => {
+  if (!(BOT_TYPES as string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${BOT_TYPES.join(', ')}`);
+  return value as BotType;
+};
 
 const parseRole = (value: string): Role => {
   if (!(ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${ROLES.join(', ')}`);
@@ -81,6 +96,86 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const header = ['ID', 'EMAIL', 'FULL NAME', 'ROLE', 'STATUS'];
         const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
         for (const row of [header, ...rows]) output.out(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+      }),
+    );
+
+  program
+    .command('create-bot')
+    .description('Create a bot owned by a user and print its API key')
+    .requiredOption('--owner <email>', 'email address of the bot\'s owner (an active human account)')
+    .requiredOption('--name <full name>', 'the bot\'s display name')
+    .requiredOption('--short-name <name>', 'the bot\'s address becomes <short-name>-bot@<organization host>')
+    .addOption(new Option('--type <type>', 'bot type').argParser(parseBotType).default('generic'))
+    .option('--realm <string_id>', 'organization (default: the only one)')
+    .action((opts: { owner: string; name: string; shortName: string; type: BotType; realm?: string }) =>
+      withApp(async (app) => {
+        const realm = await resolveRealm(app, opts.realm);
+        const owner = await app.get(UserQueries).mustFindByEmail(realm.id, opts.owner);
+        const { userId, apiKey, email } = await app.get(CommandBus).execute(
+          new CreateBotCommand({ actor: operatorActor(realm.id) }, {
+            fullName: opts.name, shortName: opts.shortName, botType: opts.type, ownerId: owner.user_id,
+          }),
+        );
+        output.out(`Created bot ${email} (id ${userId}, ${opts.type}, owned by ${owner.email}) in ${realm.string_id}.`);
+        output.out(`API key: ${apiKey}`);
+      }),
+    );
+
+  program
+    .command('deactivate-user')
+    .description('Deactivate an account (a user\'s bots are deactivated with it)')
+    .requiredOption('--email <email>', 'email address of the account')
+    .option('--realm <string_id>', 'organization (default: the only one)')
+    .action((opts: { email: string; realm?: string }) =>
+      withApp(async (app) => {
+        const realm = await resolveRealm(app, opts.realm);
+        const users = app.get(UserQueries);
+        const user = await users.mustFindByEmail(realm.id, opts.email);
+        const { deactivatedUserIds } = await app.get(CommandBus).execute(
+          new DeactivateUserCommand({ actor: operatorActor(realm.id) }, user.user_id, { target: 'any' }),
+        );
+        output.out(`Deactivated ${user.email} (id ${user.user_id}) in ${realm.string_id}.`);
+        for (const id of deactivatedUserIds.filter((id) => id !== user.user_id)) {
+          const bot = await users.byId(realm.id, id);
+          output.out(`Also deactivated the bot ${bot?.email ?? `#${id}`} (id ${id}).`);
+        }
+      }),
+    );
+
+  program
+    .command('reactivate-user')
+    .description('Reactivate a deactivated account (its bots stay deactivated)')
+    .requiredOption('--email <email>', 'email address of the account')
+    .option('--realm <string_id>', 'organization (default: the only one)')
+    .action((opts: { email: string; realm?: string }) =>
+      withApp(async (app) => {
+        const realm = await resolveRealm(app, opts.realm);
+        const user = await app.get(UserQueries).mustFindByEmail(realm.id, opts.email);
+        await app.get(CommandBus).execute(new ReactivateUserCommand({ actor: operatorActor(realm.id) }, user.user_id));
+        output.out(`Reactivated ${user.email} (id ${user.user_id}) in ${realm.string_id}.`);
+      }),
+    );
+
+  program
+    .command('api-key')
+    .description('Print an account\'s API key (with --regenerate, replace it first: the old key stops working)')
+    .requiredOption('--email <email>', 'email address of the account')
+    .option('--regenerate', 'generate a new key')
+    .option('--realm <string_id>', 'organization (default: the only one)')
+    .action((opts: { email: string; regenerate?: boolean; realm?: string }) =>
+      withApp(async (app) => {
+        const realm = await resolveRealm(app, opts.realm);
+        const users = app.get(UserQueries);
+        const user = await users.mustFindByEmail(realm.id, opts.email);
+        if (opts.regenerate) {
+          const { apiKey } = await app.get(CommandBus).execute(new RegenerateApiKeyCommand({ actor: operatorActor(realm.id) }, user.user_id));
+          output.out(apiKey);
+          return;
+        }
+        const credentials = await users.credentialsById(user.user_id);
+        if (!credentials) throw new DomainError('No such user');
+        // Only the key, so that scripts can capture it: KEY=$(team-chat api-key --email …).
+        output.out(credentials.api_key);
       }),
     );
 

@@ -12,3 +12,4 @@ export * from './users/users.events';
 export * from './users/users.errors';
 export * from './users/users.rules';
 export * from './users/users.decider';
+export * from './realm/realm.decider';

@@ -10,7 +10,8 @@ export function deciderSpec<C, E, S>(decider: Decider<C, E, S>) {
       const act = () => decider.decide(command, givenEvents.reduce(decider.evolve, decider.initialState()));
       return {
         then: (expected: E[]) => expect(act()).toEqual(expected),
-        thenMatches: (expected: Partial<E>[]) => expect(act()).toMatchObject(expected),
+        /** Each expected entry is a partial shape of the event at that index (nested data may be partial). */
+        thenMatches: (expected: object[]) => expect(act()).toMatchObject(expected),
         thenNothingHappened: () => expect(act()).toEqual([]),
         thenThrows: (error: new (...args: any[]) => Error, message?: string | RegExp) => {
           expect(act).toThrow(error);

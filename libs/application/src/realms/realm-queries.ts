@@ -4,6 +4,13 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
 import { REALMS, type RealmDocument } from './realm.documents';
 
+/** The organization a command names does not exist. */
+export class NoSuchRealmError extends NotFoundError {
+  constructor() {
+    super('Invalid organization');
+  }
+}
+
 /** Reads of the organizations read model. */
 @Injectable()
 export class RealmQueries {
@@ -11,6 +18,12 @@ export class RealmQueries {
 
   byId(realmId: number): Promise<RealmDocument | null> {
     return this.readStore.get<RealmDocument>(REALMS, String(realmId));
+  }
+
+  async mustFindById(realmId: number): Promise<RealmDocument> {
+    const realm = await this.byId(realmId);
+    if (!realm) throw new NoSuchRealmError();
+    return realm;
   }
 
   async byStringId(stringId: string): Promise<RealmDocument | null> {
@@ -24,7 +37,13 @@ export class RealmQueries {
     return realm;
   }
 
-  list(): Promise<RealmDocument[]> {
-    return this.readStore.find<RealmDocument>(REALMS, { orderBy: [{ field: 'id', direction: 'asc' }] });
+  /** Every organization, by id (sorted here: document ids are strings, and organizations are few). */
+  async list(): Promise<RealmDocument[]> {
+    return (await this.readStore.find<RealmDocument>(REALMS)).sort((a, b) => a.id - b.id);
+  }
+
+  /** Organizations that are not deactivated. */
+  async listActive(): Promise<RealmDocument[]> {
+    return (await this.list()).filter((realm) => !realm.deactivated);
   }
 }

@@ -24,7 +24,7 @@ export const realmRegistryDecider: Decider<RealmRegistryCommand, RealmEvent, Rea
         const name = command.data.name.trim();
         if (!STRING_ID_PATTERN.test(stringId)) throw new InvalidRealmStringIdError();
         if (name.length === 0) throw new InvalidRealmNameError('Organization name can\'t be empty.');
-        if (name.length > MAX_REALM_NAME_LENGTH) throw new InvalidRealmNameError('Organization name is too long.');
+        if ([...name].length > MAX_REALM_NAME_LENGTH) throw new InvalidRealmNameError('Organization name is too long.');
         if (state.stringIds[stringId] !== undefined) throw new RealmStringIdTakenError(stringId);
         return [
           {

@@ -15,3 +15,13 @@ export class InvalidRealmNameError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * Zulip's check_capped_string for realm settings: "name is too long (limit: 40 characters)",
+ * "description is too long (limit: 1000 characters)".
+ */
+export class RealmSettingTooLongError extends DomainError {
+  constructor(property: string, maxLength: number) {
+    super(`${property} is too long (limit: ${maxLength} characters)`);
+  }
+}

@@ -1,16 +1,27 @@
 import type { Decider } from '../shared/decider';
 import type { Role } from '../shared/actor';
-import type { BotType, UserEvent } from './users.events';
+import { MustBeAdministratorError, MustBeOwnerError } from '../shared/domain-error';
+import { BOT_TYPE_VALUES, type BotType, type UserDeactivated, type UserEvent } from './users.events';
 import {
+  BotCannotOwnBotError,
+  BotNameInUseError,
+  BotNameInUseOnReactivationError,
   BotOwnerRequiredError,
   CannotDeactivateLastOwnerError,
+  CannotDeactivateLastUserError,
+  ChangeBotOwnerError,
   EmailAlreadyInUseError,
+  InsufficientPermissionError,
+  InvalidBotTypeError,
   LastOwnerError,
+  NoSuchBotError,
   NoSuchUserError,
   UserAlreadyActiveError,
   UserAlreadyDeactivatedError,
+  UserIsDeactivatedError,
+  UsernameAlreadyInUseError,
 } from './users.errors';
-import { checkEmail, checkFullName, normalizeEmail } from './users.rules';
+import { botEmail, checkEmail, checkFullName, checkShortName, normalizeEmail } from './users.rules';
 
 type Meta = { realmId: number; actorId: number | null; now: string };
 
@@ -31,13 +42,45 @@ export type CreateUser = {
 };
 export type ChangeUserRole = { type: 'ChangeUserRole'; data: Meta & { userId: number; role: Role } };
 export type ChangeUserFullName = { type: 'ChangeUserFullName'; data: Meta & { userId: number; fullName: string } };
-export type DeactivateUser = { type: 'DeactivateUser'; data: Meta & { userId: number } };
+export type DeactivateUser = {
+  type: 'DeactivateUser';
+  data: Meta & {
+    userId: number;
+    /**
+     * Which Zulip endpoint's rules apply: `user` (DELETE /users/{id}: bots are "No such user"),
+     * `bot` (DELETE /bots/{id}: humans are "No such bot", bot owners may deactivate their bots),
+     * `self` (DELETE /users/me: the last-user and last-owner rules of deactivate_user_own_backend),
+     * or `any` (the default: self rules when the actor is the target, administrator rules otherwise).
+     */
+    target?: 'user' | 'bot' | 'self' | 'any';
+  };
+};
 export type ReactivateUser = { type: 'ReactivateUser'; data: Meta & { userId: number } };
 export type RegenerateApiKey = { type: 'RegenerateApiKey'; data: Meta & { userId: number; apiKey: string } };
 export type ChangePassword = { type: 'ChangePassword'; data: Meta & { userId: number; passwordHash: string } };
 
+/**
+ * A bot created by a user (Zulip's add_bot_backend) or by the operator for a user. Its address is
+ * `<shortName>-bot@<botDomain>`; the handler supplies the domain (from the organization's host).
+ */
+export type CreateBot = {
+  type: 'CreateBot';
+  data: Meta & {
+    userId: number;
+    shortName: string;
+    fullName: string;
+    botType: BotType;
+    ownerId: number;
+    botDomain: string;
+    apiKey: string;
+  };
+};
+export type ChangeBotOwner = { type: 'ChangeBotOwner'; data: Meta & { botId: number; ownerId: number } };
+
 export type UsersCommand =
   | CreateUser
+  | CreateBot
+  | ChangeBotOwner
   | ChangeUserRole
   | ChangeUserFullName
   | DeactivateUser
@@ -45,17 +88,56 @@ export type UsersCommand =
   | RegenerateApiKey
   | ChangePassword;
 
-type UserState = { email: string; fullName: string; role: Role; isActive: boolean; isBot: boolean };
+type UserState = {
+  email: string;
+  fullName: string;
+  role: Role;
+  isActive: boolean;
+  isBot: boolean;
+  botType?: BotType | null;
+  botOwnerId?: number | null;
+};
 export type UsersDirectory = { users: Record<number, UserState>; userIdByEmail: Record<string, number> };
 
 const activeOwnerCount = (state: UsersDirectory) =>
   Object.values(state.users).filter((u) => u.isActive && !u.isBot && u.role === 'owner').length;
+const activeUserCount = (state: UsersDirectory) => Object.values(state.users).filter((u) => u.isActive).length;
+
+/** Zulip's check_bot_name_available: an active account (human or bot) already has exactly this name. */
+const activeNameTaken = (state: UsersDirectory, fullName: string) =>
+  Object.values(state.users).some((u) => u.isActive && u.fullName === fullName.trim());
 
 const mustExist = (state: UsersDirectory, userId: number): UserState => {
   const user = state.users[userId];
   if (!user) throw new NoSuchUserError();
   return user;
 };
+
+/**
+ * What the acting account may do, read from this stream's state rather than from the request: the
+ * directory is the authority on roles, so a role changed a moment ago is already in force.
+ * `actorId === null` is the operator (command line) or the system, who may do anything; an id the
+ * directory does not know, or a deactivated account, has no privileges.
+ */
+type Privileges = { actorId: number | null; isAdmin: boolean; isOwner: boolean };
+const privilegesOf = (state: UsersDirectory, actorId: number | null): Privileges => {
+  if (actorId === null) return { actorId, isAdmin: true, isOwner: true };
+  const actor = state.users[actorId];
+  const active = actor !== undefined && actor.isActive;
+  return {
+    actorId,
+    isAdmin: active && (actor.role === 'owner' || actor.role === 'administrator'),
+    isOwner: active && actor.role === 'owner',
+  };
+};
+/** Zulip's UserProfile.can_admin_user: administrators, and the owner of a bot for that bot. */
+const canAdminUser = (actor: Privileges, target: UserState) =>
+  actor.isAdmin || (actor.actorId !== null && target.isBot && target.botOwnerId === actor.actorId);
+
+const deactivated = (realmId: number, userId: number, actorId: number | null, at: string): UserDeactivated => ({
+  type: 'UserDeactivated',
+  data: { realmId, userId, actorId, at },
+});
 
 export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
   initialState: () => ({ users: {}, userIdByEmail: {} }),
@@ -81,36 +163,115 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
           },
         ];
       }
+      case 'CreateBot': {
+        // The order of checks follows zerver/views/users.py add_bot_backend.
+        const d = command.data;
+        const shortName = checkShortName(d.shortName); // "Bad name or username"
+        const fullName = checkFullName(d.fullName);
+        const email = botEmail(shortName, d.botDomain); // "Bad name or username"
+        if (state.userIdByEmail[normalizeEmail(email)] !== undefined) throw new UsernameAlreadyInUseError();
+        if (activeNameTaken(state, fullName)) throw new BotNameInUseError();
+        if (!Object.prototype.hasOwnProperty.call(BOT_TYPE_VALUES, d.botType)) throw new InvalidBotTypeError();
+        // Zulip makes the requester the owner; the operator names one. Either way it is an active human.
+        const owner = mustExist(state, d.ownerId);
+        if (!owner.isActive) throw new UserIsDeactivatedError();
+        if (owner.isBot) throw new BotCannotOwnBotError();
+        if (actorId !== null && actorId !== d.ownerId) throw new InsufficientPermissionError();
+        return [
+          {
+            type: 'UserCreated',
+            data: {
+              realmId, userId: d.userId, email, fullName, role: 'member', isBot: true, botType: d.botType,
+              botOwnerId: d.ownerId, apiKey: d.apiKey, passwordHash: null, timezone: '', actorId, at,
+            },
+          },
+        ];
+      }
+      case 'ChangeBotOwner': {
+        const { botId, ownerId } = command.data;
+        const bot = accessBot(state, botId, privilegesOf(state, actorId));
+        const owner = state.users[ownerId];
+        if (!owner) throw ChangeBotOwnerError.noSuchUser();
+        if (!owner.isActive) throw ChangeBotOwnerError.deactivated();
+        if (owner.isBot) throw ChangeBotOwnerError.ownerIsBot();
+        if (bot.botOwnerId === ownerId) return [];
+        return [{ type: 'BotOwnerChanged', data: { realmId, userId: botId, oldOwnerId: bot.botOwnerId ?? null, newOwnerId: ownerId, actorId, at } }];
+      }
       case 'ChangeUserRole': {
+        // zerver/views/users.py update_user_backend (and patch_bot_backend for bots).
         const { userId, role } = command.data;
         const user = mustExist(state, userId);
         if (user.role === role) return [];
-        if (user.role === 'owner' && user.isActive && activeOwnerCount(state) <= 1) throw new LastOwnerError();
+        const actor = privilegesOf(state, actorId);
+        if (!canAdminUser(actor, user)) throw new InsufficientPermissionError();
+        if ((role === 'owner' || user.role === 'owner') && !actor.isOwner) throw new MustBeOwnerError();
+        if (!actor.isAdmin) throw new MustBeAdministratorError();
+        if (user.role === 'owner' && !user.isBot && user.isActive && activeOwnerCount(state) <= 1) throw new LastOwnerError();
         return [{ type: 'UserRoleChanged', data: { realmId, userId, oldRole: user.role, newRole: role, actorId, at } }];
       }
       case 'ChangeUserFullName': {
         const { userId } = command.data;
         const user = mustExist(state, userId);
+        if (actorId !== userId && !canAdminUser(privilegesOf(state, actorId), user)) throw new InsufficientPermissionError();
         const fullName = checkFullName(command.data.fullName);
         if (user.fullName === fullName) return [];
+        // check_change_bot_full_name: a bot may not take a name an active account already has.
+        if (user.isBot && activeNameTaken(state, fullName)) throw new BotNameInUseError();
         return [{ type: 'UserFullNameChanged', data: { realmId, userId, oldName: user.fullName, newName: fullName, actorId, at } }];
       }
       case 'DeactivateUser': {
         const { userId } = command.data;
-        const user = mustExist(state, userId);
+        const target = command.data.target ?? 'any';
+        const user = state.users[userId];
+        if (target === 'bot') {
+          // deactivate_bot_backend: access_bot_by_id, then do_deactivate_user (a no-op when inactive).
+          const bot = accessBot(state, userId, privilegesOf(state, actorId));
+          if (!bot.isActive) return [];
+          return [deactivated(realmId, userId, actorId, at)];
+        }
+        if (!user || (target === 'user' && user.isBot)) throw new NoSuchUserError();
+        if (target === 'self' && actorId !== userId) throw new InsufficientPermissionError();
         if (!user.isActive) throw new UserAlreadyDeactivatedError();
-        if (user.role === 'owner' && !user.isBot && activeOwnerCount(state) <= 1) throw new CannotDeactivateLastOwnerError();
-        return [{ type: 'UserDeactivated', data: { realmId, userId, actorId, at } }];
+        if (target === 'self' || (target === 'any' && actorId === userId)) {
+          // deactivate_user_own_backend.
+          if (activeUserCount(state) === 1) throw new CannotDeactivateLastUserError(false);
+          if (user.role === 'owner' && !user.isBot && activeOwnerCount(state) <= 1) throw new CannotDeactivateLastUserError(true);
+        } else {
+          // deactivate_user_backend.
+          const actor = privilegesOf(state, actorId);
+          if (!canAdminUser(actor, user)) throw new InsufficientPermissionError();
+          if (user.role === 'owner' && !actor.isOwner) throw new MustBeOwnerError();
+          if (user.role === 'owner' && !user.isBot && activeOwnerCount(state) <= 1) throw new CannotDeactivateLastOwnerError();
+        }
+        // do_deactivate_user deactivates the user's active bots first, then the user: one append.
+        const bots = Object.entries(state.users)
+          .filter(([, u]) => u.isBot && u.isActive && u.botOwnerId === userId)
+          .map(([id]) => Number(id))
+          .sort((a, b) => a - b);
+        return [...bots.map((botId) => deactivated(realmId, botId, actorId, at)), deactivated(realmId, userId, actorId, at)];
       }
       case 'ReactivateUser': {
+        // reactivate_user_backend, then do_reactivate_user.
         const { userId } = command.data;
         const user = mustExist(state, userId);
+        if (!canAdminUser(privilegesOf(state, actorId), user)) throw new InsufficientPermissionError();
         if (user.isActive) throw new UserAlreadyActiveError();
-        return [{ type: 'UserReactivated', data: { realmId, userId, actorId, at } }];
+        if (user.isBot && activeNameTaken(state, user.fullName)) throw new BotNameInUseOnReactivationError(user.fullName);
+        const events: UserEvent[] = [{ type: 'UserReactivated', data: { realmId, userId, actorId, at } }];
+        // A bot whose owner is deactivated passes to the user who reactivates it.
+        const owner = user.botOwnerId != null ? state.users[user.botOwnerId] : undefined;
+        if (user.isBot && owner && !owner.isActive && actorId !== null && actorId !== user.botOwnerId) {
+          events.push({ type: 'BotOwnerChanged', data: { realmId, userId, oldOwnerId: user.botOwnerId ?? null, newOwnerId: actorId, actorId, at } });
+        }
+        return events;
       }
       case 'RegenerateApiKey': {
+        // Users regenerate their own key; bot owners and administrators a bot's (regenerate_bot_api_key).
         const { userId, apiKey } = command.data;
-        mustExist(state, userId);
+        const user = mustExist(state, userId);
+        if (actorId !== null && actorId !== userId && !(user.isBot && canAdminUser(privilegesOf(state, actorId), user))) {
+          throw new InsufficientPermissionError();
+        }
         return [{ type: 'UserApiKeyRegenerated', data: { realmId, userId, apiKey, actorId, at } }];
       }
       case 'ChangePassword': {
@@ -130,7 +291,13 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
       case 'UserCreated': {
         const d = event.data;
         return {
-          users: { ...state.users, [d.userId]: { email: d.email, fullName: d.fullName, role: d.role, isActive: true, isBot: d.isBot } },
+          users: {
+            ...state.users,
+            [d.userId]: {
+              email: d.email, fullName: d.fullName, role: d.role, isActive: true, isBot: d.isBot,
+              botType: d.botType, botOwnerId: d.botOwnerId,
+            },
+          },
           userIdByEmail: { ...state.userIdByEmail, [normalizeEmail(d.email)]: d.userId },
         };
       }
@@ -142,8 +309,18 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
         return update(event.data.userId, { isActive: false });
       case 'UserReactivated':
         return update(event.data.userId, { isActive: true });
+      case 'BotOwnerChanged':
+        return update(event.data.userId, { botOwnerId: event.data.newOwnerId });
       default:
         return state;
     }
   },
 };
+
+/** zerver/lib/users.py access_bot_by_id: the target must be a bot the actor may administer. */
+function accessBot(state: UsersDirectory, botId: number, actor: Privileges): UserState {
+  const bot = state.users[botId];
+  if (!bot || !bot.isBot) throw new NoSuchBotError();
+  if (!canAdminUser(actor, bot)) throw new InsufficientPermissionError();
+  return bot;
+}

@@ -2,6 +2,12 @@ import type { Role } from '../shared/actor';
 
 export type BotType = 'generic' | 'incoming_webhook';
 
+/** Zulip's UserProfile bot type numbers (DEFAULT_BOT = 1, INCOMING_WEBHOOK_BOT = 2), as the API sends them. */
+export const BOT_TYPE_VALUES: Record<BotType, number> = { generic: 1, incoming_webhook: 2 };
+
+export const botTypeFromValue = (value: number): BotType | undefined =>
+  (Object.keys(BOT_TYPE_VALUES) as BotType[]).find((type) => BOT_TYPE_VALUES[type] === value);
+
 export type UserCreated = {
   type: 'UserCreated';
   data: {
@@ -47,6 +53,12 @@ export type UserPasswordChanged = {
   data: { realmId: number; userId: number; passwordHash: string; actorId: number | null; at: string };
 };
 
+/** Zulip's AuditLogEventType.USER_BOT_OWNER_CHANGED (do_change_bot_owner). */
+export type BotOwnerChanged = {
+  type: 'BotOwnerChanged';
+  data: { realmId: number; userId: number; oldOwnerId: number | null; newOwnerId: number; actorId: number | null; at: string };
+};
+
 export type UserEvent =
   | UserCreated
   | UserRoleChanged
@@ -54,4 +66,5 @@ export type UserEvent =
   | UserDeactivated
   | UserReactivated
   | UserApiKeyRegenerated
-  | UserPasswordChanged;
+  | UserPasswordChanged
+  | BotOwnerChanged;

@@ -1,16 +1,19 @@
-import type { RealmEvent } from '@app/domain';
+import type { RealmEvent, RealmSettingsEvent } from '@app/domain';
 import type { RecordedEvent } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
 import { REALMS, type RealmDocument } from '@app/application';
 
-
+/**
+ * Organizations: created in the registry stream (`RealmCreated`), then changed on their own
+ * `realm-<realmId>` streams (settings, deactivation). Every event carries the realm id.
+ */
 export const realmsProjection = defineProjection<RealmDocument>({
   name: 'realms',
   collection: { name: REALMS, fields: [{ name: 'string_id', type: 'string' }], unique: [['string_id']] },
-  handles: ['RealmCreated'],
-  idsOf: (event) => [String((event.data as RealmEvent['data']).realmId)],
+  handles: ['RealmCreated', 'RealmPropertyChanged', 'RealmDeactivated', 'RealmReactivated'],
+  idsOf: (event) => [String((event.data as (RealmEvent | RealmSettingsEvent)['data']).realmId)],
   evolve: (doc, event: RecordedEvent) => {
-    const e = { type: event.type, data: event.data } as RealmEvent;
+    const e = { type: event.type, data: event.data } as RealmEvent | RealmSettingsEvent;
     switch (e.type) {
       case 'RealmCreated':
         return {
@@ -21,6 +24,12 @@ export const realmsProjection = defineProjection<RealmDocument>({
           date_created: unixSeconds(e.data.at),
           deactivated: false,
         };
+      case 'RealmPropertyChanged':
+        return doc && { ...doc, [e.data.property]: e.data.newValue };
+      case 'RealmDeactivated':
+        return doc && { ...doc, deactivated: true };
+      case 'RealmReactivated':
+        return doc && { ...doc, deactivated: false };
       default:
         return doc;
     }

@@ -1,11 +1,8 @@
-import { ROLE_VALUES, type UserEvent, normalizeEmail } from '@app/domain';
+import { BOT_TYPE_VALUES, ROLE_VALUES, type UserEvent, normalizeEmail } from '@app/domain';
 import type { RecordedEvent } from '@app/application';
 import { defineProjection } from '../shared/projection';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from '@app/application';
 
-
-/** Zulip's UserProfile bot type numbers. */
-const BOT_TYPE_VALUES = { generic: 1, incoming_webhook: 2 } as const;
 
 const asUserEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as UserEvent;
 
@@ -20,10 +17,11 @@ export const usersProjection = defineProjection<UserDocument>({
       { name: 'is_active', type: 'boolean' },
       { name: 'is_bot', type: 'boolean' },
       { name: 'bot_owner_id', type: 'number' },
+      { name: 'role', type: 'number' },
     ],
     compoundIndexes: [['realm_id', 'user_id']],
   },
-  handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated'],
+  handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated', 'BotOwnerChanged'],
   idsOf: (event) => [String((event.data as { userId: number }).userId)],
   evolve: (doc, event) => {
     const e = asUserEvent(event);
@@ -69,6 +67,8 @@ export const usersProjection = defineProjection<UserDocument>({
         return { ...doc, is_active: false };
       case 'UserReactivated':
         return { ...doc, is_active: true };
+      case 'BotOwnerChanged':
+        return { ...doc, bot_owner_id: e.data.newOwnerId };
       default:
         return doc;
     }

@@ -1,0 +1,37 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { realmDecider, realmStream } from '@app/domain';
+import type { ClockPort } from '../ports/clock.port';
+import { CLOCK } from '../ports/tokens';
+import { DeciderRunner } from '../shared/decider-runner';
+import { ProjectionWaiter } from '../shared/projection-waiter';
+import { ChangeRealmSettingsCommand } from './change-realm-settings.command';
+import { RealmQueries } from './realm-queries';
+
+@CommandHandler(ChangeRealmSettingsCommand)
+export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSettingsCommand> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly projections: ProjectionWaiter,
+    private readonly realms: RealmQueries,
+    @Inject(CLOCK) private readonly clock: ClockPort,
+  ) {}
+
+  async execute({ context: { actor }, settings }: ChangeRealmSettingsCommand) {
+    const realm = await this.realms.mustFindById(actor.realmId);
+    const { newEvents, position } = await this.runner.run(realmDecider, realmStream(actor.realmId), {
+      type: 'ChangeRealmSettings',
+      data: {
+        realmId: actor.realmId,
+        actorId: actor.userId,
+        now: this.clock.now().toISOString(),
+        registered: { name: realm.name, description: realm.description },
+        ...settings,
+      },
+    });
+    await this.projections.waitFor(position);
+    return {
+      changed: newEvents.flatMap((e) => (e.type === 'RealmPropertyChanged' ? [{ property: e.data.property, value: e.data.newValue }] : [])),
+    };
+  }
+}

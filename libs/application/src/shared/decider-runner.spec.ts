@@ -1,0 +1,216 @@
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import {
+  CURRENT_SCHEMA_VERSION,
+  REALM_REGISTRY_STREAM,
+  RealmStringIdTakenError,
+  realmRegistryDecider,
+  type Decider,
+  type RealmRegistryCommand,
+} from '@app/domain';
+import { openSqlite, SqliteEventStore } from '@app/infrastructure';
+import { makeTempDir, realmCreated } from '@app/testing';
+import type { EventStorePort } from '../ports/event-store.port';
+import type { RandomPort } from '../ports/random.port';
+import { ConcurrentModificationError } from './application-errors';
+import { DeciderRunner } from './decider-runner';
+import { deterministicEventId } from './event-ids';
+
+/** Predictable command ids. */
+class SequentialRandom implements RandomPort {
+  private n = 0;
+  alphanumeric(length: number) {
+    return 'x'.repeat(length);
+  }
+  uuid() {
+    this.n += 1;
+    return `00000000-0000-4000-8000-${String(this.n).padStart(12, '0')}`;
+  }
+}
+
+/**
+ * An event store that lets another writer slip in between the runner's read and its append:
+ * before each of the first `times` appends it appends `interloper(n)` to the same stream.
+ */
+function withConcurrentWriter(inner: EventStorePort, times: number, interloper: (n: number) => { type: string; data: object }) {
+  const stats = { appendAttempts: 0, interlopers: 0 };
+  const store: EventStorePort = Object.create(inner);
+  store.appendToStream = async (streamId, events, options) => {
+    stats.appendAttempts += 1;
+    if (stats.interlopers < times) {
+      stats.interlopers += 1;
+      const { revision } = await inner.readStream(streamId);
+      const e = interloper(stats.interlopers);
+      await inner.appendToStream(
+        streamId,
+        [{ id: `ffffffff-0000-4000-8000-${String(stats.interlopers).padStart(12, '0')}`, type: e.type, data: e.data, metadata: { schemaVersion: 1 } }],
+        { expectedRevision: revision },
+      );
+    }
+    return inner.appendToStream(streamId, events, options);
+  };
+  return { store, stats };
+}
+
+const createRealm = (stringId: string, name = 'Acme Corp'): RealmRegistryCommand => ({
+  type: 'CreateRealm',
+  data: { stringId, name, description: '', now: '2026-01-01T00:00:00.000Z' },
+});
+
+describe('DeciderRunner (SQLite event store)', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  let db: Database.Database;
+  let events: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = makeTempDir('decider-runner-');
+    db = openSqlite(join(dir.path, 'events.sqlite'));
+    events = new SqliteEventStore(db, { pollIntervalMs: 50, now: () => new Date('2026-01-01T00:00:00Z') });
+  });
+  afterEach(async () => {
+    await events.close();
+    db.close();
+    dir.remove();
+  });
+
+  const registry = async () => (await events.readStream(REALM_REGISTRY_STREAM)).events;
+
+  it('appends the decided events with the schema version, the command id and the caller\'s metadata', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    const result = await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'), { actorId: 7, requestId: 'r-1' });
+
+    expect(result.newEvents).toEqual([realmCreated({ realmId: 1, stringId: 'acme', name: 'Acme Corp', description: '' })]);
+    const stored = await registry();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      id: deterministicEventId('00000000-0000-4000-8000-000000000001', REALM_REGISTRY_STREAM, 'no_stream', 0),
+      streamId: REALM_REGISTRY_STREAM,
+      revision: 0n,
+      type: 'RealmCreated',
+      data: { realmId: 1, stringId: 'acme', name: 'Acme Corp' },
+      metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId: '00000000-0000-4000-8000-000000000001', actorId: 7, requestId: 'r-1' },
+    });
+    expect(result.position).toBe(stored[0].position);
+    expect(await events.headPosition()).toBe(result.position);
+  });
+
+  it('folds the existing stream before deciding and appends at its revision', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+    const second = await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('lear', 'Lear'));
+
+    expect(second.newEvents[0].data).toMatchObject({ realmId: 2, stringId: 'lear' });
+    const stored = await registry();
+    expect(stored.map((e) => [e.revision, e.data.stringId])).toEqual([[0n, 'acme'], [1n, 'lear']]);
+    expect(stored[1].id).toBe(deterministicEventId('00000000-0000-4000-8000-000000000002', REALM_REGISTRY_STREAM, '0', 0));
+  });
+
+  it('appends several events of one decision atomically, in order, with distinct ids and the last position', async () => {
+    type C = { type: 'Add'; data: { values: number[] } };
+    type E = { type: 'Added'; data: { value: number } };
+    const adder: Decider<C, E, number> = {
+      initialState: () => 0,
+      evolve: (s) => s + 1,
+      decide: (c) => c.data.values.map((value) => ({ type: 'Added', data: { value } })),
+    };
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    const { position } = await runner.run(adder, 'adder-1', { type: 'Add', data: { values: [1, 2, 3] } });
+
+    const stored = (await events.readStream('adder-1')).events;
+    expect(stored.map((e) => [e.revision, e.data.value])).toEqual([[0n, 1], [1n, 2], [2n, 3]]);
+    expect(new Set(stored.map((e) => e.id)).size).toBe(3);
+    expect(new Set(stored.map((e) => e.metadata.commandId)).size).toBe(1);
+    expect(position).toBe(stored[2].position);
+  });
+
+  it('returns position undefined and appends nothing when the decider decides nothing', async () => {
+    type C = { type: 'Noop' };
+    const noop: Decider<C, never, null> = { initialState: () => null, evolve: (s) => s, decide: () => [] };
+    await events.appendToStream('other-1', [{ id: '11111111-1111-4111-8111-111111111111', type: 'X', data: {}, metadata: { schemaVersion: 1 } }], { expectedRevision: 'no_stream' });
+    const head = await events.headPosition();
+
+    const result = await new DeciderRunner(events, new SequentialRandom()).run(noop, 'noop-1', { type: 'Noop' });
+
+    expect(result).toEqual({ newEvents: [], position: undefined });
+    expect(await events.headPosition()).toBe(head);
+    expect(await events.readStream('noop-1')).toEqual({ events: [], revision: 'no_stream' });
+  });
+
+  it('re-reads and decides again when another writer appended between its read and its append', async () => {
+    const { store, stats } = withConcurrentWriter(events, 1, () => realmCreated({ realmId: 1, stringId: 'lear', name: 'Lear' }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+
+    const result = await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+
+    // The second decision saw the concurrent realm and took the next id.
+    expect(result.newEvents[0].data).toMatchObject({ realmId: 2, stringId: 'acme' });
+    expect(stats.appendAttempts).toBe(2);
+    const stored = await registry();
+    expect(stored.map((e) => [e.revision, e.data.realmId, e.data.stringId])).toEqual([[0n, 1, 'lear'], [1n, 2, 'acme']]);
+    // Same command id on the retry, but ids derived from the new expected revision.
+    expect(stored[1].metadata.commandId).toBe('00000000-0000-4000-8000-000000000001');
+    expect(stored[1].id).toBe(deterministicEventId('00000000-0000-4000-8000-000000000001', REALM_REGISTRY_STREAM, '0', 0));
+    expect(result.position).toBe(stored[1].position);
+  });
+
+  it('rebuilds a command given as a function of the state on every attempt', async () => {
+    const { store } = withConcurrentWriter(events, 2, (n) => realmCreated({ realmId: n, stringId: `other${n}` }));
+    const seen: number[] = [];
+    const runner = new DeciderRunner(store, new SequentialRandom());
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, (state) => {
+      seen.push(state.nextRealmId);
+      return createRealm(`acme${state.nextRealmId}`);
+    });
+    expect(seen).toEqual([1, 2, 3]);
+    expect((await registry()).map((e) => e.data.stringId)).toEqual(['other1', 'other2', 'acme3']);
+  });
+
+  it('a retry that now violates a rule fails with the domain error and appends nothing of its own', async () => {
+    const { store } = withConcurrentWriter(events, 1, () => realmCreated({ realmId: 1, stringId: 'acme', name: 'First Acme' }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+    await expect(runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'))).rejects.toThrow(RealmStringIdTakenError);
+    expect((await registry()).map((e) => e.data.name)).toEqual(['First Acme']);
+  });
+
+  it(`gives up after ${DeciderRunner.MAX_ATTEMPTS} attempts with ConcurrentModificationError (409)`, async () => {
+    const { store, stats } = withConcurrentWriter(events, Number.POSITIVE_INFINITY, (n) => realmCreated({ realmId: n, stringId: `busy${n}` }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+
+    const error = await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme')).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConcurrentModificationError);
+    expect(error).toMatchObject({ code: 'CONCURRENT_MODIFICATION', httpStatus: 409 });
+    expect(DeciderRunner.MAX_ATTEMPTS).toBe(8);
+    expect(stats.appendAttempts).toBe(DeciderRunner.MAX_ATTEMPTS);
+    const stored = await registry();
+    expect(stored).toHaveLength(DeciderRunner.MAX_ATTEMPTS);
+    expect(stored.every((e) => e.data.stringId.startsWith('busy'))).toBe(true);
+  });
+
+  it('lets a domain error through without appending or retrying', async () => {
+    await events.appendToStream(
+      REALM_REGISTRY_STREAM,
+      [{ id: '22222222-2222-4222-8222-222222222222', type: 'RealmCreated', data: realmCreated({ stringId: 'acme' }).data, metadata: { schemaVersion: 1 } }],
+      { expectedRevision: 'no_stream' },
+    );
+    const { store, stats } = withConcurrentWriter(events, 0, () => ({ type: 'never', data: {} }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+
+    await expect(runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'))).rejects.toThrow("Subdomain 'acme' is already in use");
+    expect(stats.appendAttempts).toBe(0);
+    expect(await registry()).toHaveLength(1);
+  });
+
+  it('does not retry an append that fails for another reason than a revision conflict', async () => {
+    let attempts = 0;
+    const broken: EventStorePort = Object.create(events);
+    broken.appendToStream = async () => {
+      attempts += 1;
+      throw new Error('disk I/O error');
+    };
+    const runner = new DeciderRunner(broken, new SequentialRandom());
+    await expect(runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'))).rejects.toThrow('disk I/O error');
+    expect(attempts).toBe(1);
+    expect(await registry()).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
+import { type Actor, BOT_TYPE_VALUES, DomainError, isValidEmailAddress } from '@app/domain';
+import { APP_CONFIG } from '../ports/tokens';
+import { RealmQueries } from '../realms/realm-queries';
+import type { RealmDocument } from '../realms/realm.documents';
+import {
+  AuthenticationFailedError,
+  DevAuthNotAvailableError,
+  InvalidApiKeyError,
+  InvalidApiKeyFormatError,
+  InvalidLoginEmailError,
+  InvalidSubdomainError,
+  RealmDeactivatedError,
+  UnauthorizedError,
+  UserDeactivatedError,
+  WebhookBotApiNotAvailableError,
+} from './authentication.errors';
+import { API_KEY_LENGTH, apiKeysMatch, hashPassword, hasApiKeyFormat, verifyPassword } from './passwords';
+import type { CredentialDocument, UserDocument } from './user.documents';
+import { actorFromUser } from './user-format';
+import { UserQueries } from './user-queries';
+
+export type AuthenticatedUser = { user: UserDocument; actor: Actor };
+/** What fetch_api_key and dev_fetch_api_key answer with: the key, `email` (delivery email) and `user_id`. */
+export type FetchedApiKey = AuthenticatedUser & { apiKey: string };
+
+/** Compared against when the email is unknown, so that unknown and known emails take the same time. */
+const DUMMY_API_KEY = 'x'.repeat(API_KEY_LENGTH);
+
+/**
+ * Who is calling, the way Zulip decides it (zerver/decorator.py validate_api_key and
+ * access_user_by_api_key, zerver/views/auth.py api_fetch_api_key, zproject/backends.py
+ * EmailAuthBackend, zerver/views/development/dev_login.py api_dev_fetch_api_key).
+ * Emails compare case-insensitively; API keys in constant time.
+ */
+@Injectable()
+export class AuthenticationService {
+  private dummyPasswordHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly users: UserQueries,
+    private readonly realms: RealmQueries,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Zulip's validate_api_key: "Malformed API key" for a key that is not 32 characters of
+   * [A-Za-z0-9]; "Invalid API key" for an unknown email or a key of another account (both
+   * INVALID_API_KEY, 401); then "This organization has been deactivated" (REALM_DEACTIVATED, 401),
+   * "Account is deactivated" (USER_DEACTIVATED, 401), and "This API is not available to incoming
+   * webhook bots." (400) unless the endpoint accepts webhook bots.
+   */
+  async authenticateApiKey(
+    realmId: number,
+    email: string,
+    apiKey: string,
+    options: { allowWebhookAccess?: boolean } = {},
+  ): Promise<AuthenticatedUser> {
+    // "Remove whitespace to protect users from trivial errors."
+    const key = apiKey.trim();
+    if (!hasApiKeyFormat(key)) throw new InvalidApiKeyFormatError();
+    const credential = await this.users.credentialsByEmail(realmId, email.trim());
+    const matches = apiKeysMatch(key, credential?.api_key ?? DUMMY_API_KEY);
+    if (!credential || !matches) throw new InvalidApiKeyError();
+    const [realm, user] = await Promise.all([this.realms.byId(realmId), this.users.byId(realmId, credential.user_id)]);
+    if (!realm || !user) throw new InvalidApiKeyError();
+    this.checkActive(realm, user);
+    if (user.bot_type === BOT_TYPE_VALUES.incoming_webhook && !options.allowWebhookAccess) {
+      throw new WebhookBotApiNotAvailableError();
+    }
+    return { user, actor: actorFromUser(user) };
+  }
+
+  /**
+   * HTTP Basic authentication of API requests: as authenticateApiKey, but (as Zulip's
+   * authenticated_rest_api_view does) every failure becomes a 401 UNAUTHORIZED with the same message.
+   */
+  async authenticateHttpBasic(
+    realmId: number,
+    email: string,
+    apiKey: string,
+    options: { allowWebhookAccess?: boolean } = {},
+  ): Promise<AuthenticatedUser> {
+    try {
+      return await this.authenticateApiKey(realmId, email, apiKey, options);
+    } catch (error) {
+      if (error instanceof DomainError) throw new UnauthorizedError(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * `POST /fetch_api_key`: "Enter a valid email address." (400) for a malformed email; "Invalid
+   * subdomain" (NONEXISTENT_SUBDOMAIN, 404) for an unknown organization or an account that exists
+   * only in another one; "This organization has been deactivated" (REALM_DEACTIVATED, 401);
+   * "Account is deactivated" (USER_DEACTIVATED, 401); otherwise "Your username or password is
+   * incorrect" (AUTHENTICATION_FAILED, 401). Like Zulip, deactivation is reported before the
+   * password is checked.
+   */
+  async authenticatePassword(realmId: number, email: string, password: string): Promise<FetchedApiKey> {
+    if (!isValidEmailAddress(email)) throw new InvalidLoginEmailError();
+    const realm = await this.realms.byId(realmId);
+    if (!realm) throw new InvalidSubdomainError();
+    if (password === '') throw new AuthenticationFailedError();
+    const found = await this.findAccount(realmId, email);
+    if (!found) {
+      await verifyPassword(password, await this.dummyHash());
+      return this.failUnknownAccount(realmId, email);
+    }
+    const { credential, user } = found;
+    this.checkActive(realm, user);
+    const ok = await verifyPassword(password, credential.password_hash ?? (await this.dummyHash()));
+    if (!ok || credential.password_hash === null) throw new AuthenticationFailedError();
+    return { user, actor: actorFromUser(user), apiKey: credential.api_key };
+  }
+
+  /**
+   * `POST /dev_fetch_api_key`: any account by email, without a password, on development servers only
+   * ("Endpoint not available in production."). Failures as for authenticatePassword.
+   */
+  async authenticateDevelopment(realmId: number, email: string): Promise<FetchedApiKey> {
+    if (this.config.env === 'production') throw new DevAuthNotAvailableError();
+    if (!isValidEmailAddress(email)) throw new InvalidLoginEmailError();
+    const realm = await this.realms.byId(realmId);
+    if (!realm) throw new InvalidSubdomainError();
+    const found = await this.findAccount(realmId, email);
+    if (!found) return this.failUnknownAccount(realmId, email);
+    this.checkActive(realm, found.user);
+    return { user: found.user, actor: actorFromUser(found.user), apiKey: found.credential.api_key };
+  }
+
+  /** zproject/backends.py is_user_active: the organization first, then the account. */
+  private checkActive(realm: RealmDocument, user: UserDocument): void {
+    if (realm.deactivated) throw new RealmDeactivatedError();
+    if (!user.is_active) throw new UserDeactivatedError();
+  }
+
+  private async findAccount(realmId: number, email: string): Promise<{ credential: CredentialDocument; user: UserDocument } | null> {
+    const credential = await this.users.credentialsByEmail(realmId, email);
+    if (!credential) return null;
+    const user = await this.users.byId(realmId, credential.user_id);
+    return user ? { credential, user } : null;
+  }
+
+  private async failUnknownAccount(realmId: number, email: string): Promise<never> {
+    if (await this.users.emailExistsInOtherRealm(realmId, email)) throw new InvalidSubdomainError();
+    throw new AuthenticationFailedError();
+  }
+
+  private dummyHash(): Promise<string> {
+    this.dummyPasswordHash ??= hashPassword(randomUUID());
+    return this.dummyPasswordHash;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Actor } from '@app/domain';
+import { actorFromUser, formatOwnUser, formatUser } from './user-format';
+import type { UserDocument } from './user.documents';
+
+const hamlet: UserDocument = {
+  user_id: 10, realm_id: 1, email: 'hamlet@acme.test', delivery_email: 'hamlet@acme.test', full_name: 'King Hamlet',
+  date_joined: '2026-01-02T03:04:05.678Z', is_active: true, is_owner: false, is_admin: false, is_guest: false, is_bot: false,
+  bot_type: null, bot_owner_id: null, role: 400, role_name: 'member', timezone: 'Europe/Copenhagen', avatar_version: 1, is_billing_admin: false,
+};
+const helper: UserDocument = {
+  ...hamlet, user_id: 20, email: 'helper-bot@acme.test', delivery_email: 'helper-bot@acme.test', full_name: 'Helper',
+  is_bot: true, bot_type: 2, bot_owner_id: 10, timezone: '',
+};
+const actor = (userId: number, role: Actor['role']): Actor => ({ realmId: 1, userId, role, isBot: false });
+const iago = actor(2, 'administrator');
+const cordelia = actor(11, 'member');
+
+describe('formatUser (Zulip\'s user object)', () => {
+  it('has exactly the API fields, in Zulip\'s shape, without read-model bookkeeping', () =>
+    expect(formatUser(hamlet, iago)).toEqual({
+      email: 'hamlet@acme.test',
+      user_id: 10,
+      avatar_version: 1,
+      is_admin: false,
+      is_owner: false,
+      is_guest: false,
+      is_billing_admin: false,
+      role: 400,
+      is_bot: false,
+      full_name: 'King Hamlet',
+      timezone: 'Europe/Copenhagen',
+      is_active: true,
+      date_joined: '2026-01-02T03:04+00:00',
+      delivery_email: 'hamlet@acme.test',
+      is_imported_stub: false,
+      avatar_url: '/avatar/10',
+    }));
+
+  it('shows delivery_email to the user and to administrators only', () => {
+    expect(formatUser(hamlet, actor(10, 'member')).delivery_email).toBe('hamlet@acme.test');
+    expect(formatUser(hamlet, cordelia).delivery_email).toBeNull();
+    expect(formatUser(hamlet, actor(3, 'moderator')).delivery_email).toBeNull();
+    expect(formatUser(hamlet, actor(1, 'owner')).delivery_email).toBe('hamlet@acme.test');
+  });
+
+  it('gives spectators the date only, no timezone and no delivery_email', () => {
+    const user = formatUser(hamlet, null);
+    expect(user.date_joined).toBe('2026-01-02');
+    expect(user).not.toHaveProperty('timezone');
+    expect(user.delivery_email).toBeNull();
+  });
+
+  it('adds bot_type and bot_owner_id for bots, profile_data for humans when asked', () => {
+    expect(formatUser(helper, cordelia)).toMatchObject({ is_bot: true, bot_type: 2, bot_owner_id: 10 });
+    expect(formatUser(hamlet, cordelia)).not.toHaveProperty('bot_type');
+    const profileData = { '1': { value: 'Denmark', rendered_value: '<p>Denmark</p>' } };
+    expect(formatUser(hamlet, cordelia, { profileData }).profile_data).toEqual(profileData);
+    expect(formatUser(helper, cordelia, { profileData })).not.toHaveProperty('profile_data');
+  });
+
+  it('takes another avatar URL when given', () =>
+    expect(formatUser(hamlet, cordelia, { avatarUrl: (u) => `https://cdn.test/${u.user_id}.png` }).avatar_url).toBe('https://cdn.test/10.png'));
+
+  it('/users/me adds max_message_id when known', () => {
+    expect(formatOwnUser(hamlet, actor(10, 'member'), { maxMessageId: 42 })).toMatchObject({ delivery_email: 'hamlet@acme.test', max_message_id: 42 });
+    expect(formatOwnUser(hamlet, actor(10, 'member'))).not.toHaveProperty('max_message_id');
+  });
+
+  it('derives the request\'s actor from the account', () =>
+    expect(actorFromUser(helper)).toEqual({ realmId: 1, userId: 20, role: 'member', isBot: true }));
+});
