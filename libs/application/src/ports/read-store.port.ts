@@ -30,6 +30,14 @@ export type CollectionSpec = {
   unique?: string[][];
 };
 
+/**
+ * Positions as read stores keep them: fixed-width decimal text, so that text order is numeric order
+ * and a store can refuse, inside the write itself, to move a document or a checkpoint backwards.
+ * 40 digits hold any 128-bit position (EventStoreDB's packed commit/prepare pair).
+ */
+export const encodePosition = (position: bigint): string => position.toString().padStart(40, '0');
+export const decodePosition = (text: string): bigint => BigInt(text);
+
 export type StoredDocument<D> = { id: string; doc: D; position: GlobalPosition | null };
 
 export type WriteOperation<D = object> =
@@ -42,6 +50,14 @@ export type ReadStoreBatch = {
   checkpoints: { name: string; position: GlobalPosition }[];
 };
 
+/** A commit broke a unique index of a collection; nothing of the batch was applied. */
+export class UniqueConstraintViolationError extends Error {
+  constructor(readonly collection: string, cause?: unknown) {
+    super(`unique constraint violated in ${collection}`, { cause });
+    this.name = 'UniqueConstraintViolationError';
+  }
+}
+
 export interface ReadStorePort {
   /** Creates the collection and its indexes if missing (idempotent; called at boot). */
   ensureCollection(spec: CollectionSpec): Promise<void>;
@@ -51,7 +67,11 @@ export interface ReadStorePort {
   find<D>(collection: string, options?: FindOptions): Promise<D[]>;
   count(collection: string, where?: Filter): Promise<number>;
 
-  /** Applies every write and checkpoint of the batch atomically. */
+  /**
+   * Applies every write and checkpoint of the batch atomically; UniqueConstraintViolationError if it
+   * breaks a unique index. A put never replaces a document written at a later position, and a
+   * checkpoint never moves backwards, so two projectors sharing a store cannot undo each other.
+   */
   commit(batch: ReadStoreBatch): Promise<void>;
 
   getCheckpoint(name: string): Promise<GlobalPosition | undefined>;

@@ -10,6 +10,7 @@ import type {
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
+import { decodePosition, encodePosition, UniqueConstraintViolationError } from '@app/application';
 
 const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const assertName = (kind: string, name: string) => {
@@ -104,7 +105,7 @@ export class SqliteReadStore implements ReadStorePort {
         .prepare(`SELECT id, doc, position FROM ${table(collection)} WHERE id IN (${chunk.map(() => '?').join(',')})`)
         .all(...chunk) as { id: string; doc: string; position: string | null }[];
       for (const row of rows) {
-        result.push({ id: row.id, doc: JSON.parse(row.doc) as D, position: row.position === null ? null : BigInt(row.position) });
+        result.push({ id: row.id, doc: JSON.parse(row.doc) as D, position: row.position === null ? null : decodePosition(row.position) });
       }
     }
     return result;
@@ -183,39 +184,49 @@ export class SqliteReadStore implements ReadStorePort {
       const put = this.statement(
         `INSERT INTO ${table(collection)} (id, doc, position${cols.map((c) => `, ${c}`).join('')})
          VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
-         ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position${cols.map((c) => `, ${c} = excluded.${c}`).join('')}`,
+         ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position${cols.map((c) => `, ${c} = excluded.${c}`).join('')}
+         WHERE excluded.position IS NULL OR position IS NULL OR position < excluded.position`,
       );
       const del = this.statement(`DELETE FROM ${table(collection)} WHERE id = ?`);
       return { spec, ops, put, del };
     });
     const setCheckpoint = this.statement(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position',
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position WHERE position < excluded.position',
     );
-    this.db.transaction(() => {
-      for (const { spec, ops, put, del } of writes) {
-        for (const op of ops) {
-          if (op.type === 'delete') del.run(op.id);
-          else
-            put.run(
+    let collection = '';
+    try {
+      this.db.transaction(() => {
+        for (const { spec, ops, put, del } of writes) {
+          collection = spec.name;
+          for (const op of ops) {
+            if (op.type === 'delete') del.run(op.id);
+            else
+              put.run(
               op.id,
               JSON.stringify(op.doc),
-              op.position === undefined ? null : op.position.toString(),
-              ...spec.fields.map((f) => fieldValue(op.doc, f.name)),
-            );
+              op.position === undefined ? null : encodePosition(op.position),
+                ...spec.fields.map((f) => fieldValue(op.doc, f.name)),
+              );
+          }
         }
-      }
-      for (const { name, position } of batch.checkpoints) setCheckpoint.run(name, position.toString());
-    }).immediate();
+        for (const { name, position } of batch.checkpoints) setCheckpoint.run(name, encodePosition(position));
+      }).immediate();
+    } catch (error) {
+      // The driver's error class comes from the realm that first loaded the native addon, so
+      // match on its code, not its class.
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UniqueConstraintViolationError(collection, error);
+      throw error;
+    }
   }
 
   async getCheckpoint(name: string): Promise<GlobalPosition | undefined> {
     const row = this.statement('SELECT position FROM checkpoints WHERE name = ?').get(name) as { position: string } | undefined;
-    return row ? BigInt(row.position) : undefined;
+    return row ? decodePosition(row.position) : undefined;
   }
 
   async getCheckpoints(): Promise<Record<string, GlobalPosition>> {
     const rows = this.statement('SELECT name, position FROM checkpoints').all() as { name: string; position: string }[];
-    return Object.fromEntries(rows.map((r) => [r.name, BigInt(r.position)]));
+    return Object.fromEntries(rows.map((r) => [r.name, decodePosition(r.position)]));
   }
 
   async dropCollection(collection: string): Promise<void> {

@@ -10,6 +10,7 @@ import type {
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
+import { decodePosition, encodePosition, UniqueConstraintViolationError } from '@app/application';
 
 /** A stored document: the API document plus its id and the position it was written at. */
 type Row = { _id: string; _pos: string | null } & Document;
@@ -161,7 +162,7 @@ export class MongoReadStore implements ReadStorePort {
     return rows.map(({ _id, _pos, ...doc }) => ({
       id: _id,
       doc: doc as D,
-      position: _pos === null || _pos === undefined ? null : BigInt(_pos as string),
+      position: _pos === null || _pos === undefined ? null : decodePosition(_pos as string),
     }));
   }
 
@@ -237,13 +238,30 @@ export class MongoReadStore implements ReadStorePort {
         for (const field of spec.fields) checkIndexedField(op.doc, field.name);
         const doc = toJson(op.doc);
         if ('_id' in doc || '_pos' in doc) throw new Error(`${collection}/${op.id}: _id and _pos are reserved field names`);
-        const replacement: Row = { _id: op.id, _pos: op.position === undefined ? null : op.position.toString(), ...doc };
-        return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+        const position = op.position === undefined ? null : encodePosition(op.position);
+        const replacement: Row = { _id: op.id, _pos: position, ...doc };
+        if (position === null) return { replaceOne: { filter: { _id: op.id }, replacement, upsert: true } };
+        // Never replace a document written at a later position (two projectors sharing the store):
+        // a pipeline update keeps $$ROOT unless the stored _pos is missing, null or older. The
+        // replacement is wrapped in $literal so no string in it is read as an expression.
+        const newer = { $or: [{ $eq: [{ $ifNull: ['$_pos', null] }, null] }, { $lt: ['$_pos', position] }] };
+        return {
+          updateOne: {
+            filter: { _id: op.id },
+            update: [{ $replaceWith: { $cond: [newer, { $literal: replacement }, '$$ROOT'] } }],
+            upsert: true,
+          },
+        };
       });
-      return { rows: this.rows(collection), operations };
+      return { name: collection, rows: this.rows(collection), operations };
     });
     const checkpointOps: AnyBulkWriteOperation<CheckpointRow>[] = batch.checkpoints.map(({ name, position }) => ({
-      updateOne: { filter: { _id: name }, update: { $set: { position: position.toString() } }, upsert: true },
+      // A checkpoint never moves backwards (padded decimal text compares in numeric order).
+      updateOne: {
+        filter: { _id: name },
+        update: [{ $set: { position: { $cond: [{ $lt: [{ $ifNull: ['$position', ''] }, encodePosition(position)] }, encodePosition(position), '$position'] } } }],
+        upsert: true,
+      },
     }));
     if (checkpointOps.length === 0 && writes.every((w) => w.operations.length === 0)) return;
 
@@ -251,24 +269,32 @@ export class MongoReadStore implements ReadStorePort {
     // on TransientTransactionError / UnknownTransactionCommitResult; every operation must carry
     // the session, and they must not run in parallel (driver docs), hence the sequential awaits.
     // The callback is idempotent (replace, delete, set), so re-running it is safe.
-    await this.client.withSession((session) =>
-      session.withTransaction(async () => {
-        for (const { rows, operations } of writes) {
-          if (operations.length > 0) await rows.bulkWrite(operations, { session, ordered: true });
-        }
-        if (checkpointOps.length > 0) await this.checkpoints().bulkWrite(checkpointOps, { session, ordered: true });
-      }),
-    );
+    let collection = '';
+    try {
+      await this.client.withSession((session) =>
+        session.withTransaction(async () => {
+          for (const { name, rows, operations } of writes) {
+            collection = name;
+            if (operations.length > 0) await rows.bulkWrite(operations, { session, ordered: true });
+          }
+          if (checkpointOps.length > 0) await this.checkpoints().bulkWrite(checkpointOps, { session, ordered: true });
+        }),
+      );
+    } catch (error) {
+      // 11000: duplicate key (a unique index); the transaction was aborted, nothing applied.
+      if ((error as { code?: number }).code === 11000) throw new UniqueConstraintViolationError(collection, error);
+      throw error;
+    }
   }
 
   async getCheckpoint(name: string): Promise<GlobalPosition | undefined> {
     const row = await this.checkpoints().findOne({ _id: name });
-    return row ? BigInt(row.position) : undefined;
+    return row ? decodePosition(row.position) : undefined;
   }
 
   async getCheckpoints(): Promise<Record<string, GlobalPosition>> {
     const rows = await this.checkpoints().find({}).toArray();
-    return Object.fromEntries(rows.map((r) => [r._id, BigInt(r.position)]));
+    return Object.fromEntries(rows.map((r) => [r._id, decodePosition(r.position)]));
   }
 
   async dropCollection(collection: string): Promise<void> {

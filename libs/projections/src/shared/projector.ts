@@ -98,7 +98,7 @@ export class Projector extends ProjectionWaiter {
     await this.loadCheckpoints();
     const positions = [...this.checkpoints.values()];
     const after = positions.some((p) => p === undefined) ? undefined : positions.reduce((a, b) => (a! < b! ? a : b));
-    this.processedUpTo = after ?? -1n;
+    if (after !== undefined && after > this.processedUpTo) this.processedUpTo = after;
     const subscription = this.events.subscribeToAll({ after, batchSize: this.options.batchSize ?? 1000 }, (batch) =>
       this.applyBatch(batch),
     );
@@ -108,9 +108,20 @@ export class Projector extends ProjectionWaiter {
       (error: unknown) => {
         if (this.stopped || this.subscription !== subscription) return;
         this.logger.error({ err: error }, 'projector stopped on an error; retrying');
-        this.retryTimer = setTimeout(() => void this.subscribe().catch((e) => this.logger.error({ err: e }, 'projector resubscribe failed')), this.options.retryDelayMs ?? 1000);
+        this.scheduleRetry();
       },
     );
+  }
+
+  /** Keeps retrying, however long the outage (a poison event, a read store that is down). */
+  private scheduleRetry(): void {
+    this.retryTimer = setTimeout(() => {
+      if (this.stopped) return;
+      this.subscribe().catch((error) => {
+        this.logger.error({ err: error }, 'projector resubscribe failed; retrying');
+        if (!this.stopped) this.scheduleRetry();
+      });
+    }, this.options.retryDelayMs ?? 1000);
   }
 
   private async loadCheckpoints(): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CollectionSpec, ReadStorePort } from '@app/application';
+import { type CollectionSpec, type ReadStorePort, UniqueConstraintViolationError } from '@app/application';
 
 export type ReadStoreFixture = { store: ReadStorePort; cleanup(): Promise<void> };
 
@@ -122,7 +122,7 @@ export function readStoreContract(adapterName: string, open: () => Promise<ReadS
           ] }],
           checkpoints: [{ name: checkpoint, position: 200n }],
         }),
-      ).rejects.toThrow();
+      ).rejects.toBeInstanceOf(UniqueConstraintViolationError);
       expect(await store.get(spec.name, '7')).toBeNull();
       expect(await store.getCheckpoint(checkpoint)).toBe(100n);
       await store.deleteCheckpoint(checkpoint);
