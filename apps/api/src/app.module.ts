@@ -1,9 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { ApplicationModule } from '@app/application';
 import { InfrastructureModule, type InfrastructureOptions } from '@app/infrastructure';
 import { ProjectionsModule } from '@app/projections';
 import { HealthController } from './health/health.controller';
 import { DevelopmentOrganization } from './development/development-organization';
+import { HttpConventionsModule } from './http/http-conventions.module';
+import { ServerSettingsController } from './server-settings/server-settings.controller';
+import { StaticController } from './server-settings/static.controller';
+import { RegisterController } from './register/register.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 
 export type AppOptions = InfrastructureOptions;
 
@@ -16,8 +22,10 @@ export class AppModule {
         InfrastructureModule.forRoot(options),
         ProjectionsModule.forRoot({ runProjectors: options.config.runProjectors }),
         ApplicationModule,
+        HttpConventionsModule,
+        DiscoveryModule,
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController],
       providers: [DevelopmentOrganization],
     };
   }

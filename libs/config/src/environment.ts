@@ -77,6 +77,21 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1) @Max(1024)
   MAX_FILE_UPLOAD_SIZE_MIB = 25;
+
+  /** Largest form body accepted (uploads are bounded by MAX_FILE_UPLOAD_SIZE_MIB instead). */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(100 * 1024 * 1024)
+  MAX_REQUEST_BODY_BYTES = 2 * 1024 * 1024;
+
+  /** Requests per window per authenticated user (Zulip: 200 per minute); 0 disables. */
+  @Transform(toInt) @IsInt() @Min(0)
+  RATE_LIMIT_USER_REQUESTS = 200;
+
+  /** Requests per window per IP address to unauthenticated endpoints (Zulip: 100 per minute); 0 disables. */
+  @Transform(toInt) @IsInt() @Min(0)
+  RATE_LIMIT_IP_REQUESTS = 100;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(86400)
+  RATE_LIMIT_WINDOW_SECONDS = 60;
 }
 
 export class ConfigurationError extends Error {}
@@ -113,6 +128,11 @@ export type AppConfig = {
   logLevel: EnvironmentVariables['LOG_LEVEL'];
   devBootstrap: boolean;
   maxFileUploadSizeMib: number;
+  maxRequestBodyBytes: number;
+  rateLimits: {
+    perUser: { requests: number; windowSeconds: number };
+    perIp: { requests: number; windowSeconds: number };
+  };
 };
 
 export function toAppConfig(v: EnvironmentVariables): AppConfig {
@@ -134,6 +154,11 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     logLevel: v.LOG_LEVEL,
     devBootstrap: v.DEV_BOOTSTRAP,
     maxFileUploadSizeMib: v.MAX_FILE_UPLOAD_SIZE_MIB,
+    maxRequestBodyBytes: v.MAX_REQUEST_BODY_BYTES,
+    rateLimits: {
+      perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
+      perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
+    },
   };
 }
 

@@ -11,3 +11,4 @@ export * from './contracts/read-store.contract';
 export * from './contracts/id-allocator.contract';
 export * from './servers-urls';
 export * from './api-test-client';
+export * from './fuzz';

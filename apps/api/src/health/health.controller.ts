@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { EVENT_STORE, type EventStorePort, READ_STORE, type ReadStorePort } from '@app/application';
 import { Projector } from '@app/projections';
+import { Public } from '../http/auth.decorators';
 
 /** Readiness of each adapter, for load balancers and operators. Not part of the chat API. */
 @Controller('health')
@@ -13,6 +14,7 @@ export class HealthController {
   ) {}
 
   @Get()
+  @Public()
   async health(@Res() res: Response) {
     const [eventStore, readStore, head] = await Promise.all([
       this.events.health(),

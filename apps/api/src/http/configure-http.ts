@@ -1,12 +1,49 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { LOGGER } from '@app/application';
 import type { AppConfig } from '@app/config';
+import { bodyParsers } from './body-parsing';
+import { requestLogging } from './request-logging';
 
 /**
- * Express-level settings shared by the server and the API tests. Request parsing, the response
- * envelope and error rendering for /api/v1 are added here as the API conventions land.
+ * Express-level settings shared by the server, the API tests and the benchmarks: request ids and
+ * logging, and Zulip-style body parsing for every method under /api/v1. The envelope, the error
+ * filter and authentication are Nest providers (see HttpConventionsModule).
  */
-export function configureHttp(app: NestExpressApplication, _config: AppConfig): void {
+export function configureHttp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
+  // Flat keys only (`a[b]=1` stays a key named "a[b]"), as Django reads them.
+  app.set('query parser', 'simple');
+  app.use(requestLogging(app.get<Logger>(LOGGER)));
+  answerMalformedHttpInTheEnvelope(app.getHttpServer() as Server);
+  app.use(
+    '/api/v1',
+    bodyParsers({ formBytes: config.maxRequestBodyBytes, fileBytes: config.maxFileUploadSizeMib * 1024 * 1024, fields: 1000 }),
+  );
+}
+
+/**
+ * Requests Node's HTTP parser rejects before any route sees them (a URL or headers over 16 KiB,
+ * broken framing) still get an answer in the API's envelope instead of a bare status line.
+ */
+function answerMalformedHttpInTheEnvelope(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({
+      result: 'error',
+      msg: status === 431 ? 'Request URL or headers too large' : 'Malformed HTTP request',
+      code: 'BAD_REQUEST',
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }

@@ -1,0 +1,32 @@
+import { DomainError } from '@app/domain';
+
+/** 401s carry `WWW-Authenticate` (Zulip's UnauthorizedError / MissingAuthenticationError). */
+export class UnauthorizedError extends DomainError {
+  constructor(message: string) {
+    super(message, 'UNAUTHORIZED', 401);
+  }
+}
+
+export class MissingAuthenticationError extends UnauthorizedError {
+  constructor() {
+    super('Not logged in: API authentication or user session required');
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': retryAfterSeconds });
+  }
+}
+
+export class MethodNotAllowedError extends DomainError {
+  constructor(readonly allowedMethods: string[]) {
+    super('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: allowedMethods });
+  }
+}
+
+export class RouteNotFoundError extends DomainError {
+  constructor() {
+    super('Not Found', 'BAD_REQUEST', 404);
+  }
+}

@@ -1,0 +1,73 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { APP_CONFIG, AuthenticationService } from '@app/application';
+import type { AppConfig } from '@app/config';
+import { type Actor, DomainError, isAdministrator, MustBeAdministratorError, MustBeOwnerError } from '@app/domain';
+import { MissingAuthenticationError, UnauthorizedError } from './api-errors';
+import { CALLER_KIND, PUBLIC_ENDPOINT, REQUIRED_ROLE } from './auth.decorators';
+import { RateLimiter } from './rate-limiter';
+import { RealmContext } from './realm-context';
+
+/**
+ * HTTP Basic authentication for /api/v1 (spec A1): user name = email, password = API key.
+ * Then Zulip's role decorators and the per-user or per-IP rate limit.
+ */
+@Injectable()
+export class AuthenticationGuard implements CanActivate {
+  private readonly limiter = new RateLimiter();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authentication: AuthenticationService,
+    private readonly realmContext: RealmContext,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    // Only the chat API is governed here (not /health).
+    if (!request.path.startsWith('/api/v1/')) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ENDPOINT, targets)) {
+      this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp);
+      return true;
+    }
+    const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
+    const realm = await this.realmContext.current();
+    // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
+    const { user, actor } = await this.authentication.authenticateHttpBasic(realm.id, email, apiKey);
+    this.limiter.hit(`user:${user.user_id}`, this.config.rateLimits.perUser);
+    request.auth = { actor, user };
+    this.checkRole(actor, this.reflector.getAllAndOverride<string>(REQUIRED_ROLE, targets));
+    this.checkCallerKind(actor, this.reflector.getAllAndOverride<string>(CALLER_KIND, targets));
+    return true;
+  }
+
+  private checkRole(actor: Actor, required: string | undefined): void {
+    if (required === 'administrator' && !isAdministrator(actor)) throw new MustBeAdministratorError();
+    if (required === 'owner' && actor.role !== 'owner') throw new MustBeOwnerError();
+    if (required === 'moderator' && !(isAdministrator(actor) || actor.role === 'moderator')) {
+      throw new DomainError('Must be an organization moderator', 'UNAUTHORIZED_PRINCIPAL');
+    }
+  }
+
+  private checkCallerKind(actor: Actor, kind: string | undefined): void {
+    if (kind === 'bot' && !actor.isBot) throw new DomainError('This endpoint is only available to bots.', 'PERMISSION_DENIED', 400);
+    if (kind === 'human' && actor.isBot) throw new DomainError('This endpoint does not accept bot requests.');
+  }
+}
+
+/** Zulip's authenticated_rest_api_view header handling, with its messages. */
+export function parseBasicAuthorization(header: string | undefined): { email: string; apiKey: string } {
+  if (header === undefined || header.trim() === '') throw new MissingAuthenticationError();
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2) throw new UnauthorizedError('Invalid authorization header for basic auth');
+  const [scheme, encoded] = parts;
+  if (scheme.toLowerCase() !== 'basic') throw new DomainError('This endpoint requires HTTP basic authentication.');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw new UnauthorizedError('Invalid authorization header for basic auth');
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator < 0) throw new UnauthorizedError('Invalid authorization header for basic auth');
+  return { email: decoded.slice(0, separator), apiKey: decoded.slice(separator + 1) };
+}

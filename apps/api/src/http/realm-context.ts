@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@app/domain';
+import { RealmQueries, type RealmDocument } from '@app/application';
+
+/**
+ * The organization this server serves. One organization per server: the first one created.
+ * (Zulip picks the realm by subdomain; a single-organization server needs no subdomains.)
+ */
+@Injectable()
+export class RealmContext {
+  private realmId: number | undefined;
+
+  constructor(private readonly realms: RealmQueries) {}
+
+  async current(): Promise<RealmDocument> {
+    if (this.realmId !== undefined) {
+      const realm = await this.realms.byId(this.realmId);
+      if (realm) return realm;
+    }
+    const [first] = await this.realms.list();
+    if (!first) throw new DomainError('This organization does not exist yet; an operator must create it.', 'BAD_REQUEST', 404);
+    this.realmId = first.id;
+    return first;
+  }
+}

@@ -1,0 +1,54 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { APP_CONFIG, SVC_FEATURE_LEVEL, SVC_MERGE_BASE, SVC_VERSION } from '@app/application';
+import type { AppConfig } from '@app/config';
+import { Public } from '../http/auth.decorators';
+import { RealmContext } from '../http/realm-context';
+import { textToHtml } from '../http/html';
+
+/** GET /server_settings: what a client needs before it logs in (no authentication, spec A2). */
+@Controller('api/v1/server_settings')
+export class ServerSettingsController {
+  constructor(
+    private readonly realmContext: RealmContext,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @Public()
+  async get() {
+    const realm = await this.realmContext.current();
+    const realmUrl = this.config.externalUrl;
+    return {
+      // Deprecated in favour of external_authentication_methods, still read by older clients.
+      authentication_methods: {
+        password: true,
+        dev: this.config.env === 'development',
+        email: true,
+        ldap: false,
+        remoteuser: false,
+        github: false,
+        azuread: false,
+        gitlab: false,
+        apple: false,
+        google: false,
+        saml: false,
+        'openid connect': false,
+        discord: false,
+      },
+      external_authentication_methods: [],
+      svc_feature_level: SVC_FEATURE_LEVEL,
+      svc_version: SVC_VERSION,
+      svc_merge_base: SVC_MERGE_BASE,
+      push_notifications_enabled: false,
+      is_incompatible: false,
+      email_auth_enabled: true,
+      require_email_format_usernames: true,
+      realm_uri: realmUrl,
+      realm_url: realmUrl,
+      realm_name: realm.name,
+      realm_icon: `${realmUrl}/static/images/realm-icon.svg`,
+      realm_description: textToHtml(realm.description),
+      realm_web_public_access_enabled: false,
+    };
+  }
+}
