@@ -10,6 +10,10 @@ import { ServerSettingsController } from './server-settings/server-settings.cont
 import { StaticController } from './server-settings/static.controller';
 import { RegisterController } from './register/register.controller';
 import { OpenApiController } from './openapi/openapi.controller';
+import { UsersController } from './users/users.controller';
+import { BotsController } from './bots/bots.controller';
+import { AuthController } from './auth/auth.controller';
+import { AvatarsController } from './avatars/avatars.controller';
 
 export type AppOptions = InfrastructureOptions;
 
@@ -25,7 +29,7 @@ export class AppModule {
         HttpConventionsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController],
       providers: [DevelopmentOrganization],
     };
   }

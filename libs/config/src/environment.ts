@@ -92,6 +92,10 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   RATE_LIMIT_WINDOW_SECONDS = 60;
+
+  /** bcrypt cost for new password hashes (each step doubles the work). Lower only for tests. */
+  @Transform(toInt) @IsInt() @Min(4) @Max(16)
+  PASSWORD_HASH_COST = 12;
 }
 
 export class ConfigurationError extends Error {}
@@ -129,6 +133,7 @@ export type AppConfig = {
   devBootstrap: boolean;
   maxFileUploadSizeMib: number;
   maxRequestBodyBytes: number;
+  passwordHashCost: number;
   rateLimits: {
     perUser: { requests: number; windowSeconds: number };
     perIp: { requests: number; windowSeconds: number };
@@ -155,6 +160,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     devBootstrap: v.DEV_BOOTSTRAP,
     maxFileUploadSizeMib: v.MAX_FILE_UPLOAD_SIZE_MIB,
     maxRequestBodyBytes: v.MAX_REQUEST_BODY_BYTES,
+    passwordHashCost: v.PASSWORD_HASH_COST,
     rateLimits: {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },

@@ -1,12 +1,9 @@
+import { UnauthorizedError } from '@app/application';
 import { DomainError } from '@app/domain';
 
-/** 401s carry `WWW-Authenticate` (Zulip's UnauthorizedError / MissingAuthenticationError). */
-export class UnauthorizedError extends DomainError {
-  constructor(message: string) {
-    super(message, 'UNAUTHORIZED', 401);
-  }
-}
+export { UnauthorizedError };
 
+/** Zulip's MissingAuthenticationError: no credentials at all. */
 export class MissingAuthenticationError extends UnauthorizedError {
   constructor() {
     super('Not logged in: API authentication or user session required');

@@ -150,7 +150,7 @@ export class AuthenticationService {
   }
 
   private dummyHash(): Promise<string> {
-    this.dummyPasswordHash ??= hashPassword(randomUUID());
+    this.dummyPasswordHash ??= hashPassword(randomUUID(), this.config.passwordHashCost);
     return this.dummyPasswordHash;
   }
 }

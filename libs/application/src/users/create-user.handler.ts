@@ -4,7 +4,8 @@ import { usersDecider, usersStream } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import type { RandomPort } from '../ports/random.port';
-import { CLOCK, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
+import { APP_CONFIG, CLOCK, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
+import type { AppConfig } from '@app/config';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateUserCommand } from './create-user.command';
@@ -18,12 +19,13 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     @Inject(CLOCK) private readonly clock: ClockPort,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async execute({ context: { actor }, user }: CreateUserCommand) {
     const userId = await this.ids.next('user');
     const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
-    const passwordHash = user.password === null ? null : await hashPassword(user.password);
+    const passwordHash = user.password === null ? null : await hashPassword(user.password, this.config.passwordHashCost);
     const { position } = await this.runner.run(usersDecider, usersStream(actor.realmId), {
       type: 'CreateUser',
       data: {

@@ -162,7 +162,7 @@ describe('usersDecider', () => {
         given(organization)
           .when(createUser({ email: 'bot@acme.test', fullName: 'Deploy bot', isBot: true, botOwnerId: 99 }))
           .thenThrows(NoSuchUserError, 'No such user');
-        expect(errorOf(organization, createUser({ email: 'bot@acme.test', fullName: 'Deploy bot', isBot: true, botOwnerId: 99 })).httpStatus).toBe(404);
+        expect(errorOf(organization, createUser({ email: 'bot@acme.test', fullName: 'Deploy bot', isBot: true, botOwnerId: 99 })).httpStatus).toBe(400);
       });
     });
   });
@@ -236,9 +236,9 @@ describe('usersDecider', () => {
     it('records the deactivation', () =>
       given(organization).when(deactivate(10)).then([{ type: 'UserDeactivated', data: { realmId: 1, userId: 10, actorId: 1, at: NOW } }]));
 
-    it('refuses to deactivate the only owner, with code CANNOT_DEACTIVATE_LAST_USER', () => {
+    it('refuses to deactivate the only owner (a plain BAD_REQUEST, as Zulip\'s deactivate_user_backend)', () => {
       given(organization).when(deactivate(1, null)).thenThrows(CannotDeactivateLastOwnerError, 'Cannot deactivate the only organization owner');
-      expect(errorOf(organization, deactivate(1, null))).toMatchObject({ code: 'CANNOT_DEACTIVATE_LAST_USER', httpStatus: 400 });
+      expect(errorOf(organization, deactivate(1, null))).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
     });
 
     it('refuses the only owner deactivating their own account (deactivate_user_own_backend), saying so in the body', () => {
@@ -290,9 +290,9 @@ describe('usersDecider', () => {
     it('refuses an account that is already deactivated', () =>
       given([...organization, userDeactivated(10)]).when(deactivate(10)).thenThrows(UserAlreadyDeactivatedError, 'User is already deactivated'));
 
-    it('rejects an unknown user with a 404', () => {
+    it('rejects an unknown user with Zulip\'s plain 400', () => {
       given(organization).when(deactivate(99)).thenThrows(NoSuchUserError, 'No such user');
-      expect(errorOf(organization, deactivate(99)).httpStatus).toBe(404);
+      expect(errorOf(organization, deactivate(99)).httpStatus).toBe(400);
     });
   });
 

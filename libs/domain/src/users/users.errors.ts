@@ -11,7 +11,8 @@ export class InvalidEmailError extends DomainError {
   }
 }
 export class InvalidFullNameError extends DomainError {}
-export class NoSuchUserError extends NotFoundError {
+/** Zulip's access_user_by_id: a plain 400. */
+export class NoSuchUserError extends DomainError {
   constructor() {
     super('No such user');
   }
@@ -23,7 +24,9 @@ export class LastOwnerError extends DomainError {
 }
 export class CannotDeactivateLastOwnerError extends DomainError {
   constructor() {
-    super('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
+    // An administrator deactivating the last owner gets Zulip's plain JsonableError (BAD_REQUEST);
+    // CANNOT_DEACTIVATE_LAST_USER is for deactivating oneself (CannotDeactivateLastUserError).
+    super('Cannot deactivate the only organization owner');
   }
 }
 export class UserAlreadyDeactivatedError extends DomainError {

@@ -1,0 +1,111 @@
+import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  ChangeUserFullNameCommand,
+  ChangeUserRoleCommand,
+  CreateUserCommand,
+  DeactivateUserCommand,
+  formatOwnUser,
+  formatUser,
+  ReactivateUserCommand,
+  UserQueries,
+} from '@app/application';
+import { checkFullName, DomainError, NoSuchUserError, roleFromValue } from '@app/domain';
+import { CurrentUser, RequireRole } from '../http/auth.decorators';
+import { Params } from '../http/params/params.decorator';
+import { intPathParam } from '../http/path-params';
+import type { AuthenticatedUser } from '../http/request-context';
+import { Summary } from '../openapi/summary.decorator';
+import { CreateUserDto, DeactivateUserDto, GetUsersDto, UpdateUserDto } from './users.dto';
+
+/** Zulip's default minimum password length (settings.PASSWORD_MIN_LENGTH). */
+const PASSWORD_MIN_LENGTH = 6;
+
+/** ≈ zerver/views/users.py */
+@Controller('api/v1/users')
+export class UsersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly users: UserQueries,
+  ) {}
+
+  @Get()
+  @Summary('All users of the organization, bots and deactivated accounts included.')
+  async list(@CurrentUser() { actor }: AuthenticatedUser, @Params() _params: GetUsersDto) {
+    const users = await this.users.list(actor.realmId);
+    return { members: users.map((user) => formatUser(user, actor)) };
+  }
+
+  @Post()
+  @RequireRole('administrator')
+  @Summary('Create a user (administrators).')
+  async create(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: CreateUserDto) {
+    if (params.password.length < PASSWORD_MIN_LENGTH) throw new DomainError('The password is too weak.');
+    const { userId } = await this.commands.execute(
+      new CreateUserCommand({ actor }, { email: params.email, fullName: params.full_name, role: 'member', password: params.password }),
+    );
+    return { user_id: userId };
+  }
+
+  @Get('me')
+  @Summary('The authenticated user.')
+  async me(@CurrentUser() { actor, user }: AuthenticatedUser, @Params() _params: GetUsersDto) {
+    const fresh = (await this.users.byId(actor.realmId, user.user_id)) ?? user;
+    return formatOwnUser(fresh, actor);
+  }
+
+  @Delete('me')
+  @Summary('Deactivate your own account.')
+  async deactivateSelf(@CurrentUser() { actor, user }: AuthenticatedUser) {
+    await this.commands.execute(new DeactivateUserCommand({ actor }, user.user_id, { target: 'self' }));
+    return {};
+  }
+
+  /** Zulip routes `users/<int:user_id>` and `users/<email>` apart; one path parameter serves both here. */
+  @Get(':user')
+  @Summary('One user, by id or by email address.')
+  async one(@CurrentUser() { actor }: AuthenticatedUser, @Param('user') key: string, @Params() _params: GetUsersDto) {
+    const user = /^[0-9]+$/.test(key)
+      ? await this.users.byId(actor.realmId, intPathParam(key))
+      : await this.users.byEmail(actor.realmId, key);
+    if (!user) throw new NoSuchUserError();
+    return { user: formatUser(user, actor) };
+  }
+
+  @Patch(':user_id')
+  @RequireRole('administrator')
+  @Summary('Change a user\'s name or role (administrators; owners for the owner role).')
+  async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id') rawId: string, @Params() params: UpdateUserDto) {
+    const userId = intPathParam(rawId);
+    const target = await this.users.byId(actor.realmId, userId);
+    if (!target || target.is_bot) throw new NoSuchUserError();
+    let role;
+    if (params.role !== undefined) {
+      role = roleFromValue(params.role);
+      if (!role) throw new DomainError('Invalid role');
+    }
+    if (params.full_name === undefined && role === undefined) throw new DomainError('No new data supplied');
+    // Check the name before changing the role, so a bad request changes nothing.
+    if (params.full_name !== undefined) checkFullName(params.full_name);
+    if (role !== undefined) await this.commands.execute(new ChangeUserRoleCommand({ actor }, userId, role));
+    if (params.full_name !== undefined) await this.commands.execute(new ChangeUserFullNameCommand({ actor }, userId, params.full_name));
+    return {};
+  }
+
+  @Delete(':user_id')
+  @RequireRole('administrator')
+  @Summary('Deactivate a user and their bots (administrators).')
+  async deactivate(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id') rawId: string, @Params() _params: DeactivateUserDto) {
+    await this.commands.execute(new DeactivateUserCommand({ actor }, intPathParam(rawId), { target: 'user' }));
+    return {};
+  }
+
+  @Post(':user_id/reactivate')
+  @RequireRole('administrator')
+  @Summary('Reactivate a deactivated user or bot (administrators).')
+  async reactivate(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id') rawId: string) {
+    await this.commands.execute(new ReactivateUserCommand({ actor }, intPathParam(rawId)));
+    return {};
+  }
+}
+

@@ -1,0 +1,135 @@
+import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+
+/** ≈ zerver/tests/test_users.py for the endpoints of users and bots. */
+describe('users', () => {
+  let api: ApiTestClient;
+  beforeEach(async () => (api = await ApiTestClient.start()));
+  afterEach(() => api.close());
+
+  describe('GET /users, /users/me, /users/{id}, /users/{email}', () => {
+    it('lists every account in Zulip\'s shape, hiding real addresses from non-administrators', async () => {
+      const { members } = expectSuccess(await api.as('hamlet').get('/api/v1/users'));
+      expect(members).toHaveLength(6);
+      const iago = members.find((m: { email: string }) => m.email === 'iago@acme.test');
+      expect(iago).toEqual({
+        email: 'iago@acme.test', user_id: api.user('iago').userId, avatar_version: 1, is_admin: true, is_owner: false,
+        is_guest: false, is_billing_admin: false, role: 200, is_bot: false, full_name: 'Iago', timezone: '', is_active: true,
+        date_joined: '2026-01-01T00:00+00:00', delivery_email: null, is_imported_stub: false, avatar_url: `/avatar/${api.user('iago').userId}`,
+      });
+      const asAdmin = expectSuccess(await api.as('iago').get('/api/v1/users')).members;
+      expect(asAdmin.find((m: { email: string }) => m.email === 'hamlet@acme.test').delivery_email).toBe('hamlet@acme.test');
+      expect(members.map((m: { role: number }) => m.role).sort()).toEqual([100, 200, 300, 400, 400, 600]);
+    });
+
+    it('returns the caller with their own address', async () => {
+      const body = expectSuccess(await api.as('polonius').get('/api/v1/users/me'));
+      expect(body).toMatchObject({ user_id: api.user('polonius').userId, email: 'polonius@acme.test', delivery_email: 'polonius@acme.test', is_guest: true, role: 600 });
+    });
+
+    it('finds one user by id or by email, and says "No such user" otherwise', async () => {
+      expect(expectSuccess(await api.as('hamlet').get(`/api/v1/users/${api.user('cordelia').userId}`)).user.full_name).toBe('Cordelia Lear');
+      expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/CORDELIA@acme.test')).user.user_id).toBe(api.user('cordelia').userId);
+      expectError(await api.as('hamlet').get('/api/v1/users/99999'), 'No such user');
+      expectError(await api.as('hamlet').get('/api/v1/users/ghost@acme.test'), 'No such user');
+    });
+  });
+
+  describe('POST /users', () => {
+    it('lets an administrator create a member who can then log in', async () => {
+      const { user_id } = expectSuccess(await api.as('iago').post('/api/v1/users', { email: 'newbie@acme.test', password: 'long-enough', full_name: 'New Bie' }));
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${user_id}`)).user).toMatchObject({ full_name: 'New Bie', role: 400, is_active: true });
+      const login = expectSuccess(await api.http.post('/api/v1/fetch_api_key').type('form').send({ username: 'newbie@acme.test', password: 'long-enough' }));
+      expect(login.user_id).toBe(user_id);
+    });
+
+    it('refuses a member with UNAUTHORIZED_PRINCIPAL and stores nothing', async () => {
+      expectError(await api.as('hamlet').post('/api/v1/users', { email: 'x@acme.test', password: 'long-enough', full_name: 'X Y' }), 'Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      expect(await api.newEvents()).toEqual([]);
+    });
+
+    it.each([
+      [{ email: 'hamlet@acme.test', password: 'long-enough', full_name: 'Dup' }, "Email 'hamlet@acme.test' already in use"],
+      [{ email: 'not-an-email', password: 'long-enough', full_name: 'Bad' }, 'Bad name or username'],
+      [{ email: 'a@acme.test', password: 'long-enough', full_name: 'A' }, 'Name too short!'],
+      [{ email: 'a@acme.test', password: 'long-enough', full_name: 'Evil @ name' }, 'Invalid characters in name!'],
+      [{ email: 'a@acme.test', password: 'short', full_name: 'Fine Name' }, 'The password is too weak.'],
+    ])('refuses %j with "%s" and stores nothing', async (params, message) => {
+      expectError(await api.as('iago').post('/api/v1/users', params), message);
+      expect(await api.newEvents()).toEqual([]);
+    });
+  });
+
+  describe('PATCH /users/{id}', () => {
+    it('changes the name and role of a user', async () => {
+      const id = api.user('hamlet').userId;
+      expectSuccess(await api.as('iago').patch(`/api/v1/users/${id}`, { full_name: 'Prince Hamlet', role: 300 }));
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${id}`)).user).toMatchObject({ full_name: 'Prince Hamlet', role: 300 });
+    });
+
+    it('lets only owners grant the owner role', async () => {
+      const id = api.user('hamlet').userId;
+      expectError(await api.as('iago').patch(`/api/v1/users/${id}`, { role: 100 }), 'Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      expectSuccess(await api.as('desdemona').patch(`/api/v1/users/${id}`, { role: 100 }));
+    });
+
+    it.each([
+      [{ role: 250 }, 'Invalid role'],
+      [{ role: 'admin' }, 'role is not valid JSON'],
+      [{}, 'No new data supplied'],
+      [{ full_name: 'x' }, 'Name too short!'],
+    ])('refuses %j with "%s"', async (params, message) => {
+      expectError(await api.as('iago').patch(`/api/v1/users/${api.user('hamlet').userId}`, params), message);
+      expect(await api.newEvents()).toEqual([]);
+    });
+
+    it('treats a non-numeric id as an unknown route', async () => {
+      expectError(await api.as('iago').patch('/api/v1/users/abc', { full_name: 'Whoever' }), 'Not Found', { status: 404 });
+    });
+  });
+
+  describe('DELETE /users/{id} and reactivation', () => {
+    it('deactivates a user, who can no longer authenticate, and reactivates them', async () => {
+      const id = api.user('cordelia').userId;
+      expectSuccess(await api.as('iago').delete(`/api/v1/users/${id}`));
+      expectError(await api.as('cordelia').get('/api/v1/users/me'), 'Account is deactivated', { status: 401 });
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${id}`)).user.is_active).toBe(false);
+      expectSuccess(await api.as('iago').post(`/api/v1/users/${id}/reactivate`));
+      expectSuccess(await api.as('cordelia').get('/api/v1/users/me'));
+    });
+
+    it('refuses to deactivate the only owner', async () => {
+      expectError(await api.as('iago').delete(`/api/v1/users/${api.user('desdemona').userId}`), 'Must be an organization owner');
+      expectError(await api.as('desdemona').delete(`/api/v1/users/${api.user('desdemona').userId}`), 'Cannot deactivate the only organization owner');
+    });
+
+    it('lets a user deactivate themselves, except the last owner', async () => {
+      expectSuccess(await api.as('hamlet').delete('/api/v1/users/me'));
+      expectError(await api.as('hamlet').get('/api/v1/users/me'), 'Account is deactivated', { status: 401 });
+      const body = expectError(await api.as('desdemona').delete('/api/v1/users/me'), 'Cannot deactivate the only organization owner.', { code: 'CANNOT_DEACTIVATE_LAST_USER' });
+      expect(body).toMatchObject({ is_last_owner: true, entity: 'organization owner' });
+    });
+  });
+
+  describe('bots', () => {
+    it('creates a bot whose key works, and lists it for its owner only', async () => {
+      const created = expectSuccess(await api.as('hamlet').postMultipart('/api/v1/bots', { full_name: 'Deploy Bot', short_name: 'deploy' }));
+      expect(created.api_key).toMatch(/^[A-Za-z0-9]{32}$/);
+      const { bots } = expectSuccess(await api.as('hamlet').get('/api/v1/bots'));
+      expect(bots).toEqual([expect.objectContaining({ user_id: created.user_id, full_name: 'Deploy Bot', api_key: created.api_key, bot_type: 1 })]);
+      expect(expectSuccess(await api.as('cordelia').get('/api/v1/bots')).bots).toEqual([]);
+      const botEmail = bots[0].username;
+      expect(botEmail).toMatch(/^deploy-bot@/);
+      const me = expectSuccess(await api.http.get('/api/v1/users/me').auth(botEmail, created.api_key));
+      expect(me).toMatchObject({ is_bot: true, bot_owner_id: api.user('hamlet').userId, bot_type: 1 });
+    });
+
+    it.each([
+      ['polonius', { full_name: 'Guest Bot', short_name: 'gb' }, 'Not allowed for guest users'],
+      ['hamlet', { full_name: 'Odd Bot', short_name: 'odd', bot_type: 9 }, 'Invalid bot type'],
+      ['hamlet', { full_name: 'Bad Bot', short_name: 'bad name!' }, 'Bad name or username'],
+    ])('refuses %s creating %j with "%s"', async (who, params, message) => {
+      expectError(await api.as(who).post('/api/v1/bots', params), message);
+      expect(await api.newEvents()).toEqual([]);
+    });
+  });
+});
