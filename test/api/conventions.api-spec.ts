@@ -48,6 +48,8 @@ describe('API conventions', () => {
       expect(typeof body.queue_id).toBe('string');
       expect(typeof body.svc_feature_level).toBe('number');
       expect(body.svc_merge_base).toBe(body.svc_version);
+      // The official clients read the zulip_* spellings (issue: compatibility with the official clients).
+      expect(body).toMatchObject({ zulip_version: body.svc_version, zulip_feature_level: body.svc_feature_level, zulip_merge_base: body.svc_merge_base });
     });
 
     it('is also served for GET /register, as the spec names it', async () => {

@@ -31,3 +31,4 @@ export * from './users/regenerate-api-key.command';
 export * from './users/user-format';
 export * from './users/authentication.errors';
 export * from './users/authentication.service';
+export * from './server/version-fields';

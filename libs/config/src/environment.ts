@@ -93,6 +93,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   RATE_LIMIT_WINDOW_SECONDS = 60;
 
+  /** Also send every `svc_*` identifier under the `zulip_*` name the official clients read. */
+  @Transform(toBool) @IsBoolean()
+  ZULIP_ALIASES = true;
+
   /** bcrypt cost for new password hashes (each step doubles the work). Lower only for tests. */
   @Transform(toInt) @IsInt() @Min(4) @Max(16)
   PASSWORD_HASH_COST = 12;
@@ -134,6 +138,7 @@ export type AppConfig = {
   maxFileUploadSizeMib: number;
   maxRequestBodyBytes: number;
   passwordHashCost: number;
+  zulipAliases: boolean;
   rateLimits: {
     perUser: { requests: number; windowSeconds: number };
     perIp: { requests: number; windowSeconds: number };
@@ -161,6 +166,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     maxFileUploadSizeMib: v.MAX_FILE_UPLOAD_SIZE_MIB,
     maxRequestBodyBytes: v.MAX_REQUEST_BODY_BYTES,
     passwordHashCost: v.PASSWORD_HASH_COST,
+    zulipAliases: v.ZULIP_ALIASES,
     rateLimits: {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },

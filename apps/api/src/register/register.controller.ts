@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Post } from '@nestjs/common';
-import { API_LIMITS, APP_CONFIG, RANDOM, type RandomPort, SVC_FEATURE_LEVEL, SVC_MERGE_BASE, SVC_VERSION } from '@app/application';
+import { API_LIMITS, APP_CONFIG, RANDOM, type RandomPort, versionFields } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { Params } from '../http/params/params.decorator';
 import { RegisterDto } from './register.dto';
@@ -29,9 +29,7 @@ export class RegisterController {
     return {
       queue_id: `${Date.now()}:${this.random.alphanumeric(8)}`,
       last_event_id: -1,
-      svc_version: SVC_VERSION,
-      svc_feature_level: SVC_FEATURE_LEVEL,
-      svc_merge_base: SVC_MERGE_BASE,
+      ...versionFields({ zulipAliases: this.config.zulipAliases }),
       ...API_LIMITS,
       max_file_upload_size_mib: this.config.maxFileUploadSizeMib,
     };

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { APP_CONFIG, SVC_FEATURE_LEVEL, SVC_MERGE_BASE, SVC_VERSION } from '@app/application';
+import { APP_CONFIG, versionFields } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { Public } from '../http/auth.decorators';
 import { RealmContext } from '../http/realm-context';
@@ -36,9 +36,7 @@ export class ServerSettingsController {
         discord: false,
       },
       external_authentication_methods: [],
-      svc_feature_level: SVC_FEATURE_LEVEL,
-      svc_version: SVC_VERSION,
-      svc_merge_base: SVC_MERGE_BASE,
+      ...versionFields({ zulipAliases: this.config.zulipAliases }),
       push_notifications_enabled: false,
       is_incompatible: false,
       email_auth_enabled: true,
