@@ -79,14 +79,16 @@ export class SqliteEventStore implements EventStorePort {
 
   private readonly appendTransaction = (streamId: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult => {
     const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
-    const duplicate = this.idempotentRepeat(streamId, events);
-    if (duplicate) return duplicate;
-    const actual = current === null ? 'no_stream' : BigInt(current);
     const matches =
       expected === 'any' ||
       (expected === 'no_stream' && current === null) ||
       (typeof expected === 'bigint' && current !== null && expected === BigInt(current));
-    if (!matches) throw new StreamRevisionConflictError(streamId, expected, actual);
+    if (!matches) {
+      // A retry of an append that already landed finds the stream moved on by itself.
+      const repeat = this.idempotentRepeat(streamId, events);
+      if (repeat) return repeat;
+      throw new StreamRevisionConflictError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
+    }
     const recordedAt = this.options.now().toISOString();
     let revision = current ?? -1;
     let position = 0n;
@@ -119,7 +121,17 @@ export class SqliteEventStore implements EventStorePort {
 
   async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
-    const result = this.db.transaction(this.appendTransaction).immediate(streamId, events, options.expectedRevision);
+    let result: AppendResult;
+    try {
+      result = this.db.transaction(this.appendTransaction).immediate(streamId, events, options.expectedRevision);
+    } catch (error) {
+      // An event id that is already stored (a retry with expected revision "any"): the transaction
+      // rolled back; answer as the original append was answered, or as a conflict.
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      const repeat = this.idempotentRepeat(streamId, events);
+      if (!repeat) throw error;
+      return repeat;
+    }
     this.appended.emit('appended');
     return result;
   }

@@ -99,6 +99,16 @@ export function eventStoreContract(adapterName: string, open: () => Promise<Even
       expect((await store.readStream(s)).events).toHaveLength(2);
     });
 
+    it('treats a retried append with expected revision any as the original too', async () => {
+      const s = stream();
+      await store.appendToStream(s, [event('Created')], { expectedRevision: 'no_stream' });
+      const batch = [event('A'), event('B')];
+      const first = await store.appendToStream(s, batch, { expectedRevision: 'any' });
+      const retry = await store.appendToStream(s, batch, { expectedRevision: 'any' });
+      expect(retry).toEqual(first);
+      expect((await store.readStream(s)).events.map((e) => e.type)).toEqual(['Created', 'A', 'B']);
+    });
+
     it('lets exactly one of many concurrent appends at the same revision win', async () => {
       const s = stream();
       await store.appendToStream(s, [event('Created')], { expectedRevision: 'no_stream' });
