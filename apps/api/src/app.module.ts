@@ -14,6 +14,9 @@ import { UsersController } from './users/users.controller';
 import { BotsController } from './bots/bots.controller';
 import { AuthController } from './auth/auth.controller';
 import { AvatarsController } from './avatars/avatars.controller';
+import { ChannelsController } from './channels/channels.controller';
+import { SubscriptionsController } from './subscriptions/subscriptions.controller';
+import { MessagesController } from './messages/messages.controller';
 
 export type AppOptions = InfrastructureOptions;
 
@@ -29,7 +32,7 @@ export class AppModule {
         HttpConventionsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController],
       providers: [DevelopmentOrganization],
     };
   }

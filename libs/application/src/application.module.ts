@@ -16,6 +16,22 @@ import { DeactivateUserHandler } from './users/deactivate-user.handler';
 import { ReactivateUserHandler } from './users/reactivate-user.handler';
 import { RegenerateApiKeyHandler } from './users/regenerate-api-key.handler';
 import { AuthenticationService } from './users/authentication.service';
+import { ChannelQueries } from './channels/channel-queries';
+import { ChannelViews } from './channels/channel-views';
+import { ChannelTopics, NoMessagesChannelTopics } from './channels/channel-topics';
+import { ChannelDescriptionRenderer, PlainTextChannelDescriptionRenderer } from './channels/channel-description.renderer';
+import { ConventionalSystemGroupIds, SystemGroupIds } from './channels/system-group-ids';
+import { UpdateChannelHandler } from './channels/update-channel.handler';
+import { DeactivateChannelHandler } from './channels/deactivate-channel.handler';
+import { SubscriptionQueries } from './subscriptions/subscription-queries';
+import { SubscriptionViews } from './subscriptions/subscription-views';
+import { AddSubscriptionsHandler } from './subscriptions/add-subscriptions.handler';
+import { RemoveSubscriptionsHandler } from './subscriptions/remove-subscriptions.handler';
+import { SendMessageHandler } from './messages/send-message.handler';
+import { SendMessageFactsLoader } from './messages/send-message.facts-loader';
+import { NarrowResolver } from './messages/narrow-resolver';
+import { MessageQueries } from './messages/get-messages.queries';
+import { MarkdownChannelDescriptionRenderer, MessageChannelTopics } from './messages/message-channel-topics';
 
 const HANDLERS = [CreateRealmHandler, CreateUserHandler];
 const QUERIES = [RealmQueries, UserQueries];
@@ -32,11 +48,25 @@ const IDENTITY_HANDLERS = [
   RegenerateApiKeyHandler,
 ];
 const IDENTITY_SERVICES = [AuthenticationService];
+const CHANNEL_HANDLERS = [UpdateChannelHandler, DeactivateChannelHandler, AddSubscriptionsHandler, RemoveSubscriptionsHandler];
+const CHANNEL_QUERIES = [ChannelQueries, ChannelViews, SubscriptionQueries, SubscriptionViews];
+/**
+ * Seams other areas fill: the messaging core binds its Markdown renderer and its topics read
+ * model, the user-groups area its system group ids (each replacing the class named here).
+ */
+const MESSAGE_HANDLERS = [SendMessageHandler];
+const MESSAGE_QUERIES = [MessageQueries];
+const MESSAGE_SERVICES = [SendMessageFactsLoader, NarrowResolver];
+const CHANNEL_SEAMS = [
+  { provide: ChannelDescriptionRenderer, useClass: MarkdownChannelDescriptionRenderer },
+  { provide: ChannelTopics, useClass: MessageChannelTopics },
+  { provide: SystemGroupIds, useClass: ConventionalSystemGroupIds },
+];
 
 /** Command handlers and read-model queries. Needs the infrastructure and projections modules (global). */
 @Module({
   imports: [CqrsModule.forRoot()],
-  providers: [DeciderRunner, ...HANDLERS, ...QUERIES, ...IDENTITY_HANDLERS, ...IDENTITY_SERVICES],
-  exports: [CqrsModule, DeciderRunner, ...QUERIES, ...IDENTITY_SERVICES],
+  providers: [DeciderRunner, ...HANDLERS, ...QUERIES, ...IDENTITY_HANDLERS, ...IDENTITY_SERVICES, ...CHANNEL_HANDLERS, ...CHANNEL_QUERIES, ...CHANNEL_SEAMS, ...MESSAGE_HANDLERS, ...MESSAGE_QUERIES, ...MESSAGE_SERVICES],
+  exports: [CqrsModule, DeciderRunner, ...QUERIES, ...IDENTITY_SERVICES, ...CHANNEL_QUERIES, ChannelDescriptionRenderer, ChannelTopics, SystemGroupIds, ...MESSAGE_QUERIES],
 })
 export class ApplicationModule {}

@@ -6,3 +6,4 @@ export * from './embedded/sqlite-id-allocator';
 export * from './system/system-clock';
 export * from './system/crypto-random';
 export * from './system/logger';
+export * from './embedded/sqlite-user-message-store';

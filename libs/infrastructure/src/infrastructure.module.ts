@@ -13,6 +13,8 @@ import {
   type RandomPort,
   READ_STORE,
   type ReadStorePort,
+  USER_MESSAGE_STORE,
+  type UserMessageStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -20,6 +22,7 @@ import { openSqlite } from './embedded/sqlite';
 import { SqliteEventStore } from './embedded/sqlite-event-store';
 import { SqliteReadStore } from './embedded/sqlite-read-store';
 import { SqliteIdAllocator } from './embedded/sqlite-id-allocator';
+import { SqliteUserMessageStore } from './embedded/sqlite-user-message-store';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -28,6 +31,8 @@ export type Adapters = {
   eventStore: EventStorePort;
   readStore: ReadStorePort;
   idAllocator: IdAllocatorPort;
+  /** Per-user message state, in the read store's database (it shares its checkpoints). */
+  userMessageStore: UserMessageStorePort;
   close(): Promise<void>;
 };
 
@@ -53,21 +58,25 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
       : new SqliteEventStore(openEmbedded('events.sqlite'), { pollIntervalMs: 100, now: () => clock.now() });
   let readStore: ReadStorePort;
   let idAllocator: IdAllocatorPort;
+  let userMessageStore: UserMessageStorePort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadStore } = await import('./mongodb/mongo-read-store');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
     const mongo = await MongoReadStore.connect(config.mongodbUri, config.mongodbDb);
     readStore = mongo;
     idAllocator = MongoIdAllocator.fromReadStore(mongo);
+    userMessageStore = (await import('./mongodb/mongo-user-message-store')).MongoUserMessageStore.fromReadStore(mongo);
   } else {
     readStore = new SqliteReadStore(openEmbedded('read-models.sqlite'));
     // Ids live beside the events: both are the embedded installation's durable state.
     idAllocator = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
+    userMessageStore = new SqliteUserMessageStore(openEmbedded('read-models.sqlite'));
   }
   return {
     eventStore,
     readStore,
     idAllocator,
+    userMessageStore,
     async close() {
       await eventStore.close();
       await readStore.close();
@@ -102,11 +111,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: EVENT_STORE, useFactory: (a: Adapters) => a.eventStore, inject: [ADAPTERS] },
       { provide: READ_STORE, useFactory: (a: Adapters) => a.readStore, inject: [ADAPTERS] },
       { provide: ID_ALLOCATOR, useFactory: (a: Adapters) => a.idAllocator, inject: [ADAPTERS] },
+      { provide: USER_MESSAGE_STORE, useFactory: (a: Adapters) => a.userMessageStore, inject: [ADAPTERS] },
     ];
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE],
     };
   }
 

@@ -4,3 +4,8 @@ export * from './all-projections';
 export * from './realms/realms.projection';
 export * from './users/users.projection';
 export * from './projections.module';
+export * from './channels/channels.projection';
+export * from './subscriptions/subscriptions.projection';
+export * from './shared/bulk-projection';
+export * from './messages/messages.projection';
+export * from './messages/user-messages.projection';

@@ -15,11 +15,14 @@ import {
   ProjectionWaiter,
   READ_STORE,
   type ReadStorePort,
+  USER_MESSAGE_STORE,
+  type UserMessageStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type { Logger } from 'pino';
 import { ALL_PROJECTIONS } from './all-projections';
 import { CheckpointPollingWaiter, Projector } from './shared/projector';
+import { USER_MESSAGES_PROJECTION, userMessagesProjection } from './messages/user-messages.projection';
 
 /**
  * Runs the projectors in this process (embedded mode, the worker) or, when they run elsewhere,
@@ -35,10 +38,11 @@ export class ProjectionsModule implements OnApplicationBootstrap, OnApplicationS
       ? [
           {
             provide: Projector,
-            inject: [EVENT_STORE, READ_STORE, LOGGER, APP_CONFIG],
-            useFactory: (events: EventStorePort, readStore: ReadStorePort, logger: Logger, config: AppConfig) =>
+            inject: [EVENT_STORE, READ_STORE, LOGGER, APP_CONFIG, USER_MESSAGE_STORE],
+            useFactory: (events: EventStorePort, readStore: ReadStorePort, logger: Logger, config: AppConfig, userMessages: UserMessageStorePort) =>
               new Projector(events, readStore, ALL_PROJECTIONS, logger.child({ component: 'projector' }), {
                 waitTimeoutMs: config.projectionWaitTimeoutMs,
+                bulkProjections: [userMessagesProjection(userMessages)],
               }),
           },
           { provide: ProjectionWaiter, useExisting: Projector },
@@ -48,7 +52,7 @@ export class ProjectionsModule implements OnApplicationBootstrap, OnApplicationS
             provide: ProjectionWaiter,
             inject: [READ_STORE, APP_CONFIG],
             useFactory: (readStore: ReadStorePort, config: AppConfig) =>
-              new CheckpointPollingWaiter(readStore, ALL_PROJECTIONS.map((p) => p.name), config.projectionWaitTimeoutMs),
+              new CheckpointPollingWaiter(readStore, [...ALL_PROJECTIONS.map((p) => p.name), USER_MESSAGES_PROJECTION], config.projectionWaitTimeoutMs),
           },
         ];
     return { module: ProjectionsModule, providers, exports: [ProjectionWaiter, ...(runProjectors ? [Projector] : [])] };

@@ -12,3 +12,7 @@ export * from './contracts/id-allocator.contract';
 export * from './servers-urls';
 export * from './api-test-client';
 export * from './fuzz';
+export * from './builders/channels.builder';
+export * from './builders/subscriptions.builder';
+export * from './builders/messages.builder';
+export * from './contracts/user-message-store.contract';

@@ -11,6 +11,7 @@ import {
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { operatorActor, type Role } from '@app/domain';
+import { AddSubscriptionsCommand, actorFromUser } from '@app/application';
 
 export const DEV_REALM = { stringId: 'zulip', name: 'Zulip Dev' };
 export const DEV_PASSWORD = 'dev-password';
@@ -74,5 +75,29 @@ export class DevelopmentOrganization {
     ];
     // Printed, not logged: this is the operator's first screen.
     process.stdout.write(lines.join('\n') + '\n');
+    await this.createDevelopmentChannels(realmId);
+  }
+
+  /** A few channels, created by Iago: a public one for everyone, a public one for some, a private one. */
+  private async createDevelopmentChannels(realmId: number): Promise<void> {
+    const idOf = async (email: string) => (await this.users.byEmail(realmId, email))!.user_id;
+    const iago = (await this.users.byEmail(realmId, 'iago@zulip.com'))!;
+    const context = { actor: actorFromUser(iago) };
+    const everyone = await Promise.all([...DEV_ACCOUNTS.map((a) => a.email), DEV_BOT.email].map(idOf));
+    const channels: { name: string; description: string; inviteOnly: boolean; members: string[] | 'everyone' }[] = [
+      { name: 'general', description: 'For everything', inviteOnly: false, members: 'everyone' },
+      { name: 'design', description: 'Pixels, flows and copy', inviteOnly: false, members: ['iago@zulip.com', 'hamlet@zulip.com', 'cordelia@zulip.com', 'desdemona@zulip.com'] },
+      { name: 'core team', description: 'The people who run the place', inviteOnly: true, members: ['desdemona@zulip.com', 'iago@zulip.com', 'shiva@zulip.com'] },
+    ];
+    for (const channel of channels) {
+      const principals = channel.members === 'everyone' ? everyone : await Promise.all(channel.members.map(idOf));
+      await this.commands.execute(
+        new AddSubscriptionsCommand(context, {
+          subscriptions: [{ name: channel.name, description: channel.description }],
+          principals,
+          inviteOnly: channel.inviteOnly,
+        }),
+      );
+    }
   }
 }

@@ -18,11 +18,26 @@ export type SortSpec = { field: string; direction: 'asc' | 'desc' };
 
 export type FindOptions = { where?: Filter; orderBy?: SortSpec[]; limit?: number; offset?: number };
 
-export type IndexedField = { name: string; type: 'string' | 'number' | 'boolean' };
+export type IndexedField = {
+  name: string;
+  type: 'string' | 'number' | 'boolean';
+  /**
+   * false: the field can be filtered and sorted on but gets no index of its own — for flags and
+   * fields always queried together with an indexed one, where an index would only slow writes.
+   * A field that leads a compound or unique index never gets a separate one either.
+   */
+  index?: boolean;
+};
+
+/** The fields that get a single-field index of their own. */
+export function singleFieldIndexes(spec: CollectionSpec): string[] {
+  const leading = new Set([...(spec.compoundIndexes ?? []), ...(spec.unique ?? [])].map((fields) => fields[0]));
+  return spec.fields.filter((f) => f.index !== false && !leading.has(f.name)).map((f) => f.name);
+}
 
 export type CollectionSpec = {
   name: string;
-  /** Fields of the document that queries may filter and sort on; each gets a real index. */
+  /** Fields of the document that queries may filter and sort on: real columns, indexed (see IndexedField.index). */
   fields: IndexedField[];
   /** Compound indexes (by field names), for queries that filter on one field and sort on another. */
   compoundIndexes?: string[][];

@@ -5,3 +5,4 @@ export const ID_ALLOCATOR = Symbol('ID_ALLOCATOR');
 export const RANDOM = Symbol('RANDOM');
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const LOGGER = Symbol('LOGGER');
+export const USER_MESSAGE_STORE = Symbol('USER_MESSAGE_STORE');

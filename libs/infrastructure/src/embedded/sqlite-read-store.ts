@@ -10,7 +10,7 @@ import type {
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
-import { decodePosition, encodePosition, UniqueConstraintViolationError } from '@app/application';
+import { decodePosition, encodePosition, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
 
 const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const assertName = (kind: string, name: string) => {
@@ -76,8 +76,8 @@ export class SqliteReadStore implements ReadStorePort {
           : `json_extract(doc, '$.${field.name}')`;
         this.db.exec(`UPDATE ${name} SET ${col} = ${extract}`);
       }
-      for (const field of spec.fields) {
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${field.name} ON ${name} (${column(field.name)})`);
+      for (const field of singleFieldIndexes(spec)) {
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${field} ON ${name} (${column(field)})`);
       }
       for (const fields of spec.compoundIndexes ?? []) {
         this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${fields.join('_')} ON ${name} (${fields.map(column).join(', ')})`);

@@ -10,7 +10,7 @@ import type {
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
-import { decodePosition, encodePosition, UniqueConstraintViolationError } from '@app/application';
+import { decodePosition, encodePosition, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
 
 /** A stored document: the API document plus its id and the position it was written at. */
 type Row = { _id: string; _pos: string | null } & Document;
@@ -91,6 +91,11 @@ export class MongoReadStore implements ReadStorePort {
     }
   }
 
+  /** The client, for adapters that share this connection and its transactions (the user-message store). */
+  get mongoClient(): MongoClient {
+    return this.client;
+  }
+
   /** The database, for adapters that share this connection (the id allocator). */
   get db(): Db {
     return this.database;
@@ -126,7 +131,7 @@ export class MongoReadStore implements ReadStorePort {
       }
     };
     // Unlike the embedded store, nothing needs backfilling: an index covers existing documents.
-    for (const field of fieldTypes.keys()) await create({ [field]: 1 }, { name: `ix_${field}` });
+    for (const field of singleFieldIndexes(spec)) await create({ [assertName('field', field)]: 1 }, { name: `ix_${field}` });
     for (const fields of spec.compoundIndexes ?? []) {
       await create(Object.fromEntries(fieldsOf(fields).map((f) => [f, 1])), { name: `ix_${fields.join('_')}` });
     }

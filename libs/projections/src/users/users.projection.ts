@@ -11,13 +11,15 @@ export const usersProjection = defineProjection<UserDocument>({
   collection: {
     name: USERS,
     fields: [
+      // Queries always start from the organization: (realm_id, user_id) serves them; the flags
+      // and the role only narrow a realm's rows, so their own indexes would only slow writes.
       { name: 'realm_id', type: 'number' },
-      { name: 'user_id', type: 'number' },
-      { name: 'email', type: 'string' },
-      { name: 'is_active', type: 'boolean' },
-      { name: 'is_bot', type: 'boolean' },
+      { name: 'user_id', type: 'number', index: false },
+      { name: 'email', type: 'string', index: false },
+      { name: 'is_active', type: 'boolean', index: false },
+      { name: 'is_bot', type: 'boolean', index: false },
       { name: 'bot_owner_id', type: 'number' },
-      { name: 'role', type: 'number' },
+      { name: 'role', type: 'number', index: false },
     ],
     compoundIndexes: [['realm_id', 'user_id']],
   },
@@ -81,7 +83,7 @@ export const credentialsProjection = defineProjection<CredentialDocument>({
     name: CREDENTIALS,
     fields: [
       { name: 'realm_id', type: 'number' },
-      { name: 'email_lower', type: 'string' },
+      { name: 'email_lower', type: 'string', index: false }, // the unique (realm_id, email_lower) index serves lookups
     ],
     unique: [['realm_id', 'email_lower']],
   },

@@ -136,6 +136,14 @@ export function readStoreContract(adapterName: string, open: () => Promise<ReadS
       expect(await store.count(spec.name, { rank: null })).toBe(5);
     });
 
+    it('filters and sorts on a field declared without an index of its own', async () => {
+      const lean: CollectionSpec = { name: unique(), fields: [{ name: 'team', type: 'string' }, { name: 'active', type: 'boolean', index: false }, { name: 'age', type: 'number', index: false }] };
+      await store.ensureCollection(lean);
+      await store.commit({ writes: [{ collection: lean.name, ops: people.map((p) => ({ type: 'put' as const, id: String(p.id), doc: p })) }], checkpoints: [] });
+      expect(names(await store.find<Person>(lean.name, { where: { active: true, age: { $lte: 36 } }, orderBy: [{ field: 'age', direction: 'desc' }, { field: 'id', direction: 'asc' }] }))).toEqual(['ada', 'di', 'ed']);
+      await store.dropCollection(lean.name);
+    });
+
     it('keeps positions larger than 64 bits exactly', async () => {
       const big = (1n << 100n) + 7n;
       await store.commit({ writes: [{ collection: spec.name, ops: [{ type: 'put', id: '1', doc: people[0], position: big }] }], checkpoints: [{ name: `${spec.name}_big`, position: big }] });

@@ -1,0 +1,65 @@
+import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
+import { BoolParam, StringParam } from '../http/params/param.decorators';
+
+/** GET /streams (zerver/views/streams.py get_streams_backend). */
+export class GetStreamsDto {
+  @BoolParam({ optional: true, description: 'Default true: public channels (not for guests).' })
+  include_public?: boolean;
+
+  @BoolParam({ optional: true, description: 'Web-public channels.' })
+  include_web_public?: boolean;
+
+  @BoolParam({ optional: true, description: 'Default true: channels the caller is subscribed to.' })
+  include_subscribed?: boolean;
+
+  @BoolParam({ optional: true, description: 'Default true: leave archived channels out.' })
+  exclude_archived?: boolean;
+
+  @BoolParam({ optional: true, description: 'Every channel whose metadata the caller may see.' })
+  include_all?: boolean;
+
+  @BoolParam({ optional: true, description: 'Deprecated synonym of include_all.' })
+  include_all_active?: boolean;
+
+  @BoolParam({ optional: true, description: 'Add is_default to each channel.' })
+  include_default?: boolean;
+
+  @BoolParam({ optional: true, description: 'For bots: also the channels their owner is subscribed to.' })
+  include_owner_subscribed?: boolean;
+
+  @BoolParam({ optional: true, description: 'Every channel whose messages the caller may read.' })
+  include_can_access_content?: boolean;
+}
+
+/** GET /get_stream_id. */
+export class GetStreamIdDto {
+  @StringParam({ description: 'The channel\'s name.' })
+  stream!: string;
+}
+
+/** PATCH /streams/{stream_id} (update_stream_backend). */
+export class UpdateStreamDto {
+  @StringParam({ optional: true, maxLength: MAX_CHANNEL_DESCRIPTION_LENGTH, description: 'New description; newlines become spaces.' })
+  description?: string;
+
+  @StringParam({ optional: true, description: 'New name.' })
+  new_name?: string;
+
+  @BoolParam({ optional: true, description: 'Make the channel private (true) or public (false).' })
+  is_private?: boolean;
+
+  @BoolParam({ optional: true, description: 'Whether subscribers see messages sent before they joined.' })
+  history_public_to_subscribers?: boolean;
+
+  @BoolParam({ optional: true, description: 'Make the channel web-public.' })
+  is_web_public?: boolean;
+
+  @BoolParam({ optional: true, description: 'false unarchives an archived channel.' })
+  is_archived?: boolean;
+}
+
+/** GET /users/me/{stream_id}/topics. */
+export class GetTopicsDto {
+  @BoolParam({ optional: true, description: 'Show the empty topic by its name "" rather than the display name.' })
+  allow_empty_topic_name?: boolean;
+}

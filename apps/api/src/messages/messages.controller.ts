@@ -1,0 +1,61 @@
+import { Controller, Get, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { MessageQueries, SendMessageCommand } from '@app/application';
+import { parseNarrow } from '@app/domain';
+import { CurrentUser } from '../http/auth.decorators';
+import { ClientName } from '../http/client-name';
+import { Params } from '../http/params/params.decorator';
+import { intPathParam } from '../http/path-params';
+import type { AuthenticatedUser } from '../http/request-context';
+import { Summary } from '../openapi/summary.decorator';
+import { GetMessageDto, GetMessagesDto } from './get-messages.dto';
+import { SendMessageDto } from './send-message.dto';
+
+/** ≈ zerver/views/message_send.py and zerver/views/message_fetch.py */
+@Controller('api/v1/messages')
+export class MessagesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly messages: MessageQueries,
+  ) {}
+
+  @Post()
+  @Summary('Send a channel or direct message.')
+  send(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: SendMessageDto, @ClientName() client: string) {
+    return this.commands.execute(
+      new SendMessageCommand({ actor }, {
+        type: params.type,
+        to: params.to,
+        topic: params.topic,
+        content: params.content,
+        readBySender: params.read_by_sender,
+        localId: params.local_id,
+        queueId: params.queue_id,
+        client,
+      }),
+    );
+  }
+
+  @Get()
+  @Summary('Messages around an anchor, in a narrow.')
+  list(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: GetMessagesDto) {
+    return this.messages.getMessages(actor, {
+      anchor: params.anchor,
+      useFirstUnreadAnchor: params.use_first_unread_anchor,
+      includeAnchor: params.include_anchor,
+      numBefore: params.num_before,
+      numAfter: params.num_after,
+      narrow: params.narrow === undefined ? undefined : parseNarrow(params.narrow),
+      messageIds: params.message_ids,
+      applyMarkdown: params.apply_markdown,
+      clientGravatar: params.client_gravatar,
+      allowEmptyTopicName: params.allow_empty_topic_name,
+    });
+  }
+
+  @Get(':message_id')
+  @Summary('One message, with its Markdown source.')
+  one(@CurrentUser() { actor }: AuthenticatedUser, @Param('message_id') messageId: string, @Params() params: GetMessageDto) {
+    return this.messages.getMessage(actor, intPathParam(messageId), { applyMarkdown: params.apply_markdown, allowEmptyTopicName: params.allow_empty_topic_name });
+  }
+}

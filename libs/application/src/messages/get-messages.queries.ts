@@ -1,0 +1,202 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type Actor,
+  DomainError,
+  invalidMessage,
+  LARGER_THAN_MAX_MESSAGE_ID,
+  limitToRange,
+  MAX_MESSAGES_PER_FETCH,
+  MESSAGE_FLAG_BITS,
+  type NarrowParameter,
+  NoSuchUserError,
+  parseAnchor,
+} from '@app/domain';
+import { ChannelQueries } from '../channels/channel-queries';
+import type { ReadStorePort } from '../ports/read-store.port';
+import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
+import type { MessageMatch, MessageQuery, UserMessageStorePort } from '../ports/user-message-store.port';
+import { RealmQueries } from '../realms/realm-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { USERS, type UserDocument } from '../users/user.documents';
+import { UserQueries } from '../users/user-queries';
+import { type ApiMessage, formatMessage } from './message-format';
+import { MESSAGES, type MessageDocument } from './message.documents';
+import { NarrowResolver } from './narrow-resolver';
+
+export type GetMessagesParams = {
+  anchor?: string;
+  useFirstUnreadAnchor?: boolean;
+  includeAnchor?: boolean;
+  numBefore?: number;
+  numAfter?: number;
+  narrow?: NarrowParameter[];
+  messageIds?: number[];
+  applyMarkdown?: boolean;
+  clientGravatar?: boolean;
+  allowEmptyTopicName?: boolean;
+};
+
+export type GetMessagesResult = {
+  messages: ApiMessage[];
+  found_anchor: boolean;
+  found_oldest: boolean;
+  found_newest: boolean;
+  history_limited: boolean;
+  anchor?: number;
+};
+
+const FETCH_PARAMETERS = ['num_before', 'num_after', 'anchor', 'message_ids', 'include_anchor', 'use_first_unread_anchor'];
+
+/** zerver/lib/exceptions.py IncompatibleParametersError. */
+const incompatibleParameters = (parameters: string[]) =>
+  new DomainError(`Unsupported parameter combination: ${parameters.join(', ')}`, 'BAD_REQUEST', 400, { parameters: parameters.join(', ') });
+
+/**
+ * GET /messages and GET /messages/{id} (zerver/views/message_fetch.py, zerver/lib/narrow.py
+ * fetch_messages): the narrow decides the rows (the viewer's, or a readable channel's history),
+ * the store finds the ids around the anchor, the read store supplies the messages.
+ */
+@Injectable()
+export class MessageQueries {
+  constructor(
+    private readonly narrows: NarrowResolver,
+    private readonly users: UserQueries,
+    private readonly realms: RealmQueries,
+    private readonly channels: ChannelQueries,
+    private readonly subscriptions: SubscriptionQueries,
+    @Inject(READ_STORE) private readonly readStore: ReadStorePort,
+    @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
+  ) {}
+
+  async getMessages(actor: Actor, params: GetMessagesParams): Promise<GetMessagesResult> {
+    const numBefore = params.numBefore ?? 0;
+    const numAfter = params.numAfter ?? 0;
+    let includeAnchor = params.includeAnchor ?? true;
+    const byIds = params.messageIds !== undefined;
+    if (byIds && (numBefore || numAfter || params.anchor !== undefined || params.useFirstUnreadAnchor)) throw incompatibleParameters(FETCH_PARAMETERS);
+    if (byIds) includeAnchor = false;
+    let anchor = byIds ? null : parseAnchor(params.anchor, params.useFirstUnreadAnchor ?? false);
+    const requested = byIds ? params.messageIds!.length : numBefore + numAfter;
+    if (requested > MAX_MESSAGES_PER_FETCH) throw new DomainError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+    if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
+
+    const viewer = await this.viewer(actor);
+    const { terms, includeHistory } = await this.narrows.resolve(viewer, params.narrow ?? []);
+    const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
+
+    if (byIds) {
+      const matches = await this.byIds(query, params.messageIds!);
+      return { messages: await this.format(viewer, matches, params), found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
+    }
+    if (anchor === null) {
+      // find_first_unread_anchor: always over the viewer's own rows.
+      const [first] = await this.store.findMessages(
+        { ...query, scope: 'user', terms: [...terms, { kind: 'flags', mask: MESSAGE_FLAG_BITS.read, set: 'none', negated: false }] },
+        { direction: 'newer', fromId: 0, limit: 1 },
+      );
+      anchor = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+    }
+    const anchoredToLeft = anchor === 0;
+    const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+    const rows = await this.range(query, { anchor, numBefore, numAfter: anchoredToRight ? 0 : numAfter, includeAnchor, anchoredToLeft, anchoredToRight });
+    const limited = limitToRange(rows, { numBefore, numAfter, anchor, anchoredToLeft, anchoredToRight });
+    return {
+      messages: await this.format(viewer, limited.rows, params),
+      found_anchor: limited.foundAnchor,
+      found_oldest: limited.foundOldest,
+      found_newest: limited.foundNewest,
+      history_limited: false,
+      anchor,
+    };
+  }
+
+  /** zerver/lib/narrow.py limit_query_to_range: at most two index range scans. */
+  private async range(
+    query: MessageQuery,
+    o: { anchor: number; numBefore: number; numAfter: number; includeAnchor: boolean; anchoredToLeft: boolean; anchoredToRight: boolean },
+  ): Promise<MessageMatch[]> {
+    const needBefore = !o.anchoredToLeft && o.numBefore > 0;
+    const needAfter = !o.anchoredToRight && o.numAfter > 0;
+    const rows: MessageMatch[] = [];
+    if (needBefore) {
+      const from = needAfter ? o.anchor - 1 : o.anchor - (o.includeAnchor ? 0 : 1);
+      const limit = o.numBefore + (!needAfter && !o.anchoredToRight && o.includeAnchor ? 1 : 0);
+      rows.push(...(await this.store.findMessages(query, { direction: 'older', fromId: o.anchoredToRight ? LARGER_THAN_MAX_MESSAGE_ID : from, limit })));
+    }
+    if (needAfter) {
+      const from = needBefore ? o.anchor : o.anchor + (o.includeAnchor ? 0 : 1);
+      const limit = o.numAfter + (needBefore || o.includeAnchor ? 1 : 0);
+      rows.push(...(await this.store.findMessages(query, { direction: 'newer', fromId: from, limit })));
+    }
+    if (!needBefore && !needAfter) {
+      rows.push(...(await this.store.findMessages({ ...query, terms: [...query.terms, { kind: 'id', id: o.anchor, negated: false }] }, { direction: 'newer', fromId: o.anchor, limit: 1 })));
+    }
+    return rows;
+  }
+
+  private async byIds(query: MessageQuery, ids: number[]): Promise<MessageMatch[]> {
+    const result: MessageMatch[] = [];
+    for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+      const [match] = await this.store.findMessages({ ...query, terms: [...query.terms, { kind: 'id', id, negated: false }] }, { direction: 'newer', fromId: id, limit: 1 });
+      if (match) result.push(match);
+    }
+    return result;
+  }
+
+  /** GET /messages/{message_id}: the message (access_message_and_usermessage) and its raw content. */
+  async getMessage(actor: Actor, messageId: number, options: { applyMarkdown?: boolean; allowEmptyTopicName?: boolean }) {
+    const viewer = await this.viewer(actor);
+    const doc = await this.readStore.get<MessageDocument>(MESSAGES, String(messageId));
+    if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
+    const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
+    if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
+    const [message] = await this.formatDocs(viewer, [doc], new Map([[messageId, flags ?? null]]), { applyMarkdown: options.applyMarkdown, allowEmptyTopicName: options.allowEmptyTopicName });
+    return { message, raw_content: doc.content };
+  }
+
+  /** zerver/lib/message.py has_message_access. */
+  private async hasAccess(viewer: UserDocument, doc: MessageDocument, hasRow: boolean): Promise<boolean> {
+    if (doc.type !== 'stream') return hasRow;
+    const channel = await this.channels.byId(viewer.realm_id, doc.stream_id!);
+    if (!channel) return false;
+    if (!channel.invite_only && viewer.role_name !== 'guest') return true;
+    const subscribed = await this.subscriptions.isSubscribed(viewer.user_id, channel.stream_id);
+    if (!channel.history_public_to_subscribers) return hasRow && subscribed;
+    return subscribed;
+  }
+
+  private async viewer(actor: Actor): Promise<UserDocument> {
+    const viewer = actor.userId === null ? null : await this.users.byId(actor.realmId, actor.userId);
+    if (!viewer) throw new NoSuchUserError();
+    return viewer;
+  }
+
+  private async format(viewer: UserDocument, matches: MessageMatch[], params: GetMessagesParams): Promise<ApiMessage[]> {
+    const docs = await this.readStore.getMany<MessageDocument>(MESSAGES, matches.map((m) => String(m.id)));
+    const byId = new Map(docs.map((d) => [d.doc.id, d.doc]));
+    const ordered = matches.map((m) => byId.get(m.id)).filter((d): d is MessageDocument => d !== undefined);
+    return this.formatDocs(viewer, ordered, new Map(matches.map((m) => [m.id, m.flags])), params);
+  }
+
+  private async formatDocs(viewer: UserDocument, docs: MessageDocument[], flags: Map<number, number | null>, params: Pick<GetMessagesParams, 'applyMarkdown' | 'allowEmptyTopicName'>) {
+    const userIds = new Set<number>();
+    for (const doc of docs) {
+      userIds.add(doc.sender_id);
+      for (const id of doc.dm_user_ids ?? []) userIds.add(id);
+    }
+    const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => d.stream_id!))];
+    const [users, channels, realm] = await Promise.all([
+      this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
+      this.channels.byIds(viewer.realm_id, channelIds),
+      this.realms.byId(viewer.realm_id),
+    ]);
+    const context = {
+      users: new Map(users.map((u) => [u.doc.user_id, u.doc])),
+      channelNames: new Map(channels.map((c) => [c.stream_id, c.name])),
+      realmStringId: realm?.string_id ?? '',
+      applyMarkdown: params.applyMarkdown ?? true,
+      allowEmptyTopicName: params.allowEmptyTopicName ?? false,
+    };
+    return docs.map((doc) => formatMessage(doc, flags.get(doc.id) ?? null, context));
+  }
+}

@@ -1,0 +1,38 @@
+import { Command } from '@nestjs/cqrs';
+import type { MessageTypeParam } from '@app/domain';
+import type { CommandContext } from '../shared/command-context';
+
+export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
+
+/** POST /messages (zerver/views/message_send.py send_message_backend). */
+export class SendMessageCommand extends Command<SendMessageResult> {
+  constructor(
+    readonly context: CommandContext,
+    readonly request: {
+      type: MessageTypeParam;
+      to?: string;
+      topic?: string;
+      content: string;
+      /** As sent; absent: Zulip's client-name heuristic decides. */
+      readBySender?: boolean;
+      localId?: string;
+      queueId?: string;
+      /** The calling client's name (Client.name). */
+      client: string;
+    },
+  ) {
+    super();
+  }
+}
+
+/**
+ * Client.default_read_by_sender: messages sent from Zulip's own apps (and anything calling itself
+ * a desktop app) start read for their sender; API integrations' messages do not.
+ */
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return (
+    ['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android'].includes(name) ||
+    name.includes('desktop app')
+  );
+}

@@ -1,0 +1,158 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type Addressee,
+  defaultCanMentionManyUsers,
+  DEFAULT_TOPIC_AUTOMATION,
+  EMPTY_TOPIC_FALLBACK_NAME,
+  isInGroupSetting,
+  MAX_MESSAGE_LENGTH,
+  normalizeTopic,
+  possibleReferences,
+  type SendMessageFacts,
+  truncateTopic,
+  type UserFacts,
+  type VisibilityPolicy,
+} from '@app/domain';
+import { ChannelQueries } from '../channels/channel-queries';
+import type { ChannelDocument } from '../channels/channel.documents';
+import type { ReadStorePort } from '../ports/read-store.port';
+import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import type { UserDocument } from '../users/user.documents';
+import { UserQueries } from '../users/user-queries';
+import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
+import type { SendMessageCommand } from './send-message.command';
+
+export const userFactsOf = (user: UserDocument): UserFacts => ({
+  userId: user.user_id,
+  email: user.email,
+  fullName: user.full_name,
+  role: user.role_name,
+  isActive: user.is_active,
+  isBot: user.is_bot,
+  botType: user.bot_type === 1 ? 'generic' : user.bot_type === 2 ? 'incoming_webhook' : null,
+  botOwnerId: user.bot_owner_id,
+});
+
+/** Zulip's can_access_stream_history: may read messages sent before one subscribed. */
+export const canAccessChannelHistory = (role: string, channel: ChannelDocument, subscribed: boolean): boolean =>
+  channel.is_web_public ||
+  (!channel.invite_only && channel.history_public_to_subscribers && role !== 'guest') ||
+  (channel.history_public_to_subscribers && subscribed && !channel.is_archived);
+
+/**
+ * Looks up everything POST /messages decides on (the facts of SendMessageFacts) for a parsed
+ * addressee: only what the request names, so a send to a channel of 10,000 subscribers reads the
+ * channel, its member list and the sender's subscription, and nothing per recipient.
+ */
+@Injectable()
+export class SendMessageFactsLoader {
+  constructor(
+    private readonly users: UserQueries,
+    private readonly channels: ChannelQueries,
+    private readonly subscriptions: SubscriptionQueries,
+    @Inject(READ_STORE) private readonly readStore: ReadStorePort,
+    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+  ) {}
+
+  async load(command: SendMessageCommand, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
+    const { request } = command;
+    const realmId = sender.realm_id;
+    const senderFacts = userFactsOf(sender);
+    const references = possibleReferences(request.content);
+    const facts: SendMessageFacts = {
+      realmId, messageId: 0, now, client: request.client, sender: senderFacts, type: request.type, to: request.to, topic: request.topic,
+      content: request.content, readBySender: request.readBySender ?? false, localId: request.localId ?? null, queueId: request.queueId ?? null,
+      directory: { byEmail: {}, byId: {} }, channel: null, subscriberIds: [], senderMayPost: true, botOwnerSubscribed: false,
+      senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
+      canMentionManyUsers: defaultCanMentionManyUsers(senderFacts), mentionables: await this.mentionables(realmId, references),
+      linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
+      emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH,
+    };
+    if (addressee.kind === 'direct') {
+      facts.directory = await this.directory(realmId, addressee.recipients);
+      return facts;
+    }
+    const channel = 'id' in addressee.channel ? await this.channels.byId(realmId, addressee.channel.id) : await this.channels.byName(realmId, addressee.channel.name);
+    if (!channel) return facts;
+    const topic = truncateTopic(normalizeTopic(request.topic ?? ''));
+    const [subscriberIds, senderSubscription, ownerSubscribed] = await Promise.all([
+      this.subscriptions.subscriberIds(realmId, channel.stream_id),
+      this.subscriptions.subscription(sender.user_id, channel.stream_id),
+      sender.is_bot && sender.bot_owner_id !== null ? this.subscriptions.isSubscribed(sender.bot_owner_id, channel.stream_id) : Promise.resolve(false),
+    ]);
+    const subscribed = senderSubscription?.active === true;
+    const owner = sender.is_bot && sender.bot_owner_id !== null ? await this.users.byId(realmId, sender.bot_owner_id) : null;
+    const postGroup = channel.group_settings.can_send_message_group;
+    facts.channel = {
+      streamId: channel.stream_id, name: channel.name, inviteOnly: channel.invite_only, historyPublicToSubscribers: channel.history_public_to_subscribers,
+      isWebPublic: channel.is_web_public, isArchived: channel.is_archived,
+    };
+    facts.subscriberIds = subscriberIds;
+    facts.senderMayPost = isInGroupSetting(senderFacts, postGroup) || (owner !== null && isInGroupSetting(userFactsOf(owner), postGroup));
+    facts.botOwnerSubscribed = ownerSubscribed;
+    facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;
+    if (references.wildcards) facts.topicParticipantIds = await this.userMessages.topicParticipants(realmId, channel.stream_id, topic);
+    if (!sender.is_bot) {
+      facts.topicHasVisibleMessages = canAccessChannelHistory(sender.role_name, channel, subscribed)
+        ? await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic)
+        : await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic, sender.user_id);
+    }
+    facts.topicPolicies = await this.topicPolicies([sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
+    facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
+    return facts;
+  }
+
+  private async directory(realmId: number, recipients: { emails: string[] } | { ids: number[] }): Promise<SendMessageFacts['directory']> {
+    const found: UserDocument[] = [];
+    if ('emails' in recipients) {
+      for (const email of recipients.emails) {
+        const user = await this.users.byEmail(realmId, email);
+        if (user) found.push(user);
+      }
+      const byEmail: Record<string, UserFacts> = {};
+      for (const [i, email] of recipients.emails.entries()) {
+        const user = found.find((u) => u.email.toLowerCase() === email.toLowerCase() || u.delivery_email.toLowerCase() === email.toLowerCase());
+        if (user) byEmail[recipients.emails[i].toLowerCase()] = userFactsOf(user);
+      }
+      return { byEmail, byId: {} };
+    }
+    const byId: Record<number, UserFacts> = {};
+    for (const id of recipients.ids) {
+      const user = await this.users.byId(realmId, id);
+      if (user) byId[id] = userFactsOf(user);
+    }
+    return { byEmail: {}, byId };
+  }
+
+  /** Users the content might mention: by id, and by name (case-insensitively) when names appear. */
+  private async mentionables(realmId: number, references: ReturnType<typeof possibleReferences>): Promise<UserFacts[]> {
+    const result = new Map<number, UserDocument>();
+    for (const id of references.ids) {
+      const user = await this.users.byId(realmId, id);
+      if (user) result.set(user.user_id, user);
+    }
+    const names = new Set(references.names);
+    if (names.size > 0) {
+      for (const user of await this.users.list(realmId)) if (names.has(user.full_name.toLowerCase())) result.set(user.user_id, user);
+    }
+    return [...result.values()].map(userFactsOf);
+  }
+
+  /** Channels the content links to that the sender may see (a link never reveals a channel). */
+  private async linkableChannels(sender: UserDocument, names: string[]): Promise<SendMessageFacts['linkableChannels']> {
+    if (names.length === 0) return [];
+    const actor = { realmId: sender.realm_id, userId: sender.user_id, role: sender.role_name, isBot: sender.is_bot };
+    const result: SendMessageFacts['linkableChannels'] = [];
+    for (const channel of (await this.channels.byNames(sender.realm_id, names)).values()) {
+      if (await this.channels.canAccess(actor, channel)) result.push({ id: channel.stream_id, name: channel.name });
+    }
+    return result;
+  }
+
+  private async topicPolicies(userIds: number[], streamId: number, topic: string): Promise<Record<number, VisibilityPolicy>> {
+    const docs = await this.readStore.getMany<UserTopicDocument>(USER_TOPICS, [...new Set(userIds)].map((id) => userTopicDocumentId(id, streamId, topic)));
+    return Object.fromEntries(docs.map((d) => [d.doc.user_id, d.doc.visibility_policy as VisibilityPolicy]));
+  }
+}

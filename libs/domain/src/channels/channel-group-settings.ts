@@ -1,0 +1,62 @@
+/**
+ * Zulip's group-setting values for channel permissions (Stream.stream_permission_group_settings),
+ * kept symbolically: a system group by name, or an anonymous group of users (and system groups).
+ * The integer ids the API shows for system groups belong to the user-groups area and are resolved
+ * when a channel is formatted for a client.
+ */
+export const SYSTEM_GROUP_NAMES = [
+  // Zulip's SystemGroups, in the order create_system_user_groups_for_realm creates them.
+  'role:owners',
+  'role:administrators',
+  'role:moderators',
+  'role:fullmembers',
+  'role:members',
+  'role:everyone',
+  'role:internet',
+  'role:nobody',
+] as const;
+export type SystemGroupName = (typeof SYSTEM_GROUP_NAMES)[number];
+
+export type GroupSetting =
+  | { system: SystemGroupName }
+  | { direct_members: number[]; direct_subgroups: SystemGroupName[] };
+
+/** The channel permission settings of Zulip's stream objects. */
+export const CHANNEL_GROUP_SETTING_NAMES = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type ChannelGroupSettingName = (typeof CHANNEL_GROUP_SETTING_NAMES)[number];
+export type ChannelGroupSettings = Record<ChannelGroupSettingName, GroupSetting>;
+
+/**
+ * Zulip's defaults (Stream.stream_permission_group_settings default_group_name): the creator
+ * administers the channel through an anonymous group holding only them ("channel_creator"), or
+ * nobody when the channel has no creator; administrators remove subscribers; everyone may post and
+ * start topics; nothing else is granted beyond the organization-level permissions.
+ */
+export function defaultChannelGroupSettings(creatorId: number | null): ChannelGroupSettings {
+  const nobody: GroupSetting = { system: 'role:nobody' };
+  return {
+    can_add_subscribers_group: nobody,
+    can_administer_channel_group: creatorId === null ? nobody : { direct_members: [creatorId], direct_subgroups: [] },
+    can_create_topic_group: { system: 'role:everyone' },
+    can_delete_any_message_group: nobody,
+    can_delete_own_message_group: nobody,
+    can_move_messages_out_of_channel_group: nobody,
+    can_move_messages_within_channel_group: nobody,
+    can_remove_subscribers_group: { system: 'role:administrators' },
+    can_resolve_topics_group: nobody,
+    can_send_message_group: { system: 'role:everyone' },
+    can_subscribe_group: nobody,
+  };
+}

@@ -1,0 +1,214 @@
+import type { Decider } from '../shared/decider';
+import { InsufficientPermissionError } from '../users/users.errors';
+import { checkCanAdministerChannel, hasContentAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
+import {
+  ChannelAlreadyDeactivatedError,
+  ChannelAlreadyHasThatNameError,
+  ChannelContentAccessRequiredError,
+  ChannelNameInUseError,
+  ChannelNotDeactivatedError,
+  InvalidChannelIdError,
+  PrivateChannelWithoutSubscribersError,
+  WebPublicChannelsDisabledError,
+} from './channels.errors';
+import type { ChannelEvent, ChannelPrivacy } from './channels.events';
+import {
+  WEB_PUBLIC_CHANNELS_ENABLED,
+  canCreatePrivateChannels,
+  canCreatePublicChannels,
+  channelNameKey,
+  checkChannelCreationPermission,
+  checkChannelName,
+  defaultHistoryPublicToSubscribers,
+  normalizeChannelDescription,
+  normalizeChannelName,
+  proposeChannelPrivacy,
+  type PrivacyChange,
+} from './channels.rules';
+
+type Meta = { realmId: number; actor: Viewer; now: string };
+
+export type NewChannel = {
+  /** Allocated by the handler from the 'channel' id sequence. */
+  channelId: number;
+  name: string;
+  description: string;
+  /** The description rendered by the handler (after normalizeChannelDescription). */
+  renderedDescription: string;
+  inviteOnly: boolean;
+  /** null: Zulip's default for the privacy (protected for private channels). */
+  historyPublicToSubscribers: boolean | null;
+  isWebPublic: boolean;
+};
+
+/**
+ * Channels named in `POST /users/me/subscriptions` that do not exist yet (list_to_streams with
+ * autocreate). Names that already exist, case-insensitively, are left alone: the caller subscribes
+ * to the existing channel, as Zulip's get_or_create does.
+ */
+export type CreateChannels = { type: 'CreateChannels'; data: Meta & { channels: NewChannel[] } };
+
+/** `PATCH /streams/{stream_id}` (update_stream_backend). Facts from subscriptions come with the command. */
+export type UpdateChannel = {
+  type: 'UpdateChannel';
+  data: Meta & {
+    channelId: number;
+    /** Whether the actor is subscribed to the channel. */
+    isSubscribed: boolean;
+    /** Whether the channel has any subscription (deactivated users count), for unarchiving. */
+    hasSubscribers: boolean;
+    newName?: string;
+    description?: { text: string; rendered: string };
+    privacy?: PrivacyChange;
+    /** `is_archived: false`. */
+    unarchive?: boolean;
+  };
+};
+
+/** `DELETE /streams/{stream_id}` (deactivate_stream_backend). */
+export type DeactivateChannel = { type: 'DeactivateChannel'; data: Meta & { channelId: number; isSubscribed: boolean } };
+
+export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel;
+
+export type ChannelState = ChannelAccessFacts & { channelId: number; name: string; description: string };
+export type ChannelsState = { channels: Record<number, ChannelState>; idByNameKey: Record<string, number> };
+
+const privacyOf = (c: ChannelPrivacy): ChannelPrivacy => ({
+  inviteOnly: c.inviteOnly,
+  historyPublicToSubscribers: c.historyPublicToSubscribers,
+  isWebPublic: c.isWebPublic,
+});
+const samePrivacy = (a: ChannelPrivacy, b: ChannelPrivacy) =>
+  a.inviteOnly === b.inviteOnly && a.historyPublicToSubscribers === b.historyPublicToSubscribers && a.isWebPublic === b.isWebPublic;
+
+const mustExist = (state: ChannelsState, channelId: number): ChannelState => {
+  const channel = state.channels[channelId];
+  if (!channel) throw new InvalidChannelIdError();
+  return channel;
+};
+
+/** The id of the channel with this name (case-insensitively), if any. */
+export const channelIdByName = (state: ChannelsState, name: string): number | undefined => state.idByNameKey[channelNameKey(name)];
+
+/** Metadata of every channel of one organization (stream `channels-<realmId>`). */
+export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsState> = {
+  initialState: () => ({ channels: {}, idByNameKey: {} }),
+
+  decide: (command, state) => {
+    const { realmId, actor, now: at } = command.data;
+    const actorId = actor.userId;
+    switch (command.type) {
+      case 'CreateChannels': {
+        // list_to_streams checks every name first, then creates the missing ones in order.
+        const requested = command.data.channels.map((c) => ({ ...c, name: checkChannelName(normalizeChannelName(c.name)) }));
+        const taken = new Set(Object.keys(state.idByNameKey));
+        const events: ChannelEvent[] = [];
+        for (const c of requested) {
+          const key = channelNameKey(c.name);
+          if (taken.has(key)) continue;
+          checkChannelCreationPermission(actor.role, c.inviteOnly, c.isWebPublic);
+          taken.add(key);
+          events.push({
+            type: 'ChannelCreated',
+            data: {
+              realmId, channelId: c.channelId, name: c.name, description: normalizeChannelDescription(c.description),
+              renderedDescription: c.renderedDescription, inviteOnly: c.inviteOnly,
+              historyPublicToSubscribers: defaultHistoryPublicToSubscribers(c.inviteOnly, c.historyPublicToSubscribers),
+              isWebPublic: c.isWebPublic, creatorId: actorId, actorId, at,
+            },
+          });
+        }
+        return events;
+      }
+      case 'UpdateChannel': {
+        // The order of checks and changes follows zerver/views/streams.py update_stream_backend.
+        const d = command.data;
+        const channel = mustExist(state, d.channelId);
+        checkCanAdministerChannel(actor, channel, d.isSubscribed);
+        const change = d.privacy ?? {};
+        const privacy = proposeChannelPrivacy(privacyOf(channel), change);
+        if (change.isPrivate !== undefined && !hasContentAccess(actor, channel, d.isSubscribed)) throw new ChannelContentAccessRequiredError();
+        if (change.isPrivate === true && !canCreatePrivateChannels(actor.role)) throw new InsufficientPermissionError();
+        if (change.isPrivate === false && !canCreatePublicChannels(actor.role)) throw new InsufficientPermissionError();
+        if (change.isWebPublic === true && !WEB_PUBLIC_CHANNELS_ENABLED) throw new WebPublicChannelsDisabledError();
+
+        const events: ChannelEvent[] = [];
+        const base = { realmId, channelId: d.channelId, actorId, at };
+        if (!samePrivacy(privacy, privacyOf(channel))) {
+          events.push({ type: 'ChannelPermissionChanged', data: { ...base, old: privacyOf(channel), new: privacy } });
+        }
+        if (d.unarchive) {
+          if (!channel.isArchived) throw new ChannelNotDeactivatedError();
+          if (privacy.inviteOnly && !d.hasSubscribers) throw new PrivateChannelWithoutSubscribersError();
+          events.push({ type: 'ChannelReactivated', data: base });
+        }
+        if (d.description !== undefined) {
+          const description = normalizeChannelDescription(d.description.text);
+          if (description !== channel.description) {
+            events.push({
+              type: 'ChannelDescriptionChanged',
+              data: { ...base, oldDescription: channel.description, newDescription: description, renderedDescription: d.description.rendered },
+            });
+          }
+        }
+        if (d.newName !== undefined) {
+          const newName = normalizeChannelName(d.newName);
+          if (newName === channel.name) throw new ChannelAlreadyHasThatNameError();
+          // Only a change of letter case keeps the name's identity; anything else must be a free, valid name.
+          if (channelNameKey(newName) !== channelNameKey(channel.name)) {
+            checkChannelName(newName);
+            if (channelIdByName(state, newName) !== undefined) throw new ChannelNameInUseError();
+          }
+          events.push({ type: 'ChannelNameChanged', data: { ...base, oldName: channel.name, newName } });
+        }
+        return events;
+      }
+      case 'DeactivateChannel': {
+        const channel = mustExist(state, command.data.channelId);
+        checkCanAdministerChannel(actor, channel, command.data.isSubscribed);
+        if (channel.isArchived) throw new ChannelAlreadyDeactivatedError();
+        return [{ type: 'ChannelDeactivated', data: { realmId, channelId: channel.channelId, actorId, at } }];
+      }
+    }
+  },
+
+  evolve: (state, event) => {
+    const update = (channelId: number, patch: Partial<ChannelState>): ChannelsState => {
+      const channel = state.channels[channelId];
+      return channel ? { ...state, channels: { ...state.channels, [channelId]: { ...channel, ...patch } } } : state;
+    };
+    switch (event.type) {
+      case 'ChannelCreated': {
+        const d = event.data;
+        return {
+          channels: {
+            ...state.channels,
+            [d.channelId]: {
+              channelId: d.channelId, name: d.name, description: d.description, creatorId: d.creatorId, isArchived: false,
+              inviteOnly: d.inviteOnly, historyPublicToSubscribers: d.historyPublicToSubscribers, isWebPublic: d.isWebPublic,
+            },
+          },
+          idByNameKey: { ...state.idByNameKey, [channelNameKey(d.name)]: d.channelId },
+        };
+      }
+      case 'ChannelNameChanged': {
+        const { channelId, oldName, newName } = event.data;
+        const next = update(channelId, { name: newName });
+        const idByNameKey = { ...next.idByNameKey };
+        delete idByNameKey[channelNameKey(oldName)];
+        idByNameKey[channelNameKey(newName)] = channelId;
+        return { ...next, idByNameKey };
+      }
+      case 'ChannelDescriptionChanged':
+        return update(event.data.channelId, { description: event.data.newDescription });
+      case 'ChannelPermissionChanged':
+        return update(event.data.channelId, privacyOf(event.data.new));
+      case 'ChannelDeactivated':
+        return update(event.data.channelId, { isArchived: true });
+      case 'ChannelReactivated':
+        return update(event.data.channelId, { isArchived: false });
+      default:
+        return state;
+    }
+  },
+};

@@ -1,0 +1,74 @@
+/** Who may read a channel and its history (Zulip's invite_only / history_public_to_subscribers / is_web_public). */
+export type ChannelPrivacy = { inviteOnly: boolean; historyPublicToSubscribers: boolean; isWebPublic: boolean };
+
+/** AuditLogEventType.CHANNEL_CREATED (create_stream_if_needed). */
+export type ChannelCreated = {
+  type: 'ChannelCreated';
+  data: ChannelPrivacy & {
+    realmId: number;
+    channelId: number;
+    name: string;
+    description: string;
+    /** HTML of the description, rendered when it was written (Zulip stores rendered_description too). */
+    renderedDescription: string;
+    /** Null when the channel was created by the system or the operator. */
+    creatorId: number | null;
+    actorId: number | null;
+    at: string;
+  };
+};
+
+/** AuditLogEventType.CHANNEL_NAME_CHANGED (do_rename_stream). */
+export type ChannelNameChanged = {
+  type: 'ChannelNameChanged';
+  data: { realmId: number; channelId: number; oldName: string; newName: string; actorId: number | null; at: string };
+};
+
+/** CHANNEL_PROPERTY_CHANGED for `description` (do_change_stream_description). */
+export type ChannelDescriptionChanged = {
+  type: 'ChannelDescriptionChanged';
+  data: {
+    realmId: number;
+    channelId: number;
+    oldDescription: string;
+    newDescription: string;
+    renderedDescription: string;
+    actorId: number | null;
+    at: string;
+  };
+};
+
+/** CHANNEL_PROPERTY_CHANGED for the access settings, changed together (do_change_stream_permission). */
+export type ChannelPermissionChanged = {
+  type: 'ChannelPermissionChanged';
+  data: { realmId: number; channelId: number; old: ChannelPrivacy; new: ChannelPrivacy; actorId: number | null; at: string };
+};
+
+/** AuditLogEventType.CHANNEL_DEACTIVATED (do_deactivate_stream): the channel is archived, name and subscriptions kept. */
+export type ChannelDeactivated = {
+  type: 'ChannelDeactivated';
+  data: { realmId: number; channelId: number; actorId: number | null; at: string };
+};
+
+/** AuditLogEventType.CHANNEL_REACTIVATED (do_unarchive_stream). */
+export type ChannelReactivated = {
+  type: 'ChannelReactivated';
+  data: { realmId: number; channelId: number; actorId: number | null; at: string };
+};
+
+export type ChannelEvent =
+  | ChannelCreated
+  | ChannelNameChanged
+  | ChannelDescriptionChanged
+  | ChannelPermissionChanged
+  | ChannelDeactivated
+  | ChannelReactivated;
+
+export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
+  'ChannelCreated',
+  'ChannelNameChanged',
+  'ChannelDescriptionChanged',
+  'ChannelPermissionChanged',
+  'ChannelDeactivated',
+  'ChannelReactivated',
+];

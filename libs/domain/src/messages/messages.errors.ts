@@ -1,0 +1,58 @@
+import { DomainError } from '../shared/domain-error';
+
+/** Errors of sending and reading messages, worded and coded as Zulip words and codes them. */
+export class MessageError extends DomainError {}
+
+/** zerver/lib/message.py normalize_body. */
+export const emptyMessage = () => new MessageError('Message must not be empty');
+export const messageHasNullBytes = () => new MessageError('Message must not contain null bytes');
+
+/** zerver/lib/string_validation.py check_stream_topic. */
+export const invalidTopicCharacter = (position: number) =>
+  new MessageError(`Invalid character in topic, at position ${position}!`);
+
+/** zerver/lib/addressee.py Addressee.legacy_build. */
+export const missingTopic = () => new MessageError('Missing topic');
+export const missingChannel = () => new MessageError('Missing channel');
+export const messageMustHaveRecipients = () => new MessageError('Message must have recipients');
+export const invalidMessageType = () => new MessageError('Invalid message type');
+export const invalidEmail = (email: string) => new MessageError(`Invalid email '${email}'`);
+export const invalidUserId = (userId: number) => new MessageError(`Invalid user ID ${userId}`);
+
+/** zerver/lib/recipient_users.py validate_recipient_user_profiles. */
+export const userNoLongerActive = (email: string) => new MessageError(`'${email}' is no longer using Zulip.`);
+
+/** zerver/actions/message_send.py extract_stream_indicator / extract_private_recipients. */
+export const expectedExactlyOneChannel = () => new MessageError('Expected exactly one channel');
+export const invalidChannelDataType = () => new MessageError('Invalid data type for channel');
+export const invalidRecipientsDataType = () => new MessageError('Invalid data type for recipients');
+export const mixedRecipientTypes = () => new MessageError('Recipient lists may contain emails or user IDs, but not both.');
+
+/** zerver/lib/string_validation.py check_stream_name. */
+export const channelNameEmpty = () => new MessageError("Channel name can't be empty.");
+export const channelNameTooLong = (limit: number) => new MessageError(`Channel name too long (limit: ${limit} characters).`);
+export const invalidChannelNameCharacter = (position: number) =>
+  new MessageError(`Invalid character in channel name, at position ${position}.`);
+
+/** zerver/lib/exceptions.py StreamDoesNotExistError: the name is HTML-escaped, as Zulip escapes it. */
+export const channelDoesNotExist = (escapedName: string) =>
+  new MessageError(`Channel '${escapedName}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: escapedName });
+/** zerver/lib/exceptions.py StreamWithIDDoesNotExistError. */
+export const channelIdDoesNotExist = (streamId: number) =>
+  new MessageError(`Channel with ID '${streamId}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: streamId });
+
+/** zerver/lib/streams.py access_stream_for_send_message. */
+export const notAuthorizedToSend = (channelName: string) => new MessageError(`Not authorized to send to channel '${channelName}'`);
+export const noPermissionToPost = () => new MessageError('You do not have permission to post in this channel.');
+
+/** zerver/lib/exceptions.py StreamWildcardMentionNotAllowedError / TopicWildcardMentionNotAllowedError. */
+export const streamWildcardMentionNotAllowed = () =>
+  new MessageError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
+export const topicWildcardMentionNotAllowed = () =>
+  new MessageError('You do not have permission to use topic wildcard mentions in this topic.', 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
+
+/** The message was already sent (a message id is used once). */
+export const messageAlreadySent = (messageId: number) => new MessageError(`Message ${messageId} already exists`, 'CONCURRENT_MODIFICATION', 409);
+
+/** zerver/lib/message.py access_message: the same answer for missing and inaccessible messages. */
+export const invalidMessage = () => new MessageError('Invalid message(s)');

@@ -1,0 +1,175 @@
+import { possibleReferences, renderMessage, type RenderContext } from './render-message';
+import { hashUtilEncode } from './url-encoding';
+
+const context: RenderContext = {
+  users: [
+    { id: 10, fullName: 'King Hamlet', isActive: true },
+    { id: 11, fullName: 'Cordelia Lear', isActive: true },
+    { id: 12, fullName: 'Gone Away', isActive: false },
+    { id: 13, fullName: 'Twin', isActive: true },
+    { id: 14, fullName: 'Twin', isActive: true },
+  ],
+  channels: [
+    { id: 5, name: 'Denmark' },
+    { id: 6, name: 'design team' },
+  ],
+  emptyTopicDisplayName: 'general chat',
+};
+const render = (content: string) => renderMessage(content, context);
+const html = (content: string) => render(content).html;
+
+describe('renderMessage', () => {
+  describe('Markdown', () => {
+    it('renders paragraphs, emphasis and single newlines as <br> (nl2br)', () =>
+      expect(html('**bold** _it_\nnext')).toBe('<p><strong>bold</strong> <em>it</em><br>\nnext</p>'));
+
+    it('renders quotes as Zulip does', () => expect(html('> quoted')).toBe('<blockquote>\n<p>quoted</p>\n</blockquote>'));
+
+    it('renders ```quote fences as quotations', () =>
+      expect(html('```quote\nhello\n```')).toBe('<blockquote>\n<p>hello</p>\n</blockquote>'));
+
+    it('renders code blocks in a codehilite div, escaped, with the language', () =>
+      expect(html('```js\nconst a = "<b>";\n```')).toBe(
+        '<div class="codehilite" data-code-language="js"><pre><span></span><code>const a = &quot;&lt;b&gt;&quot;;\n</code></pre></div>',
+      ));
+
+    it('renders inline code literally, without chat syntax inside', () =>
+      expect(html('`@**King Hamlet** :smile:`')).toBe('<p><code>@**King Hamlet** :smile:</code></p>'));
+
+    it('links URLs, opening them in a new tab without an opener', () =>
+      expect(html('see https://example.com/x')).toBe(
+        '<p>see <a href="https://example.com/x" target="_blank" rel="noopener noreferrer">https://example.com/x</a></p>',
+      ));
+
+    it('renders Markdown links the same way', () =>
+      expect(html('[docs](https://zulip.com)')).toBe('<p><a href="https://zulip.com" target="_blank" rel="noopener noreferrer">docs</a></p>'));
+
+    it('does not render inline images (links only)', () => expect(html('![x](https://a.test/i.png)')).not.toContain('<img'));
+  });
+
+  describe('mentions', () => {
+    it('renders a user mention and reports it', () => {
+      const result = render('hi @**King Hamlet**');
+      expect(result.html).toBe('<p>hi <span class="user-mention" data-user-id="10">@King Hamlet</span></p>');
+      expect(result.mentionedUserIds).toEqual([10]);
+    });
+
+    it('matches names case-insensitively and shows the real name', () =>
+      expect(html('@**king hamlet**')).toBe('<p><span class="user-mention" data-user-id="10">@King Hamlet</span></p>'));
+
+    it('accepts @**Name|id** and @**|id**, but not a name that is not the id\'s', () => {
+      expect(render('@**Twin|14**').mentionedUserIds).toEqual([14]);
+      expect(render('@**|11**').html).toBe('<p><span class="user-mention" data-user-id="11">@Cordelia Lear</span></p>');
+      expect(render('@**King Hamlet|11**')).toMatchObject({ mentionedUserIds: [], html: '<p>@<strong>King Hamlet|11</strong></p>' });
+    });
+
+    it('renders silent mentions without @ and without mentioning', () => {
+      const result = render('@_**Cordelia Lear**');
+      expect(result.html).toBe('<p><span class="user-mention silent" data-user-id="11">Cordelia Lear</span></p>');
+      expect(result.mentionedUserIds).toEqual([]);
+    });
+
+    it('makes mentions of deactivated users silent', () =>
+      expect(render('@**Gone Away**')).toMatchObject({
+        html: '<p><span class="user-mention silent" data-user-id="12">Gone Away</span></p>',
+        mentionedUserIds: [],
+      }));
+
+    it('leaves unknown names as typed', () => expect(render('@**Nobody**')).toMatchObject({ mentionedUserIds: [], html: '<p>@<strong>Nobody</strong></p>' }));
+
+    it('needs a mention to start a word', () => expect(render('mail@**King Hamlet**').mentionedUserIds).toEqual([]));
+
+    it.each(['all', 'everyone', 'channel', 'stream'])('renders @**%s** as a channel wildcard', (name) => {
+      const result = render(`@**${name}**`);
+      expect(result.html).toBe(`<p><span class="user-mention channel-wildcard-mention" data-user-id="*">@${name}</span></p>`);
+      expect(result).toMatchObject({ streamWildcard: true, topicWildcard: false });
+    });
+
+    it('renders @**topic** as a topic wildcard', () =>
+      expect(render('@**topic**')).toMatchObject({ html: '<p><span class="topic-mention">@topic</span></p>', topicWildcard: true, streamWildcard: false }));
+
+    it('a silent wildcard mentions nobody', () => expect(render('@_**all**')).toMatchObject({ streamWildcard: false }));
+
+    it('does not mention inside code blocks', () =>
+      expect(render('```\n@**all** @**King Hamlet**\n```')).toMatchObject({ streamWildcard: false, mentionedUserIds: [] }));
+  });
+
+  describe('channel links and emoji', () => {
+    it('links #**channel**', () =>
+      expect(html('#**Denmark**')).toBe('<p><a class="stream" data-stream-id="5" href="/#narrow/channel/5-Denmark">#Denmark</a></p>'));
+
+    it('links #**channel>topic**, the empty topic shown by its display name', () => {
+      expect(html('#**design team>a.b c**')).toBe(
+        '<p><a class="stream-topic" data-stream-id="6" href="/#narrow/channel/6-design-team/topic/a.2Eb.20c">#design team &gt; a.b c</a></p>',
+      );
+      expect(html('#**Denmark>**')).toBe(
+        '<p><a class="stream-topic" data-stream-id="5" href="/#narrow/channel/5-Denmark/topic/">#Denmark &gt; <em>general chat</em></a></p>',
+      );
+    });
+
+    it('leaves links to unknown channels as typed', () => expect(html('#**Nowhere**')).toBe('<p>#<strong>Nowhere</strong></p>'));
+
+    it('renders known emoji and leaves unknown names', () => {
+      expect(html(':octopus:')).toBe('<p><span aria-label="octopus" class="emoji emoji-1f419" role="img" title="octopus">:octopus:</span></p>');
+      expect(html(':not_an_emoji:')).toBe('<p>:not_an_emoji:</p>');
+    });
+
+    it('encodes hash components as Zulip does', () => expect(hashUtilEncode('a.b/ü %')).toBe('a.2Eb.2F.C3.BC.20.25'));
+  });
+
+  describe('XSS', () => {
+    const vectors = [
+      '<script>alert(1)</script>',
+      '<img src=x onerror=alert(1)>',
+      '<a href="javascript:alert(1)">x</a>',
+      '[x](javascript:alert(1))',
+      '[x](JaVaScRiPt:alert(1))',
+      '[x](java\tscript:alert(1))',
+      '[x](vbscript:msgbox(1))',
+      '[x](data:text/html;base64,PHNjcmlwdD4=)',
+      '<javascript:alert(1)>',
+      '[x](https://a.test/"onmouseover="alert(1))',
+      '@**"><script>alert(1)</script>**',
+      '#**"><svg onload=alert(1)>**',
+      '<iframe src="https://evil.test"></iframe>',
+      '<style>body{display:none}</style>',
+      '```"><script>alert(1)</script>\ncode\n```',
+      '<<script>script>alert(1)<</script>/script>',
+    ];
+
+    it.each(vectors)('never lets raw HTML or a script URL through: %s', (vector) => {
+      const out = html(vector);
+      expect(out).not.toMatch(/<(script|img|iframe|svg|style)/i);
+      expect(out).not.toMatch(/href="\s*(javascript|vbscript|data):/i);
+      expect(out).not.toMatch(/<[^>]*\son[a-z]+\s*=/i); // an event handler inside a real tag
+    });
+
+    it('escapes a mentioned user name that contains markup', () => {
+      const result = renderMessage('@**<b>x</b>**', { ...context, users: [{ id: 99, fullName: '<b>x</b>', isActive: true }] });
+      expect(result.html).toBe('<p><span class="user-mention" data-user-id="99">@&lt;b&gt;x&lt;/b&gt;</span></p>');
+    });
+
+    it('escapes channel names in link text and attributes', () => {
+      const out = renderMessage('#**a"b<c**', { ...context, channels: [{ id: 7, name: 'a"b<c' }] }).html;
+      expect(out).toBe('<p><a class="stream" data-stream-id="7" href="/#narrow/channel/7-a.22b.3Cc">#a&quot;b&lt;c</a></p>');
+    });
+  });
+
+  describe('flags for search narrows', () => {
+    it('reports links, images and uploads', () => {
+      expect(render('https://a.test/x')).toMatchObject({ hasLink: true, hasImage: false, hasAttachment: false });
+      expect(render('[f](/user_uploads/2/ab/pic.png)')).toMatchObject({ hasLink: true, hasImage: true, hasAttachment: true });
+      expect(render('plain')).toMatchObject({ hasLink: false });
+    });
+  });
+});
+
+describe('possibleReferences', () => {
+  it('finds names, ids, channel names and wildcards, lower-cased', () =>
+    expect(possibleReferences('@**King Hamlet** @_**|12** @**all** #**Denmark>x** #**design team**')).toEqual({
+      names: ['king hamlet', 'all'],
+      ids: [12],
+      channelNames: ['denmark', 'design team'],
+      wildcards: true,
+    }));
+});

@@ -1,0 +1,146 @@
+import MarkdownIt from 'markdown-it';
+import { escapeHtml } from '../text.rules';
+import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableUser } from './chat-syntax';
+import { emojiCode } from './emoji';
+import { encodeChannel, hashUtilEncode } from './url-encoding';
+
+export type { LinkableChannel, MentionableUser } from './chat-syntax';
+
+/** What the renderer may resolve: the users and channels the content could name. */
+export type RenderContext = {
+  users: MentionableUser[];
+  channels: LinkableChannel[];
+  emptyTopicDisplayName: string;
+};
+
+export type RenderedMessage = {
+  html: string;
+  /** Users mentioned by name (not silently, not deactivated). */
+  mentionedUserIds: number[];
+  streamWildcard: boolean;
+  topicWildcard: boolean;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+};
+
+/** Schemes a link may use (zerver/lib/markdown sanitize_url); anything without a scheme is relative. */
+const SAFE_SCHEME = /^(https?|ftp|mailto):/i;
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const IMAGE_URL = /\.(png|jpe?g|gif|webp|bmp)(\?.*)?$/i;
+
+function createMarkdown(): MarkdownIt.MarkdownIt {
+  // Raw HTML never passes through (html: false escapes it); single newlines are <br> (Zulip's nl2br).
+  const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
+  // Zulip has no reference-style links, setext headings or inline images in messages.
+  md.disable(['reference', 'lheading', 'image', 'html_block', 'html_inline']);
+  md.validateLink = (url) => {
+    const trimmed = url.trim();
+    // Control characters or whitespace inside a scheme are how javascript: URLs are disguised.
+    if (/[\u0000-\u001f\u007f]/.test(trimmed)) return false;
+    return SAFE_SCHEME.test(trimmed) || !HAS_SCHEME.test(trimmed);
+  };
+  chatSyntax(md);
+  const rules = md.renderer.rules;
+
+  rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    token.attrSet('target', '_blank');
+    token.attrSet('rel', 'noopener noreferrer');
+    const href = String(token.attrGet('href') ?? '');
+    const found = (env as ChatSyntaxEnv & { links: string[] }).links;
+    found.push(href);
+    return self.renderToken(tokens, idx, options);
+  };
+
+  const codeBlock = (content: string, language: string) => {
+    const lang = language ? ` data-code-language="${escapeHtml(language)}"` : '';
+    return `<div class="codehilite"${lang}><pre><span></span><code>${escapeHtml(content)}</code></pre></div>\n`;
+  };
+  rules.fence = (tokens, idx, _options, env) => {
+    const token = tokens[idx];
+    const language = token.info.trim().split(/\s+/)[0] ?? '';
+    // ```quote renders its content as a quotation (Zulip's fenced_code "quote" and "quoted").
+    if (language === 'quote' || language === 'quoted') return `<blockquote>\n${md.render(token.content, env)}</blockquote>\n`;
+    return codeBlock(token.content, language);
+  };
+  rules.code_block = (tokens, idx) => codeBlock(tokens[idx].content, '');
+
+  rules.zulip_mention = (tokens, idx) => {
+    const m = tokens[idx].meta as { name: string; userId: number | null; streamWildcard: boolean; topicWildcard: boolean; silent: boolean };
+    let cls = m.topicWildcard ? 'topic-mention' : m.streamWildcard ? 'user-mention channel-wildcard-mention' : 'user-mention';
+    if (m.silent) cls += ' silent';
+    const userId = m.streamWildcard ? '*' : m.userId !== null ? String(m.userId) : null;
+    const dataUserId = userId === null ? '' : ` data-user-id="${userId}"`;
+    return `<span class="${cls}"${dataUserId}>${m.silent ? '' : '@'}${escapeHtml(m.name)}</span>`;
+  };
+  rules.zulip_channel_link = (tokens, idx, _options, env) => {
+    const m = tokens[idx].meta as { channelId: number; name: string; topic: string | null };
+    const channelUrl = `/#narrow/channel/${encodeChannel(m.channelId, m.name)}`;
+    if (m.topic === null) {
+      return `<a class="stream" data-stream-id="${m.channelId}" href="${escapeHtml(channelUrl)}">#${escapeHtml(m.name)}</a>`;
+    }
+    const href = `${channelUrl}/topic/${hashUtilEncode(m.topic)}`;
+    const topicText = m.topic === '' ? `<em>${escapeHtml((env as ChatSyntaxEnv).emptyTopicDisplayName)}</em>` : escapeHtml(m.topic);
+    return `<a class="stream-topic" data-stream-id="${m.channelId}" href="${escapeHtml(href)}">#${escapeHtml(m.name)} &gt; ${topicText}</a>`;
+  };
+  rules.zulip_emoji = (tokens, idx) => {
+    const name = (tokens[idx].meta as { name: string }).name;
+    const title = escapeHtml(name.replace(/_/g, ' '));
+    return `<span aria-label="${title}" class="emoji emoji-${emojiCode(name)}" role="img" title="${title}">:${escapeHtml(name)}:</span>`;
+  };
+  return md;
+}
+
+let shared: MarkdownIt.MarkdownIt | undefined;
+const markdown = () => (shared ??= createMarkdown());
+
+/**
+ * Zulip's rendering of a message (zerver/lib/markdown render_message_markdown), pure: the raw
+ * Markdown and what it may mention in, the HTML and the mentions it contains out. The HTML is
+ * safe to insert: raw HTML in the source is escaped, link schemes are allow-listed, and every
+ * attribute this renderer writes is escaped.
+ */
+export function renderMessage(content: string, context: RenderContext): RenderedMessage {
+  const usersByName = new Map<string, MentionableUser>();
+  // Lower ids win a name two users share; @**Name|id** disambiguates.
+  for (const user of [...context.users].sort((a, b) => b.id - a.id)) usersByName.set(user.fullName.toLowerCase(), user);
+  const env: ChatSyntaxEnv & { links: string[] } = {
+    usersById: new Map(context.users.map((u) => [u.id, u])),
+    usersByName,
+    channelsByName: new Map(context.channels.map((c) => [c.name.toLowerCase(), c])),
+    emptyTopicDisplayName: context.emptyTopicDisplayName,
+    found: { mentionedUserIds: new Set(), streamWildcard: false, topicWildcard: false },
+    links: [],
+  };
+  const html = markdown().render(content, env).replace(/\n$/, '');
+  return {
+    html,
+    mentionedUserIds: [...env.found.mentionedUserIds].sort((a, b) => a - b),
+    streamWildcard: env.found.streamWildcard,
+    topicWildcard: env.found.topicWildcard,
+    hasLink: env.links.length > 0,
+    hasImage: env.links.some((href) => IMAGE_URL.test(href)),
+    hasAttachment: env.links.some((href) => href.includes('/user_uploads/')),
+  };
+}
+
+/**
+ * Every name and id the content might mention or link to (a superset: code blocks are not
+ * excluded), so that a caller can look up only those (zerver/lib/mention.py possible_mentions).
+ */
+export function possibleReferences(content: string): { names: string[]; ids: number[]; channelNames: string[]; wildcards: boolean } {
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  let wildcards = false;
+  for (const match of content.matchAll(/@_?\*\*([^*]+)\*\*/g)) {
+    const name = match[1];
+    if (/^(all|everyone|stream|channel|topic)$/.test(name)) wildcards = true;
+    const idSyntax = /^(.+)?\|(\d+)$/.exec(name);
+    if (idSyntax) ids.add(Number(idSyntax[2]));
+    else names.add(name.toLowerCase());
+  }
+  const channelNames = new Set<string>();
+  for (const match of content.matchAll(/#\*\*([^*>]+)(?:>[^*]*)?\*\*/g)) channelNames.add(match[1].toLowerCase());
+  return { names: [...names], ids: [...ids], channelNames: [...channelNames], wildcards };
+}

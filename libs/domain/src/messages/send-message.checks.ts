@@ -1,0 +1,110 @@
+import { isAdministrator } from '../shared/actor';
+import { checkChannelName, normalizeChannelName } from '../channels/channels.rules';
+import { normalizeContent } from './content.rules';
+import {
+  channelDoesNotExist,
+  channelIdDoesNotExist,
+  invalidEmail,
+  invalidUserId,
+  noPermissionToPost,
+  notAuthorizedToSend,
+  streamWildcardMentionNotAllowed,
+  topicWildcardMentionNotAllowed,
+  userNoLongerActive,
+} from './messages.errors';
+import { type Addressee, directParticipants, parseAddressee } from './recipients.rules';
+import { renderMessage, type RenderedMessage } from './rendering/render-message';
+import type { ChannelFacts, SendMessageFacts, UserFacts } from './send-message.facts';
+import { escapeHtml } from './text.rules';
+import { truncateTopic } from './topic.rules';
+
+/** Realm.WILDCARD_MENTION_THRESHOLD: above this many subscribers (or participants) wildcards need permission. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+export type CheckedMessage = {
+  content: string;
+  rendered: RenderedMessage;
+  target: { kind: 'channel'; channel: ChannelFacts; topic: string } | { kind: 'direct'; participants: UserFacts[] };
+};
+
+/** Addressee.for_private / for_user_ids: every named user must exist ("Invalid email 'x'", "Invalid user ID n"). */
+function resolveDirectRecipients(addressee: Extract<Addressee, { kind: 'direct' }>, facts: SendMessageFacts): UserFacts[] {
+  const { recipients } = addressee;
+  if ('emails' in recipients) {
+    return recipients.emails.map((email) => {
+      const user = facts.directory.byEmail[email.toLowerCase()];
+      if (!user) throw invalidEmail(email);
+      return user;
+    });
+  }
+  return recipients.ids.map((id) => {
+    const user = facts.directory.byId[id];
+    if (!user) throw invalidUserId(id);
+    return user;
+  });
+}
+
+/** validate_stream_name_with_pm_notification / validate_stream_id_with_pm_notification. */
+function resolveChannel(addressee: Extract<Addressee, { kind: 'channel' }>, facts: SendMessageFacts): ChannelFacts {
+  if ('name' in addressee.channel) {
+    const name = checkChannelName(normalizeChannelName(addressee.channel.name));
+    if (!facts.channel || facts.channel.name.toLowerCase() !== name.toLowerCase()) throw channelDoesNotExist(escapeHtml(name));
+    return facts.channel;
+  }
+  if (!facts.channel || facts.channel.streamId !== addressee.channel.id) throw channelIdDoesNotExist(addressee.channel.id);
+  return facts.channel;
+}
+
+/** zerver/lib/streams.py access_stream_for_send_message (can_send_message_group, then content access). */
+function checkMayPost(channel: ChannelFacts, facts: SendMessageFacts): void {
+  const { sender } = facts;
+  if (!facts.senderMayPost) throw noPermissionToPost();
+  if (channel.isArchived) throw notAuthorizedToSend(channel.name);
+  if (channel.isWebPublic) return;
+  if (!channel.inviteOnly && sender.role !== 'guest') return;
+  if (facts.subscriberIds.includes(sender.userId)) return;
+  if (sender.isBot && facts.botOwnerSubscribed) return;
+  throw notAuthorizedToSend(channel.name);
+}
+
+/** The sender is in can_mention_many_users_group (Zulip's default: administrators). */
+export const defaultCanMentionManyUsers = (sender: UserFacts): boolean =>
+  isAdministrator({ realmId: 0, userId: sender.userId, role: sender.role, isBot: sender.isBot });
+
+/**
+ * check_send_message up to the point of saving, in Zulip's order: the addressee (type, to, topic),
+ * the named users, the content, the channel and the sender's right to post there, the
+ * recipients' state, then the rendering and its wildcard mentions. Pure: it throws Zulip's error
+ * or returns what will be sent.
+ */
+export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
+  const addressee = parseAddressee(facts.type, facts.to, facts.topic);
+  const named = addressee.kind === 'direct' ? resolveDirectRecipients(addressee, facts) : [];
+  const content = normalizeContent(facts.content, facts.maxMessageLength);
+  let target: CheckedMessage['target'];
+  if (addressee.kind === 'channel') {
+    const topic = truncateTopic(addressee.topic);
+    const channel = resolveChannel(addressee, facts);
+    checkMayPost(channel, facts);
+    target = { kind: 'channel', channel, topic };
+  } else {
+    for (const user of named) if (!user.isActive) throw userNoLongerActive(user.email);
+    const byId = new Map([...named, facts.sender].map((u) => [u.userId, u]));
+    target = { kind: 'direct', participants: directParticipants(facts.sender.userId, named.map((u) => u.userId)).map((id) => byId.get(id)!) };
+  }
+  const rendered = renderMessage(content, {
+    users: facts.mentionables.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })),
+    channels: facts.linkableChannels,
+    emptyTopicDisplayName: facts.emptyTopicDisplayName,
+  });
+  if (target.kind === 'channel') {
+    if (rendered.streamWildcard && facts.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) {
+      throw streamWildcardMentionNotAllowed();
+    }
+    const participants = new Set([...facts.topicParticipantIds, facts.sender.userId]);
+    if (rendered.topicWildcard && participants.size > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) {
+      throw topicWildcardMentionNotAllowed();
+    }
+  }
+  return { content, rendered, target };
+}

@@ -1,0 +1,75 @@
+import type { Role } from '../shared/actor';
+import type { BotType } from '../users/users.events';
+import type { VisibilityPolicy } from './messages.events';
+import type { MessageTypeParam } from './recipients.rules';
+import type { LinkableChannel } from './rendering/render-message';
+import type { TopicAutomationSettings } from './visibility.rules';
+
+/** A user as sending needs to know them. */
+export type UserFacts = {
+  userId: number;
+  email: string;
+  fullName: string;
+  role: Role;
+  isActive: boolean;
+  isBot: boolean;
+  botType: BotType | null;
+  botOwnerId: number | null;
+};
+
+/** A channel as sending needs to know it. */
+export type ChannelFacts = {
+  streamId: number;
+  name: string;
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean;
+  isWebPublic: boolean;
+  isArchived: boolean;
+};
+
+/**
+ * Everything POST /messages decides on: the request as sent (`type`, `to`, `topic`, `content`)
+ * and the facts the handler looked up for it. `decide` applies Zulip's rules in Zulip's order to
+ * these, so the same facts always give the same events or the same error.
+ */
+export type SendMessageFacts = {
+  realmId: number;
+  messageId: number;
+  now: string;
+  client: string;
+  sender: UserFacts;
+  type: MessageTypeParam;
+  to: string | undefined;
+  topic: string | undefined;
+  content: string;
+  /** read_by_sender as sent, or the client heuristic (Client.default_read_by_sender). */
+  readBySender: boolean;
+  localId: string | null;
+  queueId: string | null;
+  /** The users `to` names for a direct message, by lower-cased email and by id; absent = no such user. */
+  directory: { byEmail: Record<string, UserFacts>; byId: Record<number, UserFacts> };
+  /** The channel `to` names (by id, or by name case-insensitively), or null when there is none. */
+  channel: ChannelFacts | null;
+  /** Active users subscribed to that channel. */
+  subscriberIds: number[];
+  /** The channel's can_send_message_group admits the sender (or, for a bot, its owner). */
+  senderMayPost: boolean;
+  /** The sender is a bot whose owner is subscribed (bots may send where their owner can). */
+  botOwnerSubscribed: boolean;
+  /** The sender's subscription to the channel is muted. */
+  senderMutedChannel: boolean;
+  /** Senders (and reactors) of the topic so far: its participants (participants_for_topic). */
+  topicParticipantIds: number[];
+  /** Some earlier message of the topic is visible to the sender (else sending initiates the topic). */
+  topicHasVisibleMessages: boolean;
+  /** Current visibility policies of the topic, by user (sender and possibly mentioned users). */
+  topicPolicies: Record<number, VisibilityPolicy>;
+  /** The sender is in the organization's can_mention_many_users_group. */
+  canMentionManyUsers: boolean;
+  /** Users and channels the content might mention or link to (possibleReferences). */
+  mentionables: UserFacts[];
+  linkableChannels: LinkableChannel[];
+  topicAutomation: Record<number, TopicAutomationSettings>;
+  emptyTopicDisplayName: string;
+  maxMessageLength: number;
+};

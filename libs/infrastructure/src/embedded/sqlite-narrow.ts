@@ -1,0 +1,112 @@
+import type { FlagSelector, MessageQuery, NarrowCondition, NarrowTerm } from '@app/application';
+
+/** Bits of um_messages.attrs. */
+export const ATTR = { link: 1, image: 2, attachment: 4 } as const;
+const RESOLVED_PREFIX = '✔ ';
+
+export type Sql = { sql: string; params: (string | number)[] };
+
+const int = (value: number): number => {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return value;
+};
+
+/** A flags test written with literal masks, so that SQLite can use the partial flag indexes. */
+export function flagTest(column: string, mask: number, set: 'all' | 'none' | 'any'): string {
+  const m = int(mask);
+  if (set === 'none') return `(${column} & ${m}) = 0`;
+  if (set === 'any') return `(${column} & ${m}) != 0`;
+  return `(${column} & ${m}) = ${m}`;
+}
+
+/** Whether a condition reads the message index (um_messages m) rather than only the user's row. */
+export const needsMessage = (c: NarrowCondition): boolean => c.kind !== 'flags' && c.kind !== 'id' && c.kind !== 'nothing';
+
+function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
+  const flags = scope === 'user' ? 'um.flags' : 'COALESCE(um.flags, 0)';
+  switch (c.kind) {
+    case 'stream':
+      return { sql: 'm.stream_id = ?', params: [int(c.streamId)] };
+    case 'streams':
+      if (c.streamIds.length === 0) return { sql: '0', params: [] };
+      return { sql: `m.stream_id IN (${c.streamIds.map(() => '?').join(',')})`, params: c.streamIds.map(int) };
+    case 'topic':
+      return { sql: 'm.topic_key = ?', params: [c.topic.toLowerCase()] };
+    case 'sender':
+      return { sql: 'm.sender_id = ?', params: [int(c.userId)] };
+    case 'dm':
+      return { sql: 'm.dm_key = ?', params: [c.dmKey] };
+    case 'dm-including':
+      return { sql: "instr(',' || m.dm_key || ',', ?) > 0", params: [`,${int(c.userId)},`] };
+    case 'is-dm':
+      return { sql: 'm.dm_key IS NOT NULL', params: [] };
+    case 'flags':
+      return { sql: flagTest(flags, c.mask, c.set), params: [] };
+    case 'resolved':
+      return { sql: 'substr(m.topic, 1, 2) = ?', params: [RESOLVED_PREFIX] };
+    case 'id':
+      return { sql: `${scope === 'user' ? 'um.message_id' : 'm.id'} = ?`, params: [int(c.id)] };
+    case 'has':
+      return { sql: `(m.attrs & ${ATTR[c.what]}) != 0`, params: [] };
+    case 'search': {
+      const parts = c.words.map((w) => w.toLowerCase()).filter((w) => w !== '');
+      if (parts.length === 0) return { sql: '1', params: [] };
+      return {
+        sql: parts.map(() => '(instr(m.search, ?) > 0 OR instr(m.topic_key, ?) > 0)').join(' AND '),
+        params: parts.flatMap((w) => [w, w]),
+      };
+    }
+    case 'nothing':
+      return { sql: '0', params: [] };
+  }
+}
+
+/**
+ * The WHERE conditions of a narrow. A negated condition is NOT COALESCE(cond, 0), so a missing
+ * value (a direct message has no topic) counts as "does not match", as in Zulip's queries.
+ */
+export function narrowWhere(terms: NarrowTerm[], scope: MessageQuery['scope']): Sql {
+  const sql: string[] = [];
+  const params: (string | number)[] = [];
+  for (const term of terms) {
+    const c = condition(term, scope);
+    sql.push(term.negated ? `NOT COALESCE((${c.sql}), 0)` : `(${c.sql})`);
+    params.push(...c.params);
+  }
+  return { sql: sql.length > 0 ? sql.join(' AND ') : '1', params };
+}
+
+/** The rows a flag change selects, as conditions on um_user_messages (no alias). */
+export function selectorWhere(selector: FlagSelector): Sql {
+  const sql: string[] = [];
+  const params: (string | number)[] = [];
+  if (selector.messageIds !== undefined) {
+    sql.push('message_id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(selector.messageIds.map(int)));
+  }
+  if (selector.minId !== undefined) {
+    sql.push('message_id >= ?');
+    params.push(int(selector.minId));
+  }
+  if (selector.maxId !== undefined) {
+    sql.push('message_id <= ?');
+    params.push(int(selector.maxId));
+  }
+  const onMessage: string[] = [];
+  if (selector.streamId !== undefined) {
+    onMessage.push('m.stream_id = ?');
+    params.push(int(selector.streamId));
+  }
+  if (selector.topic !== undefined) {
+    onMessage.push('m.topic_key = ?');
+    params.push(selector.topic.toLowerCase());
+  }
+  if (selector.dmKey !== undefined) {
+    onMessage.push('m.dm_key = ?');
+    params.push(selector.dmKey);
+  }
+  if (onMessage.length > 0) {
+    sql.push(`EXISTS (SELECT 1 FROM um_messages m WHERE m.id = um_user_messages.message_id AND ${onMessage.join(' AND ')})`);
+  }
+  return { sql: sql.length > 0 ? sql.join(' AND ') : '1', params };
+}

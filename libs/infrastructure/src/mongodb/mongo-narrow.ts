@@ -1,0 +1,99 @@
+import type { Document } from 'mongodb';
+import type { FlagSelector, NarrowCondition, NarrowTerm } from '@app/application';
+
+/** Bits of the `a` (attributes) field. */
+export const ATTR = { link: 1, image: 2, attachment: 4 } as const;
+export const MATCH_NOTHING: Document = { _id: { $in: [] } };
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where a query reads: per-user rows (`m` is the message id) or the message index (`_id`). */
+export type NarrowTarget = 'rows' | 'messages';
+
+/** Whether a condition needs the message index (only the search text is not copied onto the rows). */
+export const needsMessageDocument = (c: NarrowCondition): boolean => c.kind === 'search';
+export const needsUserRow = (c: NarrowCondition): boolean => c.kind === 'flags';
+
+export function flagCondition(field: string, mask: number, set: 'all' | 'none' | 'any'): Document {
+  if (set === 'all') return { [field]: { $bitsAllSet: mask } };
+  if (set === 'none') return { [field]: { $bitsAllClear: mask } };
+  return { [field]: { $bitsAnySet: mask } };
+}
+
+/**
+ * One narrow condition as a MongoDB filter. `prefix` is where the message's fields are: '' on
+ * the rows (which carry copies of them) or the message index, 'msg.' after a $lookup of the
+ * message; flags are read from `flagsField`.
+ */
+function condition(c: NarrowCondition, target: NarrowTarget, prefix: string, flagsField: string): Document {
+  const f = (name: string) => `${prefix}${name}`;
+  switch (c.kind) {
+    case 'stream':
+      return { [f('s')]: c.streamId };
+    case 'streams':
+      return { [f('s')]: { $in: c.streamIds } };
+    case 'topic':
+      return { [f('tk')]: c.topic.toLowerCase() };
+    case 'sender':
+      return { [f('snd')]: c.userId };
+    case 'dm':
+      return { [f('dm')]: c.dmKey };
+    case 'dm-including':
+      return { [f('dm')]: { $regex: `(^|,)${c.userId}(,|$)` } };
+    case 'is-dm':
+      return { [f('dm')]: { $type: 'string' } };
+    case 'flags':
+      return flagCondition(flagsField, c.mask, c.set);
+    case 'resolved':
+      return { [f('rs')]: true };
+    case 'id':
+      return { [target === 'rows' ? 'm' : '_id']: c.id };
+    case 'has':
+      return { [f('a')]: { $bitsAnySet: ATTR[c.what] } };
+    case 'search': {
+      const words = c.words.map((w) => w.toLowerCase()).filter((w) => w !== '');
+      if (words.length === 0) return {};
+      return { $and: words.map((w) => ({ $or: [{ [f('x')]: { $regex: escapeRegex(w) } }, { [f('tk')]: { $regex: escapeRegex(w) } }] })) };
+    }
+    case 'nothing':
+      return MATCH_NOTHING;
+  }
+}
+
+/**
+ * A narrow's terms as filters, split into what can be tested before a $lookup (`early`) and what
+ * needs the looked-up document (`late`). A negated term is {$nor: [cond]}: a missing field does
+ * not match, so its negation does, as in the embedded store.
+ */
+export function narrowFilters(
+  terms: NarrowTerm[],
+  target: NarrowTarget,
+  isLate: (c: NarrowCondition) => boolean,
+  latePrefix: string,
+  flagsField: { early: string; late: string },
+): { early: Document[]; late: Document[] } {
+  const early: Document[] = [];
+  const late: Document[] = [];
+  for (const term of terms) {
+    const lateTerm = isLate(term);
+    const cond = condition(term, target, lateTerm ? latePrefix : '', lateTerm ? flagsField.late : flagsField.early);
+    (lateTerm ? late : early).push(term.negated ? { $nor: [cond] } : cond);
+  }
+  return { early, late };
+}
+
+/** A flag change's selection as a filter on the rows. */
+export function selectorFilter(userId: number, selector: FlagSelector): Document {
+  const filter: Document = { u: userId };
+  const m: Document = {};
+  if (selector.messageIds !== undefined) m.$in = selector.messageIds;
+  if (selector.minId !== undefined) m.$gte = selector.minId;
+  if (selector.maxId !== undefined) m.$lte = selector.maxId;
+  if (Object.keys(m).length > 0) filter.m = m;
+  if (selector.streamId !== undefined) filter.s = selector.streamId;
+  if (selector.topic !== undefined) filter.tk = selector.topic.toLowerCase();
+  if (selector.dmKey !== undefined) filter.dm = selector.dmKey;
+  return filter;
+}
+
+export const and = (filters: Document[]): Document => (filters.length === 0 ? {} : filters.length === 1 ? filters[0] : { $and: filters });

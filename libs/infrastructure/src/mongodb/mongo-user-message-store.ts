@@ -1,0 +1,270 @@
+import { type AnyBulkWriteOperation, type ClientSession, type Collection, type Db, type Document, type MongoClient, MongoServerError } from 'mongodb';
+import type {
+  FlagSelector,
+  GlobalPosition,
+  IndexedMessage,
+  MessageMatch,
+  MessageQuery,
+  MessageRange,
+  PositionedChanges,
+  UnreadCounts,
+  UnreadMessage,
+  UserMessageChange,
+  UserMessageStorePort,
+} from '@app/application';
+import { decodePosition, encodePosition, firstPerTopic } from '@app/application';
+import { MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS, RESOLVED_TOPIC_PREFIX } from '@app/domain';
+import type { MongoReadStore } from './mongo-read-store';
+import { and, ATTR, flagCondition, narrowFilters, needsMessageDocument, needsUserRow, selectorFilter } from './mongo-narrow';
+
+/** The message index: `_id` is the message id. */
+type MessageDoc = { _id: number; r: number; snd: number; s: number | null; t: string | null; tk: string | null; dm: string | null; a: number; rs: boolean; x: string };
+/**
+ * A user's row: `f` the flags, `ur` present (true) only while unread, for a partial index; the
+ * message's filterable fields are copied onto the row so a narrow over the user's messages reads
+ * one collection (a topic move updates them with one updateMany).
+ */
+type RowDoc = { _id: string; u: number; m: number; f: number; ur?: true; s: number | null; t: string | null; tk: string | null; dm: string | null; snd: number; a: number; rs: boolean };
+type CheckpointRow = { _id: string; position: string };
+
+const READ = MESSAGE_FLAG_BITS.read;
+const INDEX_CONFLICT = [85, 86];
+
+/**
+ * Per-user message state on MongoDB, in the read store's database: `um_messages` (the index)
+ * and `um_user_messages` (one document per user and message), with the projection's checkpoint
+ * in the read store's `_checkpoints`, written in the same multi-document transaction as the
+ * changes (a replica set is required, as for the read store). A send is one bulkWrite of
+ * upserts ($setOnInsert, so a replay keeps later flag changes); a flag change one updateMany
+ * with $bit.
+ */
+export class MongoUserMessageStore implements UserMessageStorePort {
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+  ) {}
+
+  /** Shares the read store's client (closing the read store closes it). */
+  static fromReadStore(store: MongoReadStore): MongoUserMessageStore {
+    return new MongoUserMessageStore(store.mongoClient, store.db);
+  }
+
+  private messages(): Collection<MessageDoc> {
+    return this.db.collection<MessageDoc>('um_messages');
+  }
+  private rows(): Collection<RowDoc> {
+    return this.db.collection<RowDoc>('um_user_messages');
+  }
+  private checkpoints(): Collection<CheckpointRow> {
+    return this.db.collection<CheckpointRow>('_checkpoints');
+  }
+
+  async prepare(): Promise<void> {
+    for (const name of ['um_messages', 'um_user_messages', '_checkpoints']) {
+      if ((await this.db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0) continue;
+      try {
+        await this.db.createCollection(name);
+      } catch (error) {
+        if (!(error instanceof MongoServerError && Number(error.code) === 48)) throw error; // created concurrently
+      }
+    }
+    const create = async (collection: Collection<any>, keys: Document, options: Document) => {
+      try {
+        await collection.createIndex(keys, options);
+      } catch (error) {
+        if (!(error instanceof MongoServerError && INDEX_CONFLICT.includes(Number(error.code)))) throw error;
+      }
+    };
+    await create(this.messages(), { r: 1, _id: 1 }, { name: 'ix_realm' });
+    await create(this.messages(), { s: 1, _id: 1 }, { name: 'ix_stream' });
+    await create(this.messages(), { s: 1, tk: 1, _id: 1 }, { name: 'ix_stream_topic' });
+    await create(this.messages(), { snd: 1, _id: 1 }, { name: 'ix_sender' });
+    await create(this.rows(), { u: 1, m: 1 }, { name: 'ux_user_message', unique: true });
+    await create(this.rows(), { u: 1, s: 1, tk: 1, m: 1 }, { name: 'ix_user_stream_topic' });
+    await create(this.rows(), { m: 1 }, { name: 'ix_message' });
+    await create(this.rows(), { u: 1, m: -1 }, { name: 'ix_unread', partialFilterExpression: { ur: true } });
+  }
+
+  async apply(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
+    const position = encodePosition(checkpoint.position);
+    await this.client.withSession((session) =>
+      session.withTransaction(async () => {
+        const row = await this.checkpoints().findOne({ _id: checkpoint.name }, { session });
+        const stored = row ? decodePosition(row.position) : undefined;
+        for (const batch of batches) {
+          if (stored !== undefined && batch.position <= stored) continue;
+          for (const change of batch.changes) await this.applyChange(change, session);
+        }
+        await this.checkpoints().updateOne(
+          { _id: checkpoint.name },
+          [{ $set: { position: { $cond: [{ $lt: [{ $ifNull: ['$position', ''] }, position] }, position, '$position'] } } }],
+          { upsert: true, session },
+        );
+      }),
+    );
+  }
+
+  private async applyChange(change: UserMessageChange, session: ClientSession): Promise<void> {
+    switch (change.type) {
+      case 'message-added':
+        return this.addMessage(change.message, change.rows, session);
+      case 'flags-changed': {
+        const { mask, op } = change;
+        const filter = { ...selectorFilter(change.userId, change.selector), ...(op === 'add' ? { f: { $not: { $bitsAllSet: mask } } } : flagCondition('f', mask, 'any')) };
+        const touchesRead = (mask & READ) !== 0;
+        const update: Document =
+          op === 'add'
+            ? { $bit: { f: { or: mask } }, ...(touchesRead ? { $unset: { ur: '' } } : {}) }
+            : { $bit: { f: { and: ~mask } }, ...(touchesRead ? { $set: { ur: true } } : {}) };
+        await this.rows().updateMany(filter, update, { session });
+        return;
+      }
+      case 'messages-moved': {
+        const moved = { s: change.streamId, t: change.topic, tk: change.topic.toLowerCase(), rs: change.topic.startsWith(RESOLVED_TOPIC_PREFIX) };
+        await this.messages().updateMany({ _id: { $in: change.messageIds } }, { $set: moved }, { session });
+        await this.rows().updateMany({ m: { $in: change.messageIds } }, { $set: moved }, { session });
+        return;
+      }
+    }
+  }
+
+  private async addMessage(message: IndexedMessage, rows: { userId: number; flags: number }[], session: ClientSession): Promise<void> {
+    const a = (message.hasLink ? ATTR.link : 0) | (message.hasImage ? ATTR.image : 0) | (message.hasAttachment ? ATTR.attachment : 0);
+    const fields = {
+      s: message.streamId, t: message.topic, tk: message.topic?.toLowerCase() ?? null, dm: message.dmKey, snd: message.senderId, a,
+      rs: message.topic?.startsWith(RESOLVED_TOPIC_PREFIX) ?? false,
+    };
+    await this.messages().updateOne(
+      { _id: message.id },
+      { $setOnInsert: { _id: message.id, r: message.realmId, ...fields, x: message.searchText.toLowerCase() } },
+      { upsert: true, session },
+    );
+    if (rows.length === 0) return;
+    const ops: AnyBulkWriteOperation<RowDoc>[] = rows.map(({ userId, flags }) => ({
+      updateOne: {
+        filter: { _id: `${userId}:${message.id}` },
+        update: { $setOnInsert: { _id: `${userId}:${message.id}`, u: userId, m: message.id, f: flags, ...((flags & READ) === 0 ? { ur: true as const } : {}), ...fields } },
+        upsert: true,
+      },
+    }));
+    await this.rows().bulkWrite(ops, { ordered: false, session });
+  }
+
+  async getCheckpoint(name: string): Promise<GlobalPosition | undefined> {
+    const row = await this.checkpoints().findOne({ _id: name });
+    return row ? decodePosition(row.position) : undefined;
+  }
+
+  async reset(checkpointName: string): Promise<void> {
+    await this.rows().deleteMany({});
+    await this.messages().deleteMany({});
+    await this.checkpoints().deleteOne({ _id: checkpointName });
+  }
+
+  async findMessages(query: MessageQuery, range: MessageRange): Promise<MessageMatch[]> {
+    if (range.limit <= 0) return [];
+    const older = range.direction === 'older';
+    const bound = older ? { $lte: range.fromId } : { $gte: range.fromId };
+    const order = older ? -1 : 1;
+    if (query.scope === 'user') {
+      const { early, late } = narrowFilters(query.terms, 'rows', needsMessageDocument, 'msg.', { early: 'f', late: 'f' });
+      const pipeline: Document[] = [{ $match: and([{ u: query.userId, m: bound }, ...early]) }, { $sort: { m: order } }];
+      if (late.length > 0) {
+        pipeline.push({ $lookup: { from: 'um_messages', localField: 'm', foreignField: '_id', as: 'msg' } }, { $unwind: '$msg' }, { $match: and(late) });
+      }
+      pipeline.push({ $limit: range.limit }, { $project: { _id: 0, id: '$m', flags: '$f' } });
+      return (await this.rows().aggregate<MessageMatch>(pipeline).toArray()).map((r) => ({ id: r.id, flags: r.flags }));
+    }
+    const { early, late } = narrowFilters(query.terms, 'messages', needsUserRow, '', { early: 'f', late: 'row.f' });
+    const pipeline: Document[] = [{ $match: and([{ r: query.realmId, _id: bound }, ...early]) }, { $sort: { _id: order } }];
+    // Without conditions on the user's row, limit first so that only the returned messages are joined.
+    if (late.length === 0) pipeline.push({ $limit: range.limit });
+    pipeline.push({
+      $lookup: { from: 'um_user_messages', let: { m: '$_id' }, pipeline: [{ $match: { u: query.userId, $expr: { $eq: ['$m', '$$m'] } } }], as: 'row' },
+    });
+    pipeline.push({ $set: { row: { $first: '$row' } } });
+    if (late.length > 0) pipeline.push({ $set: { 'row.f': { $ifNull: ['$row.f', 0] } } }, { $match: and(late) }, { $limit: range.limit });
+    pipeline.push({ $project: { _id: 0, id: '$_id', flags: { $ifNull: ['$row.f', null] } } });
+    return (await this.messages().aggregate<MessageMatch>(pipeline).toArray()).map((r) => ({ id: r.id, flags: r.flags ?? null }));
+  }
+
+  async flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>> {
+    if (messageIds.length === 0) return new Map();
+    const rows = await this.rows().find({ u: userId, m: { $in: messageIds } }, { projection: { m: 1, f: 1 } }).toArray();
+    return new Map(rows.map((r) => [r.m, r.f]));
+  }
+
+  async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
+    const flags = op === 'add' ? { f: { $not: { $bitsAllSet: mask } } } : flagCondition('f', mask, 'any');
+    return this.rows().countDocuments({ ...selectorFilter(userId, selector), ...flags });
+  }
+
+  async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
+    const rows = await this.rows().find({ u: userId, ur: true }).sort({ m: -1 }).limit(limit).toArray();
+    return rows.reverse().map((r) => ({ id: r.m, senderId: r.snd, streamId: r.s, topic: r.t, dmKey: r.dm, flags: r.f }));
+  }
+
+  async unreadCounts(userId: number): Promise<UnreadCounts> {
+    const unread = { u: userId, ur: true as const };
+    const topics = await this.rows()
+      .aggregate<{ _id: { s: number; tk: string }; topic: string; count: number }>([
+        { $match: { ...unread, s: { $ne: null } } },
+        { $group: { _id: { s: '$s', tk: '$tk' }, topic: { $min: '$t' }, count: { $sum: 1 } } },
+        { $sort: { '_id.s': 1, '_id.tk': 1 } },
+      ])
+      .toArray();
+    const conversations = await this.rows()
+      .aggregate<{ _id: string; count: number }>([{ $match: { ...unread, dm: { $type: 'string' } } }, { $group: { _id: '$dm', count: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    return {
+      topics: topics.map((t) => ({ streamId: t._id.s, topic: t.topic, count: t.count })),
+      conversations: conversations.map((c) => ({ dmKey: c._id, count: c.count })),
+      mentioned: await this.rows().countDocuments({ ...unread, f: { $bitsAnySet: MENTION_FLAGS_MASK } }),
+      total: await this.rows().countDocuments(unread),
+    };
+  }
+
+  async topicParticipants(realmId: number, streamId: number, topic: string): Promise<number[]> {
+    const senders = (await this.messages().distinct('snd', { r: realmId, s: streamId, tk: topic.toLowerCase() })) as number[];
+    return senders.sort((a, b) => a - b);
+  }
+
+  async topicHasMessages(realmId: number, streamId: number, topic: string, userId?: number): Promise<boolean> {
+    const found =
+      userId === undefined
+        ? await this.messages().findOne({ r: realmId, s: streamId, tk: topic.toLowerCase() }, { projection: { _id: 1 } })
+        : await this.rows().findOne({ u: userId, s: streamId, tk: topic.toLowerCase() }, { projection: { _id: 1 } });
+    return found !== null;
+  }
+
+  async topicsOf(realmId: number, streamId: number, userId?: number): Promise<{ topic: string; maxId: number }[]> {
+    const rows =
+      userId === undefined
+        ? await this.messages()
+            .aggregate<{ _id: string; maxId: number }>([{ $match: { r: realmId, s: streamId } }, { $group: { _id: '$t', maxId: { $max: '$_id' } } }, { $sort: { maxId: -1 } }])
+            .toArray()
+        : await this.rows()
+            .aggregate<{ _id: string; maxId: number }>([{ $match: { u: userId, s: streamId } }, { $group: { _id: '$t', maxId: { $max: '$m' } } }, { $sort: { maxId: -1 } }])
+            .toArray();
+    return firstPerTopic(rows.map((r) => ({ topic: r._id, maxId: r.maxId })));
+  }
+
+  async maxMessageId(realmId: number, userId?: number): Promise<number | null> {
+    if (userId === undefined) {
+      const [newest] = await this.messages().find({ r: realmId }, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+      return newest?._id ?? null;
+    }
+    const [newest] = await this.rows().find({ u: userId }, { projection: { m: 1 } }).sort({ m: -1 }).limit(1).toArray();
+    return newest?.m ?? null;
+  }
+
+  async health(): Promise<{ ok: boolean; detail?: string }> {
+    try {
+      await this.db.command({ ping: 1 });
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, detail: (error as Error).message };
+    }
+  }
+}
+

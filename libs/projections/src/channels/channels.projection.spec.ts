@@ -1,0 +1,75 @@
+import {
+  channelCreated,
+  channelDeactivated,
+  channelDescriptionChanged,
+  channelNameChanged,
+  channelPermissionChanged,
+  channelReactivated,
+  privateChannelCreated,
+  recorded,
+  replay,
+  subscriptionsCreated,
+  subscriptionsDeactivated,
+  subscriptionsReactivated,
+} from '@app/testing';
+import { defaultChannelGroupSettings } from '@app/domain';
+import { channelsProjection } from './channels.projection';
+
+const after = (events: { type: string; data: object }[]) => replay(channelsProjection, recorded(events, 'channels-1'));
+
+describe('channelsProjection', () => {
+  it('stores a new channel in the shape of Zulip\'s stream object, keyed by its id', () => {
+    const docs = after([channelCreated({ channelId: 7, name: 'Design', description: 'Pixels', renderedDescription: '<p>Pixels</p>', at: '2026-01-02T03:04:05.000Z' })]);
+    expect([...docs.keys()]).toEqual(['7']);
+    expect(docs.get('7')).toEqual({
+      stream_id: 7,
+      realm_id: 1,
+      name: 'Design',
+      name_key: 'design',
+      description: 'Pixels',
+      rendered_description: '<p>Pixels</p>',
+      invite_only: false,
+      is_web_public: false,
+      history_public_to_subscribers: true,
+      date_created: 1767323045,
+      creator_id: 10,
+      is_archived: false,
+      subscriber_count: 0,
+      group_settings: defaultChannelGroupSettings(10),
+    });
+  });
+
+  it('gives the creator the administration of the channel, and nobody when there is no creator', () => {
+    expect(after([channelCreated({ creatorId: null })]).get('1')!.group_settings.can_administer_channel_group).toEqual({ system: 'role:nobody' });
+    expect(after([channelCreated({ creatorId: 10 })]).get('1')!.group_settings.can_administer_channel_group).toEqual({ direct_members: [10], direct_subgroups: [] });
+  });
+
+  it('follows renames, descriptions and privacy', () => {
+    const doc = after([
+      channelCreated(),
+      channelNameChanged(1, 'general', 'Lobby'),
+      channelDescriptionChanged(1, '', 'Hello', '<p>Hello</p>'),
+      channelPermissionChanged(1, { inviteOnly: false, historyPublicToSubscribers: true, isWebPublic: false }, { inviteOnly: true, historyPublicToSubscribers: false, isWebPublic: false }),
+    ]).get('1');
+    expect(doc).toMatchObject({
+      name: 'Lobby', name_key: 'lobby', description: 'Hello', rendered_description: '<p>Hello</p>', invite_only: true, history_public_to_subscribers: false,
+    });
+  });
+
+  it('archives and unarchives', () => {
+    expect(after([channelCreated(), channelDeactivated(1)]).get('1')!.is_archived).toBe(true);
+    expect(after([channelCreated(), channelDeactivated(1), channelReactivated(1)]).get('1')!.is_archived).toBe(false);
+  });
+
+  it('counts active subscriptions', () => {
+    const doc = after([
+      privateChannelCreated({ channelId: 1 }),
+      subscriptionsCreated(1, [10, 11, 12]),
+      subscriptionsDeactivated(1, [11, 12]),
+      subscriptionsReactivated(1, [12]),
+    ]).get('1');
+    expect(doc!.subscriber_count).toBe(2);
+  });
+
+  it('ignores changes to a channel it never saw created', () => expect(after([channelNameChanged(9, 'a', 'b')]).size).toBe(0));
+});

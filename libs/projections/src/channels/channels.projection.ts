@@ -1,0 +1,81 @@
+import {
+  CHANNEL_EVENT_TYPES,
+  SUBSCRIPTION_EVENT_TYPES,
+  channelNameKey,
+  defaultChannelGroupSettings,
+  type ChannelEvent,
+  type SubscriptionEvent,
+} from '@app/domain';
+import { CHANNELS, type ChannelDocument, type RecordedEvent } from '@app/application';
+import { defineProjection, unixSeconds } from '../shared/projection';
+
+const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as ChannelEvent | SubscriptionEvent;
+
+/**
+ * Channels in the shape of Zulip's stream object, from the organization's `channels-<realmId>`
+ * stream, with the subscriber count kept from each channel's `subscriptions-<channelId>` stream.
+ */
+export const channelsProjection = defineProjection<ChannelDocument>({
+  name: 'channels',
+  collection: {
+    name: CHANNELS,
+    // Lookups by id use the document id; names are found per organization; lists filter archived channels.
+    fields: [
+      { name: 'realm_id', type: 'number' },
+      { name: 'name_key', type: 'string' },
+      { name: 'is_archived', type: 'boolean' },
+    ],
+    compoundIndexes: [['realm_id', 'name_key']],
+  },
+  handles: [...CHANNEL_EVENT_TYPES, ...SUBSCRIPTION_EVENT_TYPES],
+  idsOf: (event) => [String((event.data as { channelId: number }).channelId)],
+  evolve: (doc, event) => {
+    const e = asEvent(event);
+    if (e.type === 'ChannelCreated') {
+      const d = e.data;
+      return {
+        stream_id: d.channelId,
+        realm_id: d.realmId,
+        name: d.name,
+        name_key: channelNameKey(d.name),
+        description: d.description,
+        rendered_description: d.renderedDescription,
+        invite_only: d.inviteOnly,
+        is_web_public: d.isWebPublic,
+        history_public_to_subscribers: d.historyPublicToSubscribers,
+        date_created: unixSeconds(d.at),
+        creator_id: d.creatorId,
+        is_archived: false,
+        // Subscription events of a channel follow its creation in the log; none can precede it.
+        subscriber_count: doc?.subscriber_count ?? 0,
+        group_settings: defaultChannelGroupSettings(d.creatorId),
+      };
+    }
+    if (!doc) return doc;
+    switch (e.type) {
+      case 'ChannelNameChanged':
+        return { ...doc, name: e.data.newName, name_key: channelNameKey(e.data.newName) };
+      case 'ChannelDescriptionChanged':
+        return { ...doc, description: e.data.newDescription, rendered_description: e.data.renderedDescription };
+      case 'ChannelPermissionChanged':
+        return {
+          ...doc,
+          invite_only: e.data.new.inviteOnly,
+          history_public_to_subscribers: e.data.new.historyPublicToSubscribers,
+          is_web_public: e.data.new.isWebPublic,
+        };
+      case 'ChannelDeactivated':
+        return { ...doc, is_archived: true };
+      case 'ChannelReactivated':
+        return { ...doc, is_archived: false };
+      case 'SubscriptionsCreated':
+        return { ...doc, subscriber_count: doc.subscriber_count + e.data.subscriptions.length };
+      case 'SubscriptionsReactivated':
+        return { ...doc, subscriber_count: doc.subscriber_count + e.data.userIds.length };
+      case 'SubscriptionsDeactivated':
+        return { ...doc, subscriber_count: Math.max(0, doc.subscriber_count - e.data.userIds.length) };
+      default:
+        return doc;
+    }
+  },
+});

@@ -1,0 +1,74 @@
+import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from '@app/application';
+import { type MessageSent, recipientIdOf, type UserTopicVisibilityPolicyChanged } from '@app/domain';
+import { defineProjection, unixSeconds } from '../shared/projection';
+
+/** Messages as GET /messages reads them (the reader-independent part; see MessageDocument). */
+export const messagesProjection = defineProjection<MessageDocument>({
+  name: 'messages',
+  collection: {
+    name: MESSAGES,
+    fields: [
+      { name: 'realm_id', type: 'number' },
+      { name: 'stream_id', type: 'number' },
+      { name: 'sender_id', type: 'number' },
+    ],
+  },
+  handles: ['MessageSent'],
+  idsOf: (event) => [String((event.data as MessageSent['data']).messageId)],
+  evolve: (doc, event) => {
+    if (event.type !== 'MessageSent') return doc;
+    const d = event.data as MessageSent['data'];
+    const stream = d.recipient.type === 'stream' ? d.recipient : null;
+    return {
+      id: d.messageId,
+      realm_id: d.realmId,
+      sender_id: d.senderId,
+      type: stream ? 'stream' : 'private',
+      stream_id: stream?.streamId ?? null,
+      stream_name: stream?.streamName ?? null,
+      subject: stream?.topic ?? '',
+      dm_user_ids: d.recipient.type === 'direct' ? [...d.recipient.participantIds] : null,
+      recipient_id: recipientIdOf(d.recipient, d.senderId),
+      content: d.content,
+      rendered_content: d.renderedContent,
+      client: d.client,
+      timestamp: unixSeconds(d.at),
+      is_me_message: d.isMeMessage,
+      topic_links: [],
+      last_edit_timestamp: null,
+    };
+  },
+});
+
+/** Users' visibility policies for topics (UserTopic); INHERIT removes the row, as Zulip does. */
+export const userTopicsProjection = defineProjection<UserTopicDocument>({
+  name: 'user_topics',
+  collection: {
+    name: USER_TOPICS,
+    fields: [
+      { name: 'user_id', type: 'number' },
+      { name: 'stream_id', type: 'number' },
+      { name: 'topic_key', type: 'string' },
+      { name: 'visibility_policy', type: 'number' },
+    ],
+    compoundIndexes: [['stream_id', 'topic_key']],
+  },
+  handles: ['UserTopicVisibilityPolicyChanged'],
+  idsOf: (event) => {
+    const d = event.data as UserTopicVisibilityPolicyChanged['data'];
+    return [userTopicDocumentId(d.userId, d.streamId, d.topic)];
+  },
+  evolve: (_doc, event) => {
+    const d = event.data as UserTopicVisibilityPolicyChanged['data'];
+    if (d.newPolicy === 0) return null;
+    return {
+      user_id: d.userId,
+      realm_id: d.realmId,
+      stream_id: d.streamId,
+      topic_name: d.topic,
+      topic_key: d.topic.toLowerCase(),
+      visibility_policy: d.newPolicy,
+      last_updated: unixSeconds(d.at),
+    };
+  },
+});

@@ -1,0 +1,66 @@
+import type { RecordedEvent, UserMessageChange, UserMessageRow, UserMessageStorePort } from '@app/application';
+import { directConversationKey, MESSAGE_FLAG_BITS as F, type MessageSent } from '@app/domain';
+import type { BulkProjection } from '../shared/bulk-projection';
+
+/**
+ * The rows a send creates (zerver/actions/message_send.py create_user_messages): every
+ * recipient gets one, `is_private` for direct messages, `stream_wildcard_mentioned` for all on a
+ * channel wildcard, and `read`, `mentioned`, `topic_wildcard_mentioned` for the users named.
+ */
+export function rowsOf(sent: MessageSent['data']): UserMessageRow[] {
+  let base = 0;
+  if (sent.recipient.type === 'direct') base |= F.is_private;
+  if (sent.streamWildcardMentioned) base |= F.stream_wildcard_mentioned;
+  const read = new Set(sent.readUserIds);
+  const mentioned = new Set(sent.mentionedUserIds);
+  const topicWildcard = new Set(sent.topicWildcardMentionedUserIds);
+  return sent.recipientIds.map((userId) => {
+    let flags = base;
+    if (read.has(userId)) flags |= F.read;
+    if (mentioned.has(userId)) flags |= F.mentioned;
+    if (topicWildcard.has(userId)) flags |= F.topic_wildcard_mentioned;
+    return { userId, flags };
+  });
+}
+
+/** What an event changes in the per-user message state (pure). */
+export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
+  if (event.type !== 'MessageSent') return [];
+  const sent = event.data as MessageSent['data'];
+  const { recipient } = sent;
+  return [
+    {
+      type: 'message-added',
+      message: {
+        id: sent.messageId,
+        realmId: sent.realmId,
+        senderId: sent.senderId,
+        streamId: recipient.type === 'stream' ? recipient.streamId : null,
+        topic: recipient.type === 'stream' ? recipient.topic : null,
+        dmKey: recipient.type === 'direct' ? directConversationKey(recipient.participantIds) : null,
+        hasLink: sent.hasLink,
+        hasImage: sent.hasImage,
+        hasAttachment: sent.hasAttachment,
+        searchText: sent.content,
+      },
+      rows: rowsOf(sent),
+    },
+  ];
+}
+
+export const USER_MESSAGES_PROJECTION = 'user_messages';
+export const USER_MESSAGE_EVENT_TYPES = ['MessageSent'] as const;
+
+/** The per-user message state as a bulk projection over a UserMessageStorePort. */
+export function userMessagesProjection(store: UserMessageStorePort): BulkProjection {
+  return {
+    name: USER_MESSAGES_PROJECTION,
+    handles: USER_MESSAGE_EVENT_TYPES,
+    prepare: () => store.prepare(),
+    apply: (events, upTo) =>
+      store.apply(
+        events.map((event) => ({ position: event.position, changes: userMessageChanges(event) })),
+        { name: USER_MESSAGES_PROJECTION, position: upTo },
+      ),
+  };
+}

@@ -1,0 +1,97 @@
+import { SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent } from '@app/domain';
+import {
+  CHANNEL_MEMBERS,
+  SUBSCRIPTIONS,
+  subscriptionDocumentId,
+  type ChannelMembersDocument,
+  type RecordedEvent,
+  type SubscriptionDocument,
+} from '@app/application';
+import { defineProjection } from '../shared/projection';
+
+const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as SubscriptionEvent;
+
+/** Colors by user of one SubscriptionsCreated, built once per event (an event may carry 10,000 users). */
+const colorsByEvent = new WeakMap<object, Map<number, string>>();
+const colorOf = (e: Extract<SubscriptionEvent, { type: 'SubscriptionsCreated' }>, userId: number): string => {
+  let colors = colorsByEvent.get(e.data);
+  if (!colors) {
+    colors = new Map(e.data.subscriptions.map((s) => [s.userId, s.color]));
+    colorsByEvent.set(e.data, colors);
+  }
+  return colors.get(userId)!;
+};
+
+const userIdsOf = (e: SubscriptionEvent): number[] =>
+  e.type === 'SubscriptionsCreated' ? e.data.subscriptions.map((s) => s.userId) : e.data.userIds;
+
+/** One document per (user, channel) subscription, active or not, with the user's settings for it. */
+export const subscriptionsProjection = defineProjection<SubscriptionDocument>({
+  name: 'subscriptions',
+  collection: {
+    name: SUBSCRIPTIONS,
+    // A user's subscriptions (GET /users/me/subscriptions, colors in use) and a channel's (by id).
+    fields: [
+      { name: 'user_id', type: 'number' },
+      { name: 'channel_id', type: 'number' },
+      { name: 'active', type: 'boolean' },
+    ],
+    compoundIndexes: [['user_id', 'active'], ['channel_id', 'active']],
+  },
+  handles: SUBSCRIPTION_EVENT_TYPES,
+  idsOf: (event) => {
+    const e = asEvent(event);
+    return userIdsOf(e).map((userId) => subscriptionDocumentId(userId, e.data.channelId));
+  },
+  evolve: (doc, event, id) => {
+    const e = asEvent(event);
+    switch (e.type) {
+      case 'SubscriptionsCreated': {
+        const userId = Number(id.split(':')[0]);
+        const color = colorOf(e, userId);
+        return {
+          user_id: userId,
+          channel_id: e.data.channelId,
+          realm_id: e.data.realmId,
+          active: true,
+          color,
+          is_muted: false,
+          pin_to_top: false,
+          desktop_notifications: null,
+          audible_notifications: null,
+          push_notifications: null,
+          email_notifications: null,
+          wildcard_mentions_notify: null,
+        };
+      }
+      case 'SubscriptionsReactivated':
+        return doc && { ...doc, active: true };
+      case 'SubscriptionsDeactivated':
+        return doc && { ...doc, active: false };
+      default:
+        return doc;
+    }
+  },
+});
+
+/** Insert/remove in an ascending id list without duplicates. */
+const withIds = (ids: number[], added: number[]): number[] => [...new Set([...ids, ...added])].sort((a, b) => a - b);
+const withoutIds = (ids: number[], removed: number[]): number[] => {
+  const gone = new Set(removed);
+  return ids.filter((id) => !gone.has(id));
+};
+
+/** Each channel's active subscribers in one compact document (see ChannelMembersDocument). */
+export const channelMembersProjection = defineProjection<ChannelMembersDocument>({
+  name: 'channel_members',
+  // Read only by channel id (the document id).
+  collection: { name: CHANNEL_MEMBERS, fields: [] },
+  handles: SUBSCRIPTION_EVENT_TYPES,
+  idsOf: (event) => [String((event.data as { channelId: number }).channelId)],
+  evolve: (doc, event) => {
+    const e = asEvent(event);
+    const current = doc ?? { channel_id: e.data.channelId, realm_id: e.data.realmId, subscriber_ids: [] };
+    if (e.type === 'SubscriptionsDeactivated') return { ...current, subscriber_ids: withoutIds(current.subscriber_ids, e.data.userIds) };
+    return { ...current, subscriber_ids: withIds(current.subscriber_ids, userIdsOf(e)) };
+  },
+});

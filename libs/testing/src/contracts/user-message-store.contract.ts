@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import type { IndexedMessage, MessageQuery, NarrowCondition, NarrowTerm, UserMessageChange, UserMessageStorePort } from '@app/application';
+import { MESSAGE_FLAG_BITS as F, MENTION_FLAGS_MASK } from '@app/domain';
+
+export type UserMessageStoreFixture = { store: UserMessageStorePort; cleanup(): Promise<void> };
+
+const REALM = 1;
+const HAMLET = 10;
+const CORDELIA = 11;
+const IAGO = 2;
+
+/** The behaviour every UserMessageStorePort adapter must have. */
+export function userMessageStoreContract(adapterName: string, open: () => Promise<UserMessageStoreFixture>) {
+  describe(`UserMessageStorePort contract: ${adapterName}`, () => {
+    let fixture: UserMessageStoreFixture;
+    let store: UserMessageStorePort;
+    let checkpoint: string;
+    let position: bigint;
+
+    beforeAll(async () => {
+      fixture = await open();
+      store = fixture.store;
+      await store.prepare();
+      await store.prepare(); // idempotent
+    });
+    afterAll(async () => fixture.cleanup());
+    beforeEach(async () => {
+      checkpoint = `um_${randomUUID().slice(0, 8)}`;
+      position = 0n;
+      await store.reset(checkpoint);
+    });
+
+    const message = (id: number, overrides: Partial<IndexedMessage> = {}): IndexedMessage => ({
+      id, realmId: REALM, senderId: HAMLET, streamId: 5, topic: 'greetings', dmKey: null,
+      hasLink: false, hasImage: false, hasAttachment: false, searchText: `message ${id}`, ...overrides,
+    });
+    const added = (m: IndexedMessage, rows: [number, number][]): UserMessageChange => ({
+      type: 'message-added', message: m, rows: rows.map(([userId, flags]) => ({ userId, flags })),
+    });
+    /** Applies each change as one event at the next position. */
+    const apply = async (...changes: UserMessageChange[]) => {
+      const batches = changes.map((c) => ({ position: ++position, changes: [c] }));
+      await store.apply(batches, { name: checkpoint, position });
+    };
+    const ids = async (query: Partial<MessageQuery> & { terms?: NarrowTerm[] }, direction: 'older' | 'newer' = 'newer', fromId = 0, limit = 1000) =>
+      (await store.findMessages({ realmId: REALM, userId: HAMLET, scope: 'user', terms: [], ...query }, { direction, fromId, limit })).map((m) => m.id);
+    const term = (t: NarrowCondition, negated = false): NarrowTerm => ({ ...t, negated });
+
+    /** A small organization: channel 5 ("greetings", "Lunch", resolved topic), channel 6, direct messages. */
+    const seed = async () =>
+      apply(
+        added(message(1), [[HAMLET, F.read], [CORDELIA, 0]]),
+        added(message(2, { senderId: CORDELIA, topic: 'Lunch', searchText: 'Pizza at noon https://x.test', hasLink: true }), [[HAMLET, F.mentioned], [CORDELIA, F.read]]),
+        added(message(3, { streamId: 6, topic: 'other', searchText: 'pizza again' }), [[CORDELIA, F.read]]),
+        added(message(4, { streamId: null, topic: null, dmKey: '10,11', senderId: CORDELIA, searchText: 'psst' }), [[HAMLET, F.is_private], [CORDELIA, F.read | F.is_private]]),
+        added(message(5, { streamId: null, topic: null, dmKey: '2,10,11', senderId: IAGO, hasImage: true, hasAttachment: true }), [[HAMLET, F.is_private | F.starred], [CORDELIA, F.is_private], [IAGO, F.read | F.is_private]]),
+        added(message(6, { topic: '✔ done', searchText: 'finished' }), [[HAMLET, 0], [CORDELIA, F.stream_wildcard_mentioned]]),
+        added(message(7, { realmId: 2, streamId: 50, topic: 'elsewhere' }), [[99, 0]]),
+      );
+
+    it('inserts every recipient\'s row with its flags at once', async () => {
+      await seed();
+      expect(await store.flagsFor(HAMLET, [1, 2, 3, 4, 5, 6, 404])).toEqual(
+        new Map([[1, F.read], [2, F.mentioned], [4, F.is_private], [5, F.is_private | F.starred], [6, 0]]),
+      );
+      expect(await store.flagsFor(HAMLET, [])).toEqual(new Map());
+      expect(await store.getCheckpoint(checkpoint)).toBe(7n);
+    });
+
+    it('skips changes at or below its checkpoint and never moves it backwards', async () => {
+      await apply(added(message(1), [[HAMLET, 0]]));
+      await store.apply([{ position: 1n, changes: [{ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [1] }, op: 'add', mask: F.starred }] }], { name: checkpoint, position: 1n });
+      await store.apply([], { name: checkpoint, position: 0n });
+      expect(await store.flagsFor(HAMLET, [1])).toEqual(new Map([[1, 0]]));
+      expect(await store.getCheckpoint(checkpoint)).toBe(1n);
+    });
+
+    it('inserts a message\'s rows only if absent (a replayed send keeps later flag changes)', async () => {
+      await apply(added(message(1), [[HAMLET, 0]]), { type: 'flags-changed', userId: HAMLET, selector: { messageIds: [1] }, op: 'add', mask: F.read });
+      await apply(added(message(1), [[HAMLET, 0], [CORDELIA, 0]]));
+      expect(await store.flagsFor(HAMLET, [1])).toEqual(new Map([[1, F.read]]));
+      expect(await store.flagsFor(CORDELIA, [1])).toEqual(new Map([[1, 0]]));
+    });
+
+    describe('flag changes', () => {
+      beforeEach(seed);
+      const flagsOf = async (userId: number) => Object.fromEntries(await store.flagsFor(userId, [1, 2, 3, 4, 5, 6]));
+
+      it('adds and removes a flag over a list of ids, counting what would change first', async () => {
+        expect(await store.countFlagChanges(HAMLET, { messageIds: [1, 2, 6, 404] }, 'add', F.read)).toBe(2);
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [1, 2, 6, 404] }, op: 'add', mask: F.read });
+        expect(await flagsOf(HAMLET)).toMatchObject({ 1: F.read, 2: F.mentioned | F.read, 6: F.read });
+        expect(await store.countFlagChanges(HAMLET, { messageIds: [1, 2] }, 'remove', F.read)).toBe(2);
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [1] }, op: 'remove', mask: F.read });
+        expect(await flagsOf(HAMLET)).toMatchObject({ 1: 0, 2: F.mentioned | F.read });
+        expect(await flagsOf(CORDELIA)).toMatchObject({ 1: 0, 2: F.read }); // another user's rows are untouched
+      });
+
+      it('selects by id range, channel, topic (case-insensitively) and conversation', async () => {
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { minId: 2, maxId: 5 }, op: 'add', mask: F.starred });
+        expect(await flagsOf(HAMLET)).toMatchObject({ 1: F.read, 2: F.mentioned | F.starred, 4: F.is_private | F.starred, 6: 0 });
+        await apply({ type: 'flags-changed', userId: CORDELIA, selector: { streamId: 5, topic: 'LUNCH' }, op: 'remove', mask: F.read });
+        expect(await flagsOf(CORDELIA)).toMatchObject({ 1: 0, 2: 0, 3: F.read });
+        await apply({ type: 'flags-changed', userId: CORDELIA, selector: { streamId: 6 }, op: 'remove', mask: F.read });
+        expect(await flagsOf(CORDELIA)).toMatchObject({ 3: 0 });
+        await apply({ type: 'flags-changed', userId: CORDELIA, selector: { dmKey: '2,10,11' }, op: 'add', mask: F.read });
+        expect(await flagsOf(CORDELIA)).toMatchObject({ 4: F.read | F.is_private, 5: F.read | F.is_private });
+      });
+    });
+
+    describe('narrows', () => {
+      beforeEach(seed);
+
+      it('lists the user\'s messages in either direction from an id, limited', async () => {
+        expect(await ids({})).toEqual([1, 2, 4, 5, 6]);
+        expect(await ids({}, 'older', 5, 2)).toEqual([5, 4]);
+        expect(await ids({}, 'newer', 3, 2)).toEqual([4, 5]);
+        expect(await ids({}, 'newer', 3, 0)).toEqual([]);
+      });
+
+      it('filters by channel, topic, sender and id', async () => {
+        expect(await ids({ terms: [term({ kind: 'stream', streamId: 5 })] })).toEqual([1, 2, 6]);
+        expect(await ids({ terms: [term({ kind: 'streams', streamIds: [5, 6] })] })).toEqual([1, 2, 6]);
+        expect(await ids({ terms: [term({ kind: 'streams', streamIds: [] })] })).toEqual([]);
+        expect(await ids({ terms: [term({ kind: 'stream', streamId: 5 }), term({ kind: 'topic', topic: 'lunch' })] })).toEqual([2]);
+        expect(await ids({ terms: [term({ kind: 'sender', userId: CORDELIA })] })).toEqual([2, 4]);
+        expect(await ids({ terms: [term({ kind: 'id', id: 4 })] })).toEqual([4]);
+      });
+
+      it('filters direct messages by conversation, participant and kind', async () => {
+        expect(await ids({ terms: [term({ kind: 'dm', dmKey: '10,11' })] })).toEqual([4]);
+        expect(await ids({ terms: [term({ kind: 'dm-including', userId: IAGO })] })).toEqual([5]);
+        expect(await ids({ terms: [term({ kind: 'dm-including', userId: CORDELIA })] })).toEqual([4, 5]);
+        expect(await ids({ terms: [term({ kind: 'is-dm' })] })).toEqual([4, 5]);
+      });
+
+      it('filters by the user\'s flags', async () => {
+        expect(await ids({ terms: [term({ kind: 'flags', mask: F.read, set: 'none' })] })).toEqual([2, 4, 5, 6]);
+        expect(await ids({ terms: [term({ kind: 'flags', mask: F.starred, set: 'all' })] })).toEqual([5]);
+        expect(await ids({ terms: [term({ kind: 'flags', mask: MENTION_FLAGS_MASK, set: 'any' })] })).toEqual([2]);
+        expect(await ids({ userId: CORDELIA, terms: [term({ kind: 'flags', mask: MENTION_FLAGS_MASK, set: 'any' })] })).toEqual([6]);
+      });
+
+      it('filters resolved topics, links, images, attachments and words', async () => {
+        expect(await ids({ terms: [term({ kind: 'resolved' })] })).toEqual([6]);
+        expect(await ids({ terms: [term({ kind: 'has', what: 'link' })] })).toEqual([2]);
+        expect(await ids({ terms: [term({ kind: 'has', what: 'image' })] })).toEqual([5]);
+        expect(await ids({ terms: [term({ kind: 'has', what: 'attachment' })] })).toEqual([5]);
+        expect(await ids({ terms: [term({ kind: 'search', words: ['PIZZA', 'noon'] })] })).toEqual([2]);
+        expect(await ids({ terms: [term({ kind: 'search', words: ['greetings'] })] })).toEqual([1]); // the topic counts
+      });
+
+      it('negates terms, counting a missing value as "does not match"', async () => {
+        expect(await ids({ terms: [term({ kind: 'topic', topic: 'greetings' }, true)] })).toEqual([2, 4, 5, 6]);
+        expect(await ids({ terms: [term({ kind: 'is-dm' }, true)] })).toEqual([1, 2, 6]);
+        expect(await ids({ terms: [term({ kind: 'flags', mask: F.read, set: 'none' }, true)] })).toEqual([1]);
+        expect(await ids({ terms: [term({ kind: 'nothing' })] })).toEqual([]);
+        expect(await ids({ terms: [term({ kind: 'nothing' }, true)] })).toEqual([1, 2, 4, 5, 6]);
+      });
+
+      it('reads a channel\'s whole history in history scope, with the user\'s flags where there is a row', async () => {
+        const matches = await store.findMessages(
+          { realmId: REALM, userId: HAMLET, scope: 'history', terms: [term({ kind: 'stream', streamId: 6 })] },
+          { direction: 'newer', fromId: 0, limit: 10 },
+        );
+        expect(matches).toEqual([{ id: 3, flags: null }]);
+        expect(await ids({ scope: 'history', terms: [term({ kind: 'stream', streamId: 5 })] })).toEqual([1, 2, 6]);
+        expect(await ids({ scope: 'history', realmId: 2, terms: [] })).toEqual([7]); // organizations never mix
+      });
+    });
+
+    describe('unread state and topics', () => {
+      beforeEach(seed);
+
+      it('lists the newest unread messages, oldest first, capped', async () => {
+        expect((await store.unreadMessages(HAMLET, 10)).map((m) => m.id)).toEqual([2, 4, 5, 6]);
+        expect(await store.unreadMessages(HAMLET, 2)).toEqual([
+          { id: 5, senderId: IAGO, streamId: null, topic: null, dmKey: '2,10,11', flags: F.is_private | F.starred },
+          { id: 6, senderId: HAMLET, streamId: 5, topic: '✔ done', dmKey: null, flags: 0 },
+        ]);
+      });
+
+      it('counts unread messages per topic and conversation, and mentions', async () => {
+        expect(await store.unreadCounts(HAMLET)).toEqual({
+          topics: [{ streamId: 5, topic: 'Lunch', count: 1 }, { streamId: 5, topic: '✔ done', count: 1 }],
+          conversations: [{ dmKey: '10,11', count: 1 }, { dmKey: '2,10,11', count: 1 }],
+          mentioned: 1,
+          total: 4,
+        });
+      });
+
+      it('knows a topic\'s participants, whether it has messages and the newest message', async () => {
+        await apply(added(message(8, { senderId: IAGO, topic: 'GREETINGS' }), [[IAGO, F.read]]));
+        expect(await store.topicParticipants(REALM, 5, 'greetings')).toEqual([IAGO, HAMLET]);
+        expect(await store.topicHasMessages(REALM, 5, 'Lunch')).toBe(true);
+        expect(await store.topicHasMessages(REALM, 5, 'nothing here')).toBe(false);
+        expect(await store.topicHasMessages(REALM, 6, 'other', HAMLET)).toBe(false);
+        expect(await store.maxMessageId(REALM)).toBe(8);
+        expect(await store.maxMessageId(REALM, HAMLET)).toBe(6);
+      });
+
+      it('lists a channel\'s topics newest first, one per topic whatever its case, for everyone or for one user', async () => {
+        await apply(added(message(8, { senderId: IAGO, topic: 'GREETINGS' }), [[IAGO, F.read]]));
+        expect(await store.topicsOf(REALM, 5)).toEqual([
+          { topic: 'GREETINGS', maxId: 8 },
+          { topic: '✔ done', maxId: 6 },
+          { topic: 'Lunch', maxId: 2 },
+        ]);
+        expect(await store.topicsOf(REALM, 5, HAMLET)).toEqual([
+          { topic: '✔ done', maxId: 6 },
+          { topic: 'Lunch', maxId: 2 },
+          { topic: 'greetings', maxId: 1 },
+        ]);
+        expect(await store.topicsOf(REALM, 6, HAMLET)).toEqual([]);
+      });
+
+      it('moves messages to another channel and topic', async () => {
+        await apply({ type: 'messages-moved', messageIds: [1, 2], streamId: 6, topic: 'moved' });
+        expect(await ids({ terms: [term({ kind: 'stream', streamId: 6 }), term({ kind: 'topic', topic: 'MOVED' })] })).toEqual([1, 2]);
+        expect(await store.topicHasMessages(REALM, 5, 'Lunch')).toBe(false);
+      });
+    });
+
+    it('fans a message out to 10,000 users and marks 5,000 of them read, in bulk', async () => {
+      const users = Array.from({ length: 10_000 }, (_, i) => 1000 + i);
+      await apply(added(message(1), users.map((u) => [u, 0])));
+      await apply(...Array.from({ length: 200 }, (_, i) => added(message(2 + i), [[HAMLET, 0]])));
+      expect((await store.flagsFor(users[9999], [1])).get(1)).toBe(0);
+      await apply({ type: 'flags-changed', userId: HAMLET, selector: { streamId: 5, maxId: 101 }, op: 'add', mask: F.read });
+      expect((await store.unreadCounts(HAMLET)).total).toBe(100);
+    }, 60_000);
+
+    it('forgets everything on reset', async () => {
+      await seed();
+      await store.reset(checkpoint);
+      expect(await ids({})).toEqual([]);
+      expect(await store.getCheckpoint(checkpoint)).toBeUndefined();
+    });
+  });
+}
