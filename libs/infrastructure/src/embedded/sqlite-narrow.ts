@@ -76,8 +76,8 @@ export function narrowWhere(terms: NarrowTerm[], scope: MessageQuery['scope']): 
   return { sql: sql.length > 0 ? sql.join(' AND ') : '1', params };
 }
 
-/** The rows a flag change selects, as conditions on um_user_messages (no alias). */
-export function selectorWhere(selector: FlagSelector): Sql {
+/** The rows a flag change selects, as conditions on `table` (um_user_messages or um_inbox, unaliased). */
+export function selectorWhere(selector: FlagSelector, table = 'um_user_messages'): Sql {
   const sql: string[] = [];
   const params: (string | number)[] = [];
   if (selector.messageIds !== undefined) {
@@ -106,7 +106,7 @@ export function selectorWhere(selector: FlagSelector): Sql {
     params.push(selector.dmKey);
   }
   if (onMessage.length > 0) {
-    sql.push(`EXISTS (SELECT 1 FROM um_messages m WHERE m.id = um_user_messages.message_id AND ${onMessage.join(' AND ')})`);
+    sql.push(`EXISTS (SELECT 1 FROM um_messages m WHERE m.id = ${table}.message_id AND ${onMessage.join(' AND ')})`);
   }
   return { sql: sql.length > 0 ? sql.join(' AND ') : '1', params };
 }

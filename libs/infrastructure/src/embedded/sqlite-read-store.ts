@@ -64,7 +64,8 @@ export class SqliteReadStore implements ReadStorePort {
   async ensureCollection(spec: CollectionSpec): Promise<void> {
     const name = table(spec.name);
     this.db.transaction(() => {
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position TEXT)`);
+      // WITHOUT ROWID: the document id is the table's key, one b-tree less to maintain per write.
+      this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position TEXT) WITHOUT ROWID`);
       const existing = new Set((this.db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name));
       for (const field of spec.fields) {
         const col = column(field.name);

@@ -15,6 +15,11 @@ export function openSqlite(file: string, synchronous: SqliteSynchronous = 'norma
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
   db.pragma('busy_timeout = 5000');
+  // Checkpoint the WAL every ~40 MiB instead of every ~4 MiB: each checkpoint fsyncs, and at the
+  // default they dominated the append and replay tails (measured in bench/: raw single-row
+  // transactions went from ~14,500/s to ~21,000/s with this and the larger page cache).
+  db.pragma('wal_autocheckpoint = 10000');
+  db.pragma('cache_size = -65536'); // 64 MiB
   db.pragma('foreign_keys = ON');
   return db;
 }
