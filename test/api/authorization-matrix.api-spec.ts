@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient } from '@app/testing';
+import { ApiTestClient, PUSH_KEY, TINY_PNG } from '@app/testing';
 import type { Response } from 'supertest';
 
 /**
@@ -15,7 +15,7 @@ const PERSONA: Partial<Record<Caller, string>> = {
 };
 
 /** ok: success; 401: credential failure; admin / owner / human / guest: the refusal of that guard; no_channel / not_channel_admin: Zulip's channel access refusals. */
-type Outcome = 'ok' | 401 | 'admin' | 'owner' | 'human' | 'no_guest' | 'no_channel' | 'not_channel_admin';
+type Outcome = 'ok' | 401 | 'admin' | 'owner' | 'human' | 'no_guest' | 'no_channel' | 'not_channel_admin' | 'bot_only' | 'insufficient' | 'not_emoji_author' | 'no_push';
 const AUTHENTICATED: Caller[] = ['guest', 'member', 'moderator', 'administrator', 'owner', 'bot'];
 
 type Row = {
@@ -110,6 +110,205 @@ const CHANNEL_ROWS: Row[] = [
   },
 ];
 
+/** Personal data: drafts, saved snippets and mutes belong to every account; bot storage to bots only. */
+const draftOf = (caller: Caller) => JSON.stringify([{ type: '', to: [], topic: '', content: `Draft of ${caller}` }]);
+const botsOnly = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('bot_only'), bot: 'ok' });
+const PERSONAL_DATA_ROWS: Row[] = [
+  { name: 'GET /drafts', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/drafts')) },
+  { name: 'POST /drafts', outcomes: everyone('ok'), send: (api, as, caller) => form(as(api.http.post('/api/v1/drafts')), { drafts: draftOf(caller) }) },
+  {
+    name: 'PATCH /drafts/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { ids } = (await form(as(api.http.post('/api/v1/drafts')), { drafts: draftOf(caller) })).body;
+      return form(as(api.http.patch(`/api/v1/drafts/${ids?.[0]}`)), { draft: JSON.stringify({ type: '', to: [], topic: '', content: 'Edited' }) });
+    },
+  },
+  {
+    name: 'DELETE /drafts/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { ids } = (await form(as(api.http.post('/api/v1/drafts')), { drafts: draftOf(caller) })).body;
+      return as(api.http.delete(`/api/v1/drafts/${ids?.[0]}`));
+    },
+  },
+  { name: 'GET /saved_snippets', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/saved_snippets')) },
+  {
+    name: 'POST /saved_snippets',
+    outcomes: everyone('ok'),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/saved_snippets')), { title: `Snippet of ${caller}`, content: 'Hello' }),
+  },
+  {
+    name: 'PATCH /saved_snippets/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { saved_snippet_id } = (await form(as(api.http.post('/api/v1/saved_snippets')), { title: `Edited by ${caller}`, content: 'Hello' })).body;
+      return form(as(api.http.patch(`/api/v1/saved_snippets/${saved_snippet_id}`)), { content: 'Edited' });
+    },
+  },
+  {
+    name: 'DELETE /saved_snippets/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { saved_snippet_id } = (await form(as(api.http.post('/api/v1/saved_snippets')), { title: `Deleted by ${caller}`, content: 'Hello' })).body;
+      return as(api.http.delete(`/api/v1/saved_snippets/${saved_snippet_id}`));
+    },
+  },
+  // Cordelia (deactivated, so never a caller) can be muted by everyone.
+  { name: 'POST /users/me/muted_users/{id}', outcomes: everyone('ok'), send: (api, as) => as(api.http.post(`/api/v1/users/me/muted_users/${api.user('cordelia').userId}`)) },
+  {
+    name: 'DELETE /users/me/muted_users/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as) => {
+      await as(api.http.post(`/api/v1/users/me/muted_users/${api.user('cordelia').userId}`));
+      return as(api.http.delete(`/api/v1/users/me/muted_users/${api.user('cordelia').userId}`));
+    },
+  },
+  { name: 'PUT /bot_storage', outcomes: botsOnly(), send: (api, as) => form(as(api.http.put('/api/v1/bot_storage')), { storage: JSON.stringify({ key: 'value' }) }) },
+  { name: 'GET /bot_storage', outcomes: botsOnly(), send: (api, as) => as(api.http.get('/api/v1/bot_storage')) },
+  { name: 'DELETE /bot_storage', outcomes: botsOnly(), send: (api, as) => as(api.http.delete('/api/v1/bot_storage')) },
+];
+
+/** Settings, subscription properties and statuses: every human's own; others' settings and statuses for administrators. */
+const userIdOf = (api: ApiTestClient, caller: Caller) => api.user(caller === 'bot' ? 'bot' : (PERSONA[caller] ?? 'hamlet')).userId;
+/** A public channel Iago creates with the caller subscribed. */
+const subscribedChannel = async (api: ApiTestClient, caller: Caller, name: string): Promise<number> => {
+  await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [api.user('iago').userId, userIdOf(api, caller)] });
+  return (await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).body.stream_id;
+};
+const SETTINGS_ROWS: Row[] = [
+  { name: 'PATCH /settings', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as) => form(as(api.http.patch('/api/v1/settings')), { twenty_four_hour_time: 'true' }) },
+  {
+    name: 'PATCH /settings (target_users)',
+    outcomes: { ...adminsOnly(), bot: 'human' },
+    send: (api, as) =>
+      form(as(api.http.patch('/api/v1/settings')), { target_users: JSON.stringify({ user_ids: [api.user('hamlet').userId], skip_if_already_edited: false }), color_scheme: '2' }),
+  },
+  {
+    name: 'POST /users/me/subscriptions/properties',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const channelId = await subscribedChannel(api, caller, `props of ${caller}`);
+      return form(as(api.http.post('/api/v1/users/me/subscriptions/properties')), { subscription_data: JSON.stringify([{ stream_id: channelId, property: 'pin_to_top', value: true }]) });
+    },
+  },
+  {
+    name: 'PATCH /users/me/subscriptions/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const channelId = await subscribedChannel(api, caller, `prop of ${caller}`);
+      return form(as(api.http.patch(`/api/v1/users/me/subscriptions/${channelId}`)), { property: 'color', value: '#abcdef' });
+    },
+  },
+  { name: 'POST /users/me/status', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as, caller) => form(as(api.http.post('/api/v1/users/me/status')), { status_text: `Status of ${caller}` }) },
+  {
+    name: 'POST /users/{id}/status',
+    outcomes: { ...everyone('insufficient'), administrator: 'ok', owner: 'ok' },
+    send: (api, as, caller) => form(as(api.http.post(`/api/v1/users/${api.user('hamlet').userId}/status`)), { status_text: `Set by ${caller}` }),
+  },
+  { name: 'GET /users/{id}/status', outcomes: everyone('ok'), send: (api, as) => as(api.http.get(`/api/v1/users/${api.user('hamlet').userId}/status`)) },
+];
+
+/** Organization administration (channel folders, custom profile fields, custom emoji) and push registration. */
+const folderFor = async (api: ApiTestClient, name: string): Promise<number> =>
+  (await api.as('iago').post('/api/v1/channel_folders/create', { name, description: '' })).body.channel_folder_id;
+const profileFieldFor = async (api: ApiTestClient, name: string): Promise<number> =>
+  (await api.as('iago').post('/api/v1/realm/profile_fields', { name, field_type: 1 })).body.id;
+const allIds = async (api: ApiTestClient, path: string, key: string): Promise<number[]> =>
+  ((await api.as('iago').get(path, { include_archived: true })).body[key] as { id: number }[]).map((x) => x.id);
+const ADMINISTRATION_ROWS: Row[] = [
+  { name: 'GET /channel_folders', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/channel_folders')) },
+  {
+    name: 'POST /channel_folders/create',
+    outcomes: adminsOnly(),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/channel_folders/create')), { name: `Folder of ${caller}`, description: '' }),
+  },
+  {
+    name: 'PATCH /channel_folders/{id}',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => form(as(api.http.patch(`/api/v1/channel_folders/${await folderFor(api, `Renamed by ${caller}`)}`)), { description: `By ${caller}` }),
+  },
+  {
+    name: 'PATCH /channel_folders',
+    outcomes: adminsOnly(),
+    send: async (api, as) => form(as(api.http.patch('/api/v1/channel_folders')), { order: JSON.stringify((await allIds(api, '/api/v1/channel_folders', 'channel_folders')).reverse()) }),
+  },
+  {
+    name: 'PATCH /streams/{id} (folder_id)',
+    outcomes: channelAdmins(),
+    send: async (api, as, caller) => {
+      const channelId = await channelFor(api, `filed by ${caller}`);
+      await api.as('iago').delete('/api/v1/users/me/subscriptions').query({ subscriptions: JSON.stringify([`filed by ${caller}`]), principals: JSON.stringify([api.user('polonius').userId]) });
+      return form(as(api.http.patch(`/api/v1/streams/${channelId}`)), { folder_id: String(await folderFor(api, `Folder for ${caller}`)) });
+    },
+  },
+  { name: 'GET /realm/profile_fields', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/realm/profile_fields')) },
+  {
+    name: 'POST /realm/profile_fields',
+    outcomes: adminsOnly(),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/realm/profile_fields')), { name: `Field of ${caller}`, field_type: '1' }),
+  },
+  {
+    name: 'PATCH /realm/profile_fields/{id}',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => form(as(api.http.patch(`/api/v1/realm/profile_fields/${await profileFieldFor(api, `Changed by ${caller}`)}`)), { hint: caller }),
+  },
+  {
+    name: 'DELETE /realm/profile_fields/{id}',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => as(api.http.delete(`/api/v1/realm/profile_fields/${await profileFieldFor(api, `Deleted by ${caller}`)}`)),
+  },
+  {
+    name: 'PATCH /realm/profile_fields',
+    outcomes: adminsOnly(),
+    send: async (api, as) => form(as(api.http.patch('/api/v1/realm/profile_fields')), { order: JSON.stringify((await allIds(api, '/api/v1/realm/profile_fields', 'custom_fields')).reverse()) }),
+  },
+  {
+    name: 'PATCH /users/me/profile_data',
+    outcomes: { ...everyone('ok'), bot: 'human' },
+    send: async (api, as, caller) => form(as(api.http.patch('/api/v1/users/me/profile_data')), { data: JSON.stringify([{ id: await profileFieldFor(api, `Value of ${caller}`), value: 'x' }]) }),
+  },
+  {
+    name: 'DELETE /users/me/profile_data',
+    outcomes: { ...everyone('ok'), bot: 'human' },
+    send: async (api, as, caller) => as(api.http.delete('/api/v1/users/me/profile_data')).query({ data: JSON.stringify([await profileFieldFor(api, `Cleared by ${caller}`)]) }),
+  },
+  { name: 'GET /realm/emoji', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/realm/emoji')) },
+  {
+    name: 'POST /realm/emoji/{name}',
+    outcomes: { ...everyone('ok'), guest: 'no_guest' },
+    send: (api, as, caller) => as(api.http.post(`/api/v1/realm/emoji/by_${caller}`)).attach('f1', TINY_PNG, 'emoji.png'),
+  },
+  {
+    name: 'DELETE /realm/emoji/{name} (another\'s)',
+    outcomes: { ...everyone('not_emoji_author'), administrator: 'ok', owner: 'ok' },
+    send: async (api, as, caller) => {
+      const { email, apiKey } = api.user('desdemona');
+      await api.http.post(`/api/v1/realm/emoji/of_owner_for_${caller}`).auth(email, apiKey).attach('f1', TINY_PNG, 'emoji.png');
+      return as(api.http.delete(`/api/v1/realm/emoji/of_owner_for_${caller}`));
+    },
+  },
+  {
+    name: 'POST /mobile_push/register',
+    outcomes: { ...everyone('no_push'), bot: 'human' },
+    send: (api, as) =>
+      form(as(api.http.post('/api/v1/mobile_push/register')), { device_id: '1', push_key: PUSH_KEY, push_key_id: '1', token_kind: 'fcm', token_id: 'AAAAAAAAAAA=', bouncer_public_key: 'k', encrypted_push_registration: 'e' }),
+  },
+  {
+    name: 'POST /users/me/android_gcm_reg_id',
+    outcomes: { ...everyone('ok'), bot: 'human' },
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/users/me/android_gcm_reg_id')), { token: `token-of-${caller}` }),
+  },
+  {
+    name: 'DELETE /users/me/android_gcm_reg_id',
+    outcomes: { ...everyone('ok'), bot: 'human' },
+    send: async (api, as, caller) => {
+      await form(as(api.http.post('/api/v1/users/me/android_gcm_reg_id')), { token: `removed-by-${caller}` });
+      return as(api.http.delete('/api/v1/users/me/android_gcm_reg_id')).query({ token: `removed-by-${caller}` });
+    },
+  },
+];
+
 const ROWS: Row[] = [
   { name: 'GET /server_settings', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/server_settings')) },
   { name: 'GET /openapi.json', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/openapi.json')) },
@@ -151,6 +350,9 @@ const ROWS: Row[] = [
   },
   { name: 'GET /bots', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as) => as(api.http.get('/api/v1/bots')) },
   ...CHANNEL_ROWS,
+  ...PERSONAL_DATA_ROWS,
+  ...SETTINGS_ROWS,
+  ...ADMINISTRATION_ROWS,
 ];
 
 const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {
@@ -160,6 +362,10 @@ const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {
   no_guest: 'Not allowed for guest users',
   no_channel: 'Invalid channel ID',
   not_channel_admin: 'You do not have permission to administer this channel.',
+  bot_only: 'Must be a bot user',
+  insufficient: 'Insufficient permission',
+  not_emoji_author: 'Must be an organization administrator or emoji author',
+  no_push: 'Server is not configured to use push notification service.',
 };
 
 describe('authorization matrix', () => {

@@ -135,6 +135,31 @@ describe('reading messages', () => {
     });
   });
 
+  describe('topics', () => {
+    it('lists a channel\'s topics newest first for GET /users/me/{stream_id}/topics', async () => {
+      const denmark = await createChannel('hamlet', 'Denmark');
+      await toChannel('hamlet', 'Denmark', 'older', 'a');
+      const newer = await toChannel('hamlet', 'Denmark', 'Newer', 'b');
+      const latest = await toChannel('hamlet', 'Denmark', '(no topic)', 'c');
+      const topics = expectSuccess(await api.as('cordelia').get(`/api/v1/users/me/${denmark}/topics`)).topics;
+      expect(topics).toEqual([{ name: 'general chat', max_id: latest }, { name: 'Newer', max_id: newer }, { name: 'older', max_id: latest - 2 }]);
+      const raw = expectSuccess(await api.as('cordelia').get(`/api/v1/users/me/${denmark}/topics`, { allow_empty_topic_name: true })).topics;
+      expect(raw[0]).toEqual({ name: '', max_id: latest });
+    });
+  });
+
+  describe('in:home', () => {
+    it('leaves out muted channels', async () => {
+      const muted = await createChannel('hamlet', 'noisy');
+      await createChannel('hamlet', 'quiet');
+      const loud = await toChannel('hamlet', 'noisy', 't', 'loud');
+      const calm = await toChannel('hamlet', 'quiet', 't', 'calm');
+      expectSuccess(await api.as('hamlet').post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: muted, property: 'is_muted', value: true }] }));
+      expect(await ids('hamlet', newest([{ operator: 'in', operand: 'home' }]))).toEqual([calm]);
+      expect(await ids('hamlet', newest([{ operator: 'in', operand: 'all' }]))).toEqual([loud, calm]);
+    });
+  });
+
   describe('access to history', () => {
     it('shows a public channel\'s earlier messages to a new subscriber, as read and historical', async () => {
       await createChannel('hamlet', 'Denmark');

@@ -10,6 +10,13 @@ userMessageStoreContract('embedded (SQLite)', async () => {
   return { store: new SqliteUserMessageStore(db), cleanup: async () => { db.close(); dir.remove(); } };
 });
 
+// Every apply merges the inbox into the main table at once, so both levels are exercised.
+userMessageStoreContract('embedded (SQLite, merging after every change)', async () => {
+  const dir = makeTempDir();
+  const db = openSqlite(join(dir.path, 'read-models.sqlite'));
+  return { store: new SqliteUserMessageStore(db, { compactAtMessages: 1, compactSynchronously: true }), cleanup: async () => { db.close(); dir.remove(); } };
+});
+
 describeIfServer('MONGODB_URI', 'UserMessageStorePort contract: servers (MongoDB)', (uri) => {
   userMessageStoreContract('servers (MongoDB)', async () => {
     const readStore = await MongoReadStore.connect(uri, `contract_${Date.now()}`);

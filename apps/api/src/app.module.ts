@@ -17,6 +17,20 @@ import { AvatarsController } from './avatars/avatars.controller';
 import { ChannelsController } from './channels/channels.controller';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { MessagesController } from './messages/messages.controller';
+import { DraftsController } from './drafts/drafts.controller';
+import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
+import { MutedUsersController } from './muted-users/muted-users.controller';
+import { BotStorageController } from './bot-storage/bot-storage.controller';
+import { SettingsController } from './settings/settings.controller';
+import { EmailConfirmationController } from './settings/email-confirmation.controller';
+import { SubscriptionPropertiesController } from './subscription-properties/subscription-properties.controller';
+import { UserStatusController } from './user-status/user-status.controller';
+import { ChannelFoldersController } from './channel-folders/channel-folders.controller';
+import { CustomProfileFieldsController } from './custom-profile-fields/custom-profile-fields.controller';
+import { ProfileDataController } from './custom-profile-fields/profile-data.controller';
+import { RealmEmojiController } from './realm-emoji/realm-emoji.controller';
+import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
+import { PushDevicesController } from './push-devices/push-devices.controller';
 
 export type AppOptions = InfrastructureOptions;
 
@@ -32,7 +46,7 @@ export class AppModule {
         HttpConventionsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, DraftsController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController],
       providers: [DevelopmentOrganization],
     };
   }

@@ -33,6 +33,19 @@ import { NarrowResolver } from './messages/narrow-resolver';
 import { MessageQueries } from './messages/get-messages.queries';
 import { MarkdownChannelDescriptionRenderer, MessageChannelTopics } from './messages/message-channel-topics';
 
+import { SETTINGS_HANDLERS, SETTINGS_QUERIES } from './settings/settings.providers';
+import { SUBSCRIPTION_PROPERTIES_HANDLERS } from './subscription-properties/subscription-properties.providers';
+import { USER_STATUS_HANDLERS, USER_STATUS_QUERIES } from './user-status/user-status.providers';
+import { DRAFTS_HANDLERS, DRAFTS_QUERIES } from './drafts/drafts.providers';
+import { SAVED_SNIPPETS_HANDLERS, SAVED_SNIPPETS_QUERIES } from './saved-snippets/saved-snippets.providers';
+import { MUTED_USERS_HANDLERS, MUTED_USERS_QUERIES } from './muted-users/muted-users.providers';
+import { BOT_STORAGE_HANDLERS, BOT_STORAGE_QUERIES } from './bot-storage/bot-storage.providers';
+
+import { CHANNEL_FOLDERS_HANDLERS, CHANNEL_FOLDERS_QUERIES } from './channel-folders/channel-folders.providers';
+import { CUSTOM_PROFILE_FIELDS_HANDLERS, CUSTOM_PROFILE_FIELDS_QUERIES } from './custom-profile-fields/custom-profile-fields.providers';
+import { REALM_EMOJI_HANDLERS, REALM_EMOJI_QUERIES } from './realm-emoji/realm-emoji.providers';
+import { PUSH_DEVICES_HANDLERS, PUSH_DEVICES_QUERIES } from './push-devices/push-devices.providers';
+
 const HANDLERS = [CreateRealmHandler, CreateUserHandler];
 const QUERIES = [RealmQueries, UserQueries];
 const IDENTITY_HANDLERS = [
@@ -66,7 +79,7 @@ const CHANNEL_SEAMS = [
 /** Command handlers and read-model queries. Needs the infrastructure and projections modules (global). */
 @Module({
   imports: [CqrsModule.forRoot()],
-  providers: [DeciderRunner, ...HANDLERS, ...QUERIES, ...IDENTITY_HANDLERS, ...IDENTITY_SERVICES, ...CHANNEL_HANDLERS, ...CHANNEL_QUERIES, ...CHANNEL_SEAMS, ...MESSAGE_HANDLERS, ...MESSAGE_QUERIES, ...MESSAGE_SERVICES],
-  exports: [CqrsModule, DeciderRunner, ...QUERIES, ...IDENTITY_SERVICES, ...CHANNEL_QUERIES, ChannelDescriptionRenderer, ChannelTopics, SystemGroupIds, ...MESSAGE_QUERIES],
+  providers: [DeciderRunner, ...HANDLERS, ...QUERIES, ...IDENTITY_HANDLERS, ...IDENTITY_SERVICES, ...CHANNEL_HANDLERS, ...CHANNEL_QUERIES, ...CHANNEL_SEAMS, ...MESSAGE_HANDLERS, ...MESSAGE_QUERIES, ...MESSAGE_SERVICES, ...SETTINGS_HANDLERS, ...SETTINGS_QUERIES, ...SUBSCRIPTION_PROPERTIES_HANDLERS, ...USER_STATUS_HANDLERS, ...USER_STATUS_QUERIES, ...DRAFTS_HANDLERS, ...DRAFTS_QUERIES, ...SAVED_SNIPPETS_HANDLERS, ...SAVED_SNIPPETS_QUERIES, ...MUTED_USERS_HANDLERS, ...MUTED_USERS_QUERIES, ...BOT_STORAGE_HANDLERS, ...BOT_STORAGE_QUERIES, ...CHANNEL_FOLDERS_HANDLERS, ...CHANNEL_FOLDERS_QUERIES, ...CUSTOM_PROFILE_FIELDS_HANDLERS, ...CUSTOM_PROFILE_FIELDS_QUERIES, ...REALM_EMOJI_HANDLERS, ...REALM_EMOJI_QUERIES, ...PUSH_DEVICES_HANDLERS, ...PUSH_DEVICES_QUERIES],
+  exports: [CqrsModule, DeciderRunner, ...QUERIES, ...IDENTITY_SERVICES, ...CHANNEL_QUERIES, ChannelDescriptionRenderer, ChannelTopics, SystemGroupIds, ...MESSAGE_QUERIES, ...SETTINGS_QUERIES, ...USER_STATUS_QUERIES, ...DRAFTS_QUERIES, ...SAVED_SNIPPETS_QUERIES, ...MUTED_USERS_QUERIES, ...BOT_STORAGE_QUERIES, ...CHANNEL_FOLDERS_QUERIES, ...CUSTOM_PROFILE_FIELDS_QUERIES, ...REALM_EMOJI_QUERIES, ...PUSH_DEVICES_QUERIES],
 })
 export class ApplicationModule {}

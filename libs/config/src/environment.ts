@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }) => {
@@ -100,6 +100,13 @@ export class EnvironmentVariables {
   /** bcrypt cost for new password hashes (each step doubles the work). Lower only for tests. */
   @Transform(toInt) @IsInt() @Min(4) @Max(16)
   PASSWORD_HASH_COST = 12;
+
+  /**
+   * The mobile push notification service (Zulip's PUSH_NOTIFICATION_BOUNCER_URL). Unset: no push
+   * service, and `POST /mobile_push/register` answers PUSH_SERVICE_NOT_CONFIGURED.
+   */
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  PUSH_NOTIFICATIONS_BOUNCER_URL?: string;
 }
 
 export class ConfigurationError extends Error {}
@@ -139,6 +146,8 @@ export type AppConfig = {
   maxRequestBodyBytes: number;
   passwordHashCost: number;
   zulipAliases: boolean;
+  /** PUSH_NOTIFICATIONS_BOUNCER_URL, or null when no push service is configured. */
+  pushNotificationsBouncerUrl: string | null;
   rateLimits: {
     perUser: { requests: number; windowSeconds: number };
     perIp: { requests: number; windowSeconds: number };
@@ -167,6 +176,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     maxRequestBodyBytes: v.MAX_REQUEST_BODY_BYTES,
     passwordHashCost: v.PASSWORD_HASH_COST,
     zulipAliases: v.ZULIP_ALIASES,
+    pushNotificationsBouncerUrl: v.PUSH_NOTIFICATIONS_BOUNCER_URL ?? null,
     rateLimits: {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },

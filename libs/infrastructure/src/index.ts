@@ -7,3 +7,5 @@ export * from './system/system-clock';
 export * from './system/crypto-random';
 export * from './system/logger';
 export * from './embedded/sqlite-user-message-store';
+export * from './embedded/directory-blob-store';
+export * from './blob-store.provider';

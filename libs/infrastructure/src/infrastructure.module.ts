@@ -15,6 +15,7 @@ import {
   type ReadStorePort,
   USER_MESSAGE_STORE,
   type UserMessageStorePort,
+  BLOB_STORE,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -26,6 +27,7 @@ import { SqliteUserMessageStore } from './embedded/sqlite-user-message-store';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
+import { blobStoreProvider } from './blob-store.provider';
 
 export type Adapters = {
   eventStore: EventStorePort;
@@ -79,6 +81,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
     userMessageStore,
     async close() {
       await eventStore.close();
+      await userMessageStore.close();
       await readStore.close();
       for (const db of sqlite.values()) db.close();
     },
@@ -112,11 +115,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: READ_STORE, useFactory: (a: Adapters) => a.readStore, inject: [ADAPTERS] },
       { provide: ID_ALLOCATOR, useFactory: (a: Adapters) => a.idAllocator, inject: [ADAPTERS] },
       { provide: USER_MESSAGE_STORE, useFactory: (a: Adapters) => a.userMessageStore, inject: [ADAPTERS] },
+      blobStoreProvider(options.config),
     ];
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE],
     };
   }
 

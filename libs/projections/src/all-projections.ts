@@ -4,6 +4,17 @@ import { credentialsProjection, usersProjection } from './users/users.projection
 import { channelsProjection } from './channels/channels.projection';
 import { channelMembersProjection, subscriptionsProjection } from './subscriptions/subscriptions.projection';
 import { messagesProjection, userTopicsProjection } from './messages/messages.projection';
+import { emailChangesProjection, userSettingsProjection } from './settings/user-settings.projection';
+import { userStatusProjection } from './user-status/user-status.projection';
+import { draftsProjection } from './drafts/drafts.projection';
+import { savedSnippetsProjection } from './saved-snippets/saved-snippets.projection';
+import { mutedUsersProjection } from './muted-users/muted-users.projection';
+import { botStorageProjection } from './bot-storage/bot-storage.projection';
+import { channelFoldersProjection } from './channel-folders/channel-folders.projection';
+import { customProfileFieldsProjection } from './custom-profile-fields/custom-profile-fields.projection';
+import { customProfileValuesProjection } from './custom-profile-fields/custom-profile-values.projection';
+import { realmEmojiProjection } from './realm-emoji/realm-emoji.projection';
+import { pushRegistrationsProjection } from './push-devices/push-registrations.projection';
 
 /** Every read model of the product. A new area registers its projections here. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -15,4 +26,16 @@ export const ALL_PROJECTIONS: Projection[] = [
   channelMembersProjection,
   messagesProjection,
   userTopicsProjection,
+  userSettingsProjection,
+  emailChangesProjection,
+  userStatusProjection,
+  draftsProjection,
+  savedSnippetsProjection,
+  mutedUsersProjection,
+  botStorageProjection,
+  channelFoldersProjection,
+  customProfileFieldsProjection,
+  customProfileValuesProjection,
+  realmEmojiProjection,
+  pushRegistrationsProjection,
 ];

@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Param, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
+  ChangeChannelFolderCommand,
   ChannelQueries,
   ChannelTopics,
   ChannelViews,
@@ -61,7 +62,7 @@ export class ChannelsController {
   }
 
   @Patch('streams/:stream_id')
-  @Summary('Rename a channel, change its description or privacy, or unarchive it.')
+  @Summary('Rename a channel, change its description, privacy or folder, or unarchive it.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('stream_id') rawId: string, @Params() params: UpdateStreamDto) {
     await this.commands.execute(
       new UpdateChannelCommand({ actor }, intPathParam(rawId), {
@@ -73,6 +74,10 @@ export class ChannelsController {
         isArchived: params.is_archived,
       }),
     );
+    // update_stream_backend changes the folder after the other properties (do_change_stream_folder).
+    if (params.folder_id !== undefined) {
+      await this.commands.execute(new ChangeChannelFolderCommand({ actor }, intPathParam(rawId), params.folder_id));
+    }
     return {};
   }
 

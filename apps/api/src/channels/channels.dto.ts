@@ -1,5 +1,17 @@
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
-import { BoolParam, StringParam } from '../http/params/param.decorators';
+import { InvalidParamError } from '../http/params/param-errors';
+import { type Shape, shapes } from '../http/params/json-shapes';
+import { BoolParam, JsonParam, StringParam } from '../http/params/param.decorators';
+
+/** `Json[int | None]`: a folder id, or null for none. */
+const folderId: Shape<number | null> = {
+  describe: { oneOf: [{ type: 'integer' }, { type: 'null' }] },
+  parse: (value, p) => {
+    if (value === null) return null;
+    if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidParamError(`${p} is not an integer`);
+    return shapes.int().parse(value, p);
+  },
+};
 
 /** GET /streams (zerver/views/streams.py get_streams_backend). */
 export class GetStreamsDto {
@@ -56,6 +68,9 @@ export class UpdateStreamDto {
 
   @BoolParam({ optional: true, description: 'false unarchives an archived channel.' })
   is_archived?: boolean;
+
+  @JsonParam(folderId, { optional: true, description: 'The channel folder to put the channel in; null for none.' })
+  folder_id?: number | null;
 }
 
 /** GET /users/me/{stream_id}/topics. */

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { APP_CONFIG, AuthenticationService } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { type Actor, DomainError, isAdministrator, MustBeAdministratorError, MustBeOwnerError } from '@app/domain';
+import { type Actor, DomainError, isAdministrator, MustBeAdministratorError, MustBeBotUserError, MustBeOwnerError } from '@app/domain';
 import { MissingAuthenticationError, UnauthorizedError } from './api-errors';
 import { CALLER_KIND, PUBLIC_ENDPOINT, REQUIRED_ROLE } from './auth.decorators';
 import { RateLimiter } from './rate-limiter';
@@ -53,7 +53,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private checkCallerKind(actor: Actor, kind: string | undefined): void {
-    if (kind === 'bot' && !actor.isBot) throw new DomainError('This endpoint is only available to bots.', 'PERMISSION_DENIED', 400);
+    if (kind === 'bot' && !actor.isBot) throw new MustBeBotUserError();
     if (kind === 'human' && actor.isBot) throw new DomainError('This endpoint does not accept bot requests.');
   }
 }

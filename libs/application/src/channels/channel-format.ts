@@ -66,8 +66,8 @@ export const accessFactsOf = (channel: ChannelDocument): ChannelAccessFacts => (
  * The stream object of a stored channel. Fields the messaging core owns start at the values of a
  * channel without messages: no first message, recently active (Zulip's default for new channels),
  * and no weekly traffic figure (null, as Zulip reports for channels it has no traffic data on).
- * Channel folders, retention and topic policies keep Zulip's defaults (none, the organization's,
- * "inherit").
+ * Retention and topic policies keep Zulip's defaults (the organization's, "inherit"); `folder_id`
+ * is the channel's folder, null when it has none.
  */
 export function formatStream(channel: ChannelDocument, context: FormatContext): ApiStream {
   const groups = Object.fromEntries(
@@ -81,7 +81,7 @@ export function formatStream(channel: ChannelDocument, context: FormatContext): 
     date_created: channel.date_created,
     description: channel.description,
     first_message_id: null,
-    folder_id: null,
+    folder_id: channel.folder_id ?? null,
     is_recently_active: true,
     history_public_to_subscribers: channel.history_public_to_subscribers,
     invite_only: channel.invite_only,

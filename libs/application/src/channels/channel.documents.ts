@@ -24,6 +24,8 @@ export type ChannelDocument = {
   is_archived: boolean;
   subscriber_count: number;
   group_settings: ChannelGroupSettings;
+  /** The channel folder it is in (absent or null: none). */
+  folder_id?: number | null;
 };
 
 export const CHANNELS = 'channels';

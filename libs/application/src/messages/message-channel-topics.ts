@@ -6,7 +6,7 @@ import type { ChannelDocument, ChannelTopic } from '../channels/channel.document
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
-import { canAccessChannelHistory } from './send-message.facts-loader';
+import { canAccessChannelHistory } from './message-access';
 
 /**
  * GET /users/me/{stream_id}/topics from the message index (get_topic_history_for_stream): every

@@ -14,7 +14,7 @@ import type { NarrowCondition, NarrowTerm } from '../ports/user-message-store.po
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
-import { canAccessChannelHistory } from './send-message.facts-loader';
+import { canAccessChannelHistory } from './message-access';
 
 export type ResolvedNarrow = { terms: NarrowTerm[]; includeHistory: boolean };
 
@@ -88,9 +88,9 @@ export class NarrowResolver {
         else throw badNarrow(`unknown 'is' operand ${String(operand)}`);
       } else if (operator === 'in') {
         if (operand === 'home') {
+          // Excludes the viewer's muted channels (topic mutes are not kept by this server yet).
           const muted = (await this.subscriptions.activeSubscriptionsOf(viewer.user_id)).filter((s) => s.is_muted).map((s) => s.channel_id);
-          if (muted.length > 0) add({ kind: 'streams', streamIds: muted });
-          if (muted.length > 0) terms[terms.length - 1].negated = !negated;
+          if (muted.length > 0) terms.push({ kind: 'streams', streamIds: muted, negated: !negated });
         } else if (operand !== 'all') throw badNarrow(`unknown 'in' operand ${String(operand)}`);
       } else if (operator === 'has') {
         if (operand === 'link' || operand === 'image' || operand === 'attachment') add({ kind: 'has', what: operand });

@@ -14,7 +14,6 @@ import {
   type VisibilityPolicy,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
-import type { ChannelDocument } from '../channels/channel.documents';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
@@ -23,6 +22,7 @@ import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import type { SendMessageCommand } from './send-message.command';
+import { canAccessChannelHistory } from './message-access';
 
 export const userFactsOf = (user: UserDocument): UserFacts => ({
   userId: user.user_id,
@@ -34,12 +34,6 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
   botType: user.bot_type === 1 ? 'generic' : user.bot_type === 2 ? 'incoming_webhook' : null,
   botOwnerId: user.bot_owner_id,
 });
-
-/** Zulip's can_access_stream_history: may read messages sent before one subscribed. */
-export const canAccessChannelHistory = (role: string, channel: ChannelDocument, subscribed: boolean): boolean =>
-  channel.is_web_public ||
-  (!channel.invite_only && channel.history_public_to_subscribers && role !== 'guest') ||
-  (channel.history_public_to_subscribers && subscribed && !channel.is_archived);
 
 /**
  * Looks up everything POST /messages decides on (the facts of SendMessageFacts) for a parsed
@@ -104,26 +98,21 @@ export class SendMessageFactsLoader {
     return facts;
   }
 
+  /** The users a direct message names, by lower-cased email or by id (absent: no such user). */
   private async directory(realmId: number, recipients: { emails: string[] } | { ids: number[] }): Promise<SendMessageFacts['directory']> {
-    const found: UserDocument[] = [];
+    const directory: SendMessageFacts['directory'] = { byEmail: {}, byId: {} };
     if ('emails' in recipients) {
       for (const email of recipients.emails) {
         const user = await this.users.byEmail(realmId, email);
-        if (user) found.push(user);
+        if (user) directory.byEmail[email.toLowerCase()] = userFactsOf(user);
       }
-      const byEmail: Record<string, UserFacts> = {};
-      for (const [i, email] of recipients.emails.entries()) {
-        const user = found.find((u) => u.email.toLowerCase() === email.toLowerCase() || u.delivery_email.toLowerCase() === email.toLowerCase());
-        if (user) byEmail[recipients.emails[i].toLowerCase()] = userFactsOf(user);
+    } else {
+      for (const id of recipients.ids) {
+        const user = await this.users.byId(realmId, id);
+        if (user) directory.byId[id] = userFactsOf(user);
       }
-      return { byEmail, byId: {} };
     }
-    const byId: Record<number, UserFacts> = {};
-    for (const id of recipients.ids) {
-      const user = await this.users.byId(realmId, id);
-      if (user) byId[id] = userFactsOf(user);
-    }
-    return { byEmail: {}, byId };
+    return directory;
   }
 
   /** Users the content might mention: by id, and by name (case-insensitively) when names appear. */

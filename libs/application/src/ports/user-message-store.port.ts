@@ -142,6 +142,8 @@ export interface UserMessageStorePort {
   maxMessageId(realmId: number, userId?: number): Promise<number | null>;
 
   health(): Promise<{ ok: boolean; detail?: string }>;
+  /** Stops background work (the connection belongs to whoever opened it). */
+  close(): Promise<void>;
 }
 
 

@@ -1,6 +1,7 @@
 import type { Decider } from '../shared/decider';
 import { InsufficientPermissionError } from '../users/users.errors';
 import { checkCanAdministerChannel, hasContentAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
+import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
 import {
   ChannelAlreadyDeactivatedError,
   ChannelAlreadyHasThatNameError,
@@ -68,9 +69,18 @@ export type UpdateChannel = {
 /** `DELETE /streams/{stream_id}` (deactivate_stream_backend). */
 export type DeactivateChannel = { type: 'DeactivateChannel'; data: Meta & { channelId: number; isSubscribed: boolean } };
 
-export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel;
+/**
+ * `PATCH /streams/{stream_id}` with `folder_id` (do_change_stream_folder): null takes the channel out
+ * of its folder. Whether the folder exists in the organization comes from the folders read model.
+ */
+export type ChangeChannelFolder = {
+  type: 'ChangeChannelFolder';
+  data: Meta & { channelId: number; isSubscribed: boolean; folderId: number | null; folderExists: boolean };
+};
 
-export type ChannelState = ChannelAccessFacts & { channelId: number; name: string; description: string };
+export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel | ChangeChannelFolder;
+
+export type ChannelState = ChannelAccessFacts & { channelId: number; name: string; description: string; folderId?: number | null };
 export type ChannelsState = { channels: Record<number, ChannelState>; idByNameKey: Record<string, number> };
 
 const privacyOf = (c: ChannelPrivacy): ChannelPrivacy => ({
@@ -169,6 +179,15 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         if (channel.isArchived) throw new ChannelAlreadyDeactivatedError();
         return [{ type: 'ChannelDeactivated', data: { realmId, channelId: channel.channelId, actorId, at } }];
       }
+      case 'ChangeChannelFolder': {
+        const d = command.data;
+        const channel = mustExist(state, d.channelId);
+        checkCanAdministerChannel(actor, channel, d.isSubscribed);
+        if (d.folderId !== null && !d.folderExists) throw new InvalidChannelFolderIdError();
+        const oldFolderId = channel.folderId ?? null;
+        if (oldFolderId === d.folderId) return [];
+        return [{ type: 'ChannelFolderChanged', data: { realmId, channelId: channel.channelId, oldFolderId, newFolderId: d.folderId, actorId, at } }];
+      }
     }
   },
 
@@ -207,6 +226,8 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         return update(event.data.channelId, { isArchived: true });
       case 'ChannelReactivated':
         return update(event.data.channelId, { isArchived: false });
+      case 'ChannelFolderChanged':
+        return update(event.data.channelId, { folderId: event.data.newFolderId });
       default:
         return state;
     }

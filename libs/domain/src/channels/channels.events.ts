@@ -56,7 +56,14 @@ export type ChannelReactivated = {
   data: { realmId: number; channelId: number; actorId: number | null; at: string };
 };
 
+/** AuditLogEventType.CHANNEL_FOLDER_CHANGED (do_change_stream_folder); null: in no folder. */
+export type ChannelFolderChanged = {
+  type: 'ChannelFolderChanged';
+  data: { realmId: number; channelId: number; oldFolderId: number | null; newFolderId: number | null; actorId: number | null; at: string };
+};
+
 export type ChannelEvent =
+  | ChannelFolderChanged
   | ChannelCreated
   | ChannelNameChanged
   | ChannelDescriptionChanged
@@ -71,4 +78,5 @@ export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
   'ChannelPermissionChanged',
   'ChannelDeactivated',
   'ChannelReactivated',
+  'ChannelFolderChanged',
 ];

@@ -89,3 +89,10 @@ export class MustBeOwnerError extends DomainError {
     super('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
   }
 }
+
+/** Endpoints only bots may call (`/bot_storage`, since feature level 494): a human caller is refused. */
+export class MustBeBotUserError extends DomainError {
+  constructor() {
+    super('Must be a bot user', 'PERMISSION_DENIED', 400);
+  }
+}

@@ -22,6 +22,8 @@ import {
   UsernameAlreadyInUseError,
 } from './users.errors';
 import { botEmail, checkEmail, checkFullName, checkShortName, normalizeEmail } from './users.rules';
+import type { ChangeUserEmail } from './user-email.commands';
+import { EmailTakenError } from '../settings/settings.errors';
 
 type Meta = { realmId: number; actorId: number | null; now: string };
 
@@ -86,7 +88,8 @@ export type UsersCommand =
   | DeactivateUser
   | ReactivateUser
   | RegenerateApiKey
-  | ChangePassword;
+  | ChangePassword
+  | ChangeUserEmail;
 
 type UserState = {
   email: string;
@@ -279,6 +282,17 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
         mustExist(state, userId);
         return [{ type: 'UserPasswordChanged', data: { realmId, userId, passwordHash, actorId, at } }];
       }
+      case 'ChangeUserEmail': {
+        // confirm_email_change: validate_email_change_request, then do_change_user_delivery_email.
+        const { userId, newEmail } = command.data;
+        const user = mustExist(state, userId);
+        if (!user.isActive) throw new UserIsDeactivatedError();
+        if (user.email === newEmail) return [];
+        // validate_email_not_already_in_realm: a case-only change of one's own address counts as taken.
+        const holder = state.userIdByEmail[normalizeEmail(newEmail)];
+        if (holder !== undefined) throw state.users[holder]?.isActive ? EmailTakenError.active() : EmailTakenError.deactivated();
+        return [{ type: 'UserEmailChanged', data: { realmId, userId, oldEmail: user.email, newEmail, actorId, at } }];
+      }
     }
   },
 
@@ -311,6 +325,11 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
         return update(event.data.userId, { isActive: true });
       case 'BotOwnerChanged':
         return update(event.data.userId, { botOwnerId: event.data.newOwnerId });
+      case 'UserEmailChanged': {
+        const { userId, oldEmail, newEmail } = event.data;
+        const { [normalizeEmail(oldEmail)]: _old, ...others } = state.userIdByEmail;
+        return { ...update(userId, { email: newEmail }), userIdByEmail: { ...others, [normalizeEmail(newEmail)]: userId } };
+      }
       default:
         return state;
     }

@@ -1,4 +1,5 @@
 import type { Role } from '../shared/actor';
+import type { UserEmailChanged } from './user-email.events';
 
 export type BotType = 'generic' | 'incoming_webhook';
 
@@ -67,4 +68,5 @@ export type UserEvent =
   | UserReactivated
   | UserApiKeyRegenerated
   | UserPasswordChanged
-  | BotOwnerChanged;
+  | BotOwnerChanged
+  | UserEmailChanged;

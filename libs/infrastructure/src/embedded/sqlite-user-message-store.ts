@@ -26,12 +26,12 @@ export type SqliteUserMessageStoreOptions = {
   compactSynchronously?: boolean;
 };
 
-/** Rows the arm of a query reads: the main table, or the inbox probed message by message. */
+/** Rows the arm of a query reads: the main table, or the inbox probed message by message (CROSS JOIN fixes that order). */
 type Arm = { from: (join: string) => string; rows: string };
 const MAIN: Arm = { rows: 'um_user_messages', from: (join) => `um_user_messages um${join} WHERE um.user_id = ?` };
 const INBOX: Arm = {
   rows: 'um_inbox',
-  from: (join) => `um_inbox_messages im JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
+  from: (join) => `um_inbox_messages im CROSS JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
 };
 
 /**
@@ -59,6 +59,8 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly statements = new Map<string, Database.Statement>();
   private compaction: Promise<void> | undefined;
   private readonly compactAt: number;
+  private closed = false;
+  private lastError: Error | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -152,25 +154,45 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     );
     if (changes === 0 || rows.length === 0) return;
     const byFlags = new Map<number, number[]>();
-    for (const row of rows) byFlags.set(row.flags, [...(byFlags.get(row.flags) ?? []), row.userId]);
+    for (const row of rows) {
+      const group = byFlags.get(row.flags);
+      if (group) group.push(row.userId);
+      else byFlags.set(row.flags, [row.userId]);
+    }
     const insert = this.statement('INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT ?, value, ? FROM json_each(?) ORDER BY value');
     for (const [flags, userIds] of byFlags) insert.run(message.id, flags, JSON.stringify(userIds));
     this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) VALUES (?)').run(message.id);
   }
 
   private async maybeCompact(): Promise<void> {
-    if (this.compaction) return this.options.compactSynchronously ? this.compaction : undefined;
+    if (this.compaction || this.closed) return this.options.compactSynchronously ? this.compaction : undefined;
     const { n } = this.statement('SELECT count(*) AS n FROM um_inbox_messages').get() as { n: number };
     if (n < this.compactAt) return;
-    this.compaction = this.compact().finally(() => (this.compaction = undefined));
-    if (this.options.compactSynchronously) await this.compaction;
+    const running = this.compact();
+    if (this.options.compactSynchronously) await running;
   }
 
   /**
    * Merges the inbox's messages into the main table, sorted by user, in steps of about 100,000
-   * rows (one transaction each, so readers always see every row in exactly one level).
+   * rows (one transaction each, so readers always see every row in exactly one level). Merges
+   * never overlap; a merge interrupted by close() resumes with the next one. A failed step is
+   * rolled back whole and the rows stay in the inbox (still read from there) until a later merge.
    */
-  async compact(): Promise<void> {
+  compact(): Promise<void> {
+    const next = (this.compaction ?? Promise.resolve())
+      .then(() => this.merge())
+      .catch((error: unknown) => {
+        this.lastError = error as Error;
+      })
+      .finally(() => {
+        if (this.compaction === next) this.compaction = undefined;
+      });
+    this.compaction = next;
+    return next;
+  }
+
+  private async merge(): Promise<void> {
+    if (this.closed) return;
     const upTo = (this.statement('SELECT max(message_id) AS m FROM um_inbox_messages').get() as { m: number | null }).m;
     if (upTo === null) return;
     const { lo, hi, n } = this.statement('SELECT min(user_id) AS lo, max(user_id) AS hi, count(*) AS n FROM um_inbox WHERE message_id <= ?').get(upTo) as { lo: number | null; hi: number | null; n: number };
@@ -178,6 +200,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       const steps = Math.max(1, Math.ceil(n / 100_000));
       const width = Math.ceil((hi - lo + 1) / steps);
       for (let from = lo; from <= hi; from += width) {
+        if (this.closed) return;
         const to = Math.min(hi, from + width - 1);
         this.db.transaction(() => {
           this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? AND user_id BETWEEN ? AND ? ORDER BY user_id, message_id')
@@ -187,7 +210,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         if (!this.options.compactSynchronously) await new Promise((r) => setImmediate(r));
       }
     }
-    this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ?').run(upTo);
+    if (this.closed) return;
+    this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ? AND NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = um_inbox_messages.message_id)').run(upTo);
+  }
+
+  /** Stops merging (the connection belongs to whoever opened it); waits for a step under way. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.compaction;
   }
 
   private readCheckpoint(name: string): GlobalPosition | undefined {
@@ -201,6 +231,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   async reset(checkpointName: string): Promise<void> {
     await this.compaction;
+    this.lastError = undefined;
     this.db.transaction(() => {
       this.db.exec('DELETE FROM um_user_messages; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages;');
       this.statement('DELETE FROM checkpoints WHERE name = ?').run(checkpointName);
@@ -252,9 +283,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   /** The user's unread rows of both levels, as a subquery `ur (message_id, flags)`. */
   private readonly unreadRows = `(SELECT message_id, flags FROM um_user_messages WHERE user_id = ? AND ${UNREAD}
-     UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ? WHERE ${flagTest('i.flags', READ, 'none')})`;
+     UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ? WHERE ${flagTest('i.flags', READ, 'none')})`;
   private readonly allRows = `(SELECT message_id, flags FROM um_user_messages WHERE user_id = ?
-     UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?)`;
+     UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?)`;
 
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
@@ -322,7 +353,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   async health(): Promise<{ ok: boolean; detail?: string }> {
     try {
       this.db.prepare('SELECT 1 FROM um_user_messages LIMIT 1').get();
-      return { ok: true };
+      return this.lastError ? { ok: true, detail: `last inbox merge failed: ${this.lastError.message}` } : { ok: true };
     } catch (error) {
       return { ok: false, detail: (error as Error).message };
     }

@@ -134,12 +134,13 @@ export class MongoUserMessageStore implements UserMessageStorePort {
       s: message.streamId, t: message.topic, tk: message.topic?.toLowerCase() ?? null, dm: message.dmKey, snd: message.senderId, a,
       rs: message.topic?.startsWith(RESOLVED_TOPIC_PREFIX) ?? false,
     };
-    await this.messages().updateOne(
+    const indexed = await this.messages().updateOne(
       { _id: message.id },
       { $setOnInsert: { _id: message.id, r: message.realmId, ...fields, x: message.searchText.toLowerCase() } },
       { upsert: true, session },
     );
-    if (rows.length === 0) return;
+    // A message already indexed is left alone (a replayed send).
+    if (indexed.upsertedCount === 0 || rows.length === 0) return;
     const ops: AnyBulkWriteOperation<RowDoc>[] = rows.map(({ userId, flags }) => ({
       updateOne: {
         filter: { _id: `${userId}:${message.id}` },
@@ -256,6 +257,10 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     }
     const [newest] = await this.rows().find({ u: userId }, { projection: { m: 1 } }).sort({ m: -1 }).limit(1).toArray();
     return newest?.m ?? null;
+  }
+
+  async close(): Promise<void> {
+    // The read store owns the client and closes it.
   }
 
   async health(): Promise<{ ok: boolean; detail?: string }> {

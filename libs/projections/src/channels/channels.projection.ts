@@ -68,6 +68,8 @@ export const channelsProjection = defineProjection<ChannelDocument>({
         return { ...doc, is_archived: true };
       case 'ChannelReactivated':
         return { ...doc, is_archived: false };
+      case 'ChannelFolderChanged':
+        return { ...doc, folder_id: e.data.newFolderId };
       case 'SubscriptionsCreated':
         return { ...doc, subscriber_count: doc.subscriber_count + e.data.subscriptions.length };
       case 'SubscriptionsReactivated':

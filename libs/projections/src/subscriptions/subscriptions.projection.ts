@@ -8,6 +8,12 @@ import {
   type SubscriptionDocument,
 } from '@app/application';
 import { defineProjection } from '../shared/projection';
+import {
+  applySubscriptionProperty,
+  isSubscriptionPropertyEvent,
+  subscriptionPropertyDocumentId,
+} from '../subscription-properties/subscription-properties.evolve';
+import { SUBSCRIPTION_PROPERTY_EVENT_TYPES } from '@app/domain';
 
 const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as SubscriptionEvent;
 
@@ -38,12 +44,15 @@ export const subscriptionsProjection = defineProjection<SubscriptionDocument>({
     ],
     compoundIndexes: [['user_id', 'active'], ['channel_id', 'active']],
   },
-  handles: SUBSCRIPTION_EVENT_TYPES,
+  // Plus the user's changes of a subscription's settings (subscription_properties-<userId>).
+  handles: [...SUBSCRIPTION_EVENT_TYPES, ...SUBSCRIPTION_PROPERTY_EVENT_TYPES],
   idsOf: (event) => {
+    if (isSubscriptionPropertyEvent(event)) return [subscriptionPropertyDocumentId(event)];
     const e = asEvent(event);
     return userIdsOf(e).map((userId) => subscriptionDocumentId(userId, e.data.channelId));
   },
   evolve: (doc, event, id) => {
+    if (isSubscriptionPropertyEvent(event)) return applySubscriptionProperty(doc, event);
     const e = asEvent(event);
     switch (e.type) {
       case 'SubscriptionsCreated': {

@@ -1,4 +1,4 @@
-import { BOT_TYPE_VALUES, ROLE_VALUES, type UserEvent, normalizeEmail } from '@app/domain';
+import { BOT_TYPE_VALUES, ROLE_VALUES, type UserEvent, type UserSettingChanged, normalizeEmail } from '@app/domain';
 import type { RecordedEvent } from '@app/application';
 import { defineProjection } from '../shared/projection';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from '@app/application';
@@ -23,9 +23,12 @@ export const usersProjection = defineProjection<UserDocument>({
     ],
     compoundIndexes: [['realm_id', 'user_id']],
   },
-  handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated', 'BotOwnerChanged'],
-  idsOf: (event) => [String((event.data as { userId: number }).userId)],
+  handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated', 'BotOwnerChanged', 'UserEmailChanged', 'UserSettingChanged'],
+  // Of the settings, only the time zone is part of the user object.
+  idsOf: (event) =>
+    event.type === 'UserSettingChanged' && (event.data as UserSettingChanged['data']).property !== 'timezone' ? [] : [String((event.data as { userId: number }).userId)],
   evolve: (doc, event) => {
+    if (event.type === 'UserSettingChanged') return doc && { ...doc, timezone: String((event.data as UserSettingChanged['data']).newValue) };
     const e = asUserEvent(event);
     if (e.type === 'UserCreated') {
       const d = e.data;
@@ -71,6 +74,9 @@ export const usersProjection = defineProjection<UserDocument>({
         return { ...doc, is_active: true };
       case 'BotOwnerChanged':
         return { ...doc, bot_owner_id: e.data.newOwnerId };
+      case 'UserEmailChanged':
+        // do_change_user_delivery_email; `email` follows while addresses are visible to everyone.
+        return { ...doc, email: e.data.newEmail, delivery_email: e.data.newEmail };
       default:
         return doc;
     }
@@ -87,7 +93,7 @@ export const credentialsProjection = defineProjection<CredentialDocument>({
     ],
     unique: [['realm_id', 'email_lower']],
   },
-  handles: ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged'],
+  handles: ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged', 'UserEmailChanged'],
   idsOf: (event) => [String((event.data as { userId: number }).userId)],
   evolve: (doc, event) => {
     const e = asUserEvent(event);
@@ -104,6 +110,8 @@ export const credentialsProjection = defineProjection<CredentialDocument>({
         return doc && { ...doc, api_key: e.data.apiKey };
       case 'UserPasswordChanged':
         return doc && { ...doc, password_hash: e.data.passwordHash };
+      case 'UserEmailChanged':
+        return doc && { ...doc, email_lower: normalizeEmail(e.data.newEmail) };
       default:
         return doc;
     }

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { type Shape, shapes } from './json-shapes';
+import { requiredString } from './required-string.shape';
 
 /**
  * How a parameter travels, following Zulip's typed_endpoint: `string` parameters are taken
@@ -60,3 +61,10 @@ export const BoolParam = (options: CommonOptions = {}) => register('json', shape
 
 /** Any JSON value checked by a shape: lists, objects, unions. */
 export const JsonParam = (shape: Shape<unknown>, options: CommonOptions = {}) => register('json', shape, options);
+
+/** A literal string, stripped, that must not be blank (Zulip's RequiredStringConstraint, with an optional limit). */
+export const RequiredStringParam = (options: CommonOptions & { maxLength?: number } = {}) =>
+  register('string', requiredString({ maxLength: options.maxLength }), options);
+
+/** A literal string parameter checked by a shape (choices, formats) with the shape's own messages. */
+export const CheckedStringParam = (shape: Shape<string>, options: CommonOptions = {}) => register('string', shape, options);

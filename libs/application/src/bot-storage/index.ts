@@ -1,0 +1,3 @@
+export * from './bot-storage.documents';
+export * from './bot-storage-queries';
+export * from './bot-storage.commands';

@@ -1,0 +1,3 @@
+export * from './muted-user.documents';
+export * from './muted-user-queries';
+export * from './mute-user.command';

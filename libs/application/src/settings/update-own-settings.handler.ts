@@ -1,0 +1,107 @@
+import { Inject } from '@nestjs/common';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import type { AppConfig } from '@app/config';
+import {
+  type Actor,
+  DomainError,
+  NewPasswordTooWeakError,
+  WrongPasswordError,
+  checkFullName,
+  checkSettingValue,
+  isStrongEnoughPassword,
+  pythonStrip,
+  userSettingsDecider,
+  userSettingsStream,
+} from '@app/domain';
+import type { ClockPort } from '../ports/clock.port';
+import type { GlobalPosition } from '../ports/event-store.port';
+import type { RandomPort } from '../ports/random.port';
+import { APP_CONFIG, CLOCK, LOGGER, RANDOM } from '../ports/tokens';
+import { DeciderRunner } from '../shared/decider-runner';
+import { ProjectionWaiter } from '../shared/projection-waiter';
+import { AuthenticationService } from '../users/authentication.service';
+import { ChangeUserFullNameCommand } from '../users/change-user-full-name.command';
+import { ChangeUserPasswordCommand } from '../users/change-user-password.command';
+import { UserQueries } from '../users/user-queries';
+import type { UserDocument } from '../users/user.documents';
+import { EmailChangeChecks } from './email-change.checks';
+import { settingEntries } from './settings-changes';
+import { SettingsWriter } from './settings-writer';
+import { UpdateOwnSettingsCommand } from './update-own-settings.command';
+
+/** Confirmation links work for a day (settings.CONFIRMATION_LINK_DEFAULT_VALIDITY_DAYS). */
+export const EMAIL_CHANGE_LINK_VALIDITY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * json_change_settings for the caller. Zulip checks as it goes; here every check runs first
+ * (values, then the current password, the new address and the new name), so a refused request
+ * changes nothing. Then, in Zulip's order: the password, the change of address, the name, the settings.
+ */
+@CommandHandler(UpdateOwnSettingsCommand)
+export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettingsCommand> {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly runner: DeciderRunner,
+    private readonly projections: ProjectionWaiter,
+    private readonly writer: SettingsWriter,
+    private readonly users: UserQueries,
+    private readonly authentication: AuthenticationService,
+    private readonly emailChecks: EmailChangeChecks,
+    @Inject(CLOCK) private readonly clock: ClockPort,
+    @Inject(RANDOM) private readonly random: RandomPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async execute({ context: { actor }, changes }: UpdateOwnSettingsCommand): Promise<Record<string, never>> {
+    const user = await this.users.mustFindById(actor.realmId, actor.userId!);
+    const settings = settingEntries(changes.settings);
+    for (const { property, value } of settings) checkSettingValue(property, value);
+    if (changes.newPassword !== undefined) await this.checkPasswordChange(actor, user, changes.oldPassword, changes.newPassword);
+    const newEmail = changes.email === undefined ? undefined : pythonStrip(changes.email);
+    const emailChanges = newEmail !== undefined && newEmail !== user.delivery_email;
+    if (emailChanges) await this.emailChecks.check(actor.realmId, newEmail);
+    const nameChanges = changes.fullName !== undefined && changes.fullName !== user.full_name;
+    if (nameChanges) checkFullName(changes.fullName!);
+
+    const context = { actor };
+    if (changes.newPassword !== undefined) await this.commands.execute(new ChangeUserPasswordCommand(context, user.user_id, changes.newPassword));
+    let last: GlobalPosition | undefined;
+    if (emailChanges) last = await this.requestEmailChange(actor, user, newEmail);
+    if (nameChanges) await this.commands.execute(new ChangeUserFullNameCommand(context, user.user_id, changes.fullName!));
+    const { position } = await this.writer.change(actor, user.user_id, settings, { editedBySelf: true });
+    await this.projections.waitFor(position ?? last);
+    return {};
+  }
+
+  /** "Wrong password!" unless `old_password` authenticates the account; then check_password_strength. */
+  private async checkPasswordChange(actor: Actor, user: UserDocument, oldPassword: string | undefined, newPassword: string): Promise<void> {
+    try {
+      await this.authentication.authenticatePassword(actor.realmId, user.delivery_email, oldPassword ?? '');
+    } catch (error) {
+      if (error instanceof DomainError) throw new WrongPasswordError();
+      throw error;
+    }
+    if (!isStrongEnoughPassword(newPassword)) throw new NewPasswordTooWeakError();
+  }
+
+  /** do_start_email_change_process: the pending change, and the link (logged outside production, where no mail is sent). */
+  private async requestEmailChange(actor: Actor, user: UserDocument, newEmail: string): Promise<GlobalPosition | undefined> {
+    const now = this.clock.now();
+    const token = this.random.alphanumeric(24).toLowerCase();
+    const { position } = await this.runner.run(userSettingsDecider, userSettingsStream(user.user_id), {
+      type: 'RequestEmailChange',
+      data: {
+        realmId: actor.realmId, userId: user.user_id, actorId: actor.userId, now: now.toISOString(),
+        currentEmail: user.delivery_email, newEmail, token, expiresAt: new Date(now.getTime() + EMAIL_CHANGE_LINK_VALIDITY_MS).toISOString(),
+      },
+    });
+    if (this.config.env === 'production') {
+      this.logger.warn({ userId: user.user_id }, 'email change requested; no mail is sent by this server');
+    } else {
+      this.logger.info({ userId: user.user_id, url: `${this.config.externalUrl}/accounts/confirm_new_email/${token}` }, 'confirm the new email address at this link');
+    }
+    return position;
+  }
+}

@@ -1,0 +1,103 @@
+import { deciderSpec, legacyTokenAdded, OTHER_PUSH_KEY, PUSH_KEY, pushDeviceRegistered, tokenIdOf } from '@app/testing';
+import {
+  decodeStrictBase64,
+  PushRegistrationError,
+  pushDevicesDecider,
+  type PushDevicesCommand,
+  PushServiceNotConfiguredError,
+  type RegisterPushDevice,
+} from '@app/domain';
+
+const given = deciderSpec(pushDevicesDecider);
+const AT = '2026-01-01T00:00:00.000Z';
+const TOKEN_ID = tokenIdOf('fcm-token');
+const keyFields = { pushKey: PUSH_KEY, pushKeyId: 2408 };
+const tokenFields = { tokenKind: 'fcm' as const, tokenId: TOKEN_ID, bouncerPublicKey: 'bouncer-public-key', encryptedPushRegistration: 'encrypted' };
+
+const register = (fields: Partial<RegisterPushDevice['data']>, serviceConfigured = true): PushDevicesCommand => ({
+  type: 'RegisterPushDevice', data: { realmId: 1, userId: 10, now: AT, serviceConfigured, deviceId: 1, ...fields },
+});
+const meta = { realmId: 1, userId: 10, now: AT, serviceConfigured: true };
+
+describe('pushDevicesDecider', () => {
+  describe('RegisterPushDevice', () => {
+    it('registers with both the push key fields and the token fields', () =>
+      given([]).when(register({ ...keyFields, ...tokenFields })).then([pushDeviceRegistered({ at: AT })]));
+
+    it('answers PUSH_SERVICE_NOT_CONFIGURED when no push service is configured, before anything else', () =>
+      given([]).when(register({}, false)).thenThrows(PushServiceNotConfiguredError, 'Server is not configured to use push notification service.'));
+
+    it('needs all the key fields or all the token fields', () => {
+      const message = 'Missing parameters: must provide either all push key fields, all token fields, or both.';
+      given([]).when(register({})).thenThrows(PushRegistrationError, message);
+      given([]).when(register({ pushKey: PUSH_KEY, ...tokenFields, tokenId: undefined })).thenThrows(PushRegistrationError, message);
+    });
+
+    it.each([
+      ['@abcdefg', 'not Base64'],
+      ['abcd', 'not 33 bytes'],
+      [Buffer.concat([Buffer.from([0x32]), decodeAsBuffer(PUSH_KEY).subarray(1)]).toString('base64'), 'not prefixed 0x31'],
+      [PUSH_KEY.slice(0, -1), 'badly padded'],
+    ])('refuses the push key %s (%s)', (pushKey) => given([]).when(register({ ...tokenFields, pushKey, pushKeyId: 1 })).thenThrows(PushRegistrationError, 'Invalid `push_key`'));
+
+    it('refuses a token id that is not Base64', () =>
+      given([]).when(register({ ...keyFields, ...tokenFields, tokenId: 'not base64!' })).thenThrows(PushRegistrationError, '`token_id` is not Base64 encoded'));
+
+    it('rotates the key of a registration, and needs one', () => {
+      given([]).when(register(keyFields)).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.');
+      given([pushDeviceRegistered()]).when(register({ pushKey: OTHER_PUSH_KEY, pushKeyId: 1144 })).then([
+        { type: 'PushKeyRotated', data: { realmId: 1, userId: 10, deviceId: 1, oldPushKeyId: 2408, pushKey: OTHER_PUSH_KEY, pushKeyId: 1144, at: AT } },
+      ]);
+      given([pushDeviceRegistered()]).when(register(keyFields)).thenNothingHappened();
+    });
+
+    it('checks for a registration before checking the key of a rotation', () =>
+      given([]).when(register({ pushKey: '@@', pushKeyId: 1 })).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.'));
+
+    it('rotates the token of a registration, and needs one', () => {
+      const newToken = { ...tokenFields, tokenId: tokenIdOf('new-token') };
+      given([]).when(register(newToken)).thenThrows(PushRegistrationError, 'No push registration exists to rotate token for.');
+      given([pushDeviceRegistered()]).when(register(newToken)).thenMatches([{ type: 'PushTokenRotated', data: { oldTokenId: TOKEN_ID, tokenId: tokenIdOf('new-token') } }]);
+      given([pushDeviceRegistered()]).when(register(tokenFields)).thenNothingHappened();
+    });
+
+    it('is idempotent, and registers again when anything differs', () => {
+      given([pushDeviceRegistered()]).when(register({ ...keyFields, ...tokenFields })).thenNothingHappened();
+      given([pushDeviceRegistered()]).when(register({ ...keyFields, ...tokenFields, tokenKind: 'apns' })).thenMatches([{ type: 'PushDeviceRegistered' }]);
+    });
+
+    it('keeps devices apart', () => given([pushDeviceRegistered({ deviceId: 1 })]).when(register({ ...keyFields, deviceId: 2 })).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.'));
+
+    it('removes the legacy registration of the same token, and only that one', () =>
+      given([legacyTokenAdded('fcm-token'), legacyTokenAdded('other-token')]).when(register({ ...keyFields, ...tokenFields })).thenMatches([
+        { type: 'PushDeviceRegistered' },
+        { type: 'LegacyPushTokenRemoved', data: { kind: 'fcm', token: 'fcm-token', reason: 'replaced_by_e2ee' } },
+      ]));
+
+    it('removes it on a token rotation too', () =>
+      given([pushDeviceRegistered(), legacyTokenAdded('new-token')]).when(register({ ...tokenFields, tokenId: tokenIdOf('new-token') })).thenMatches([
+        { type: 'PushTokenRotated' },
+        { type: 'LegacyPushTokenRemoved', data: { token: 'new-token' } },
+      ]));
+  });
+
+  describe('legacy tokens', () => {
+    const add = (token: string): PushDevicesCommand => ({ type: 'AddLegacyPushToken', data: { ...meta, kind: 'fcm', token, tokenId: tokenIdOf(token), iosAppId: null } });
+    const remove = (token: string, serviceConfigured = false): PushDevicesCommand => ({ type: 'RemoveLegacyPushToken', data: { ...meta, serviceConfigured, kind: 'fcm', token } });
+
+    it('adds a token once', () => {
+      given([]).when(add('t1')).thenMatches([{ type: 'LegacyPushTokenAdded', data: { token: 't1', tokenId: tokenIdOf('t1') } }]);
+      given([legacyTokenAdded('t1')]).when(add('t1')).thenNothingHappened();
+    });
+
+    it('removes a token; an unknown one is an error without a push service', () => {
+      given([legacyTokenAdded('t1')]).when(remove('t1')).thenMatches([{ type: 'LegacyPushTokenRemoved', data: { reason: 'removed' } }]);
+      given([]).when(remove('t1')).thenThrows(PushRegistrationError, 'Token does not exist');
+      given([]).when(remove('t1', true)).thenNothingHappened();
+    });
+  });
+});
+
+function decodeAsBuffer(text: string): Buffer {
+  return Buffer.from(decodeStrictBase64(text)!);
+}

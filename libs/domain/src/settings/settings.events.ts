@@ -1,0 +1,49 @@
+import type { SettingProperty, SettingValue } from './settings.catalog';
+
+/**
+ * AuditLogEventType.USER_SETTING_CHANGED (do_change_user_setting): one setting of one user.
+ * `editedBySelf` (the user changed it, not an administrator for them) is what
+ * `skip_if_already_edited` looks for.
+ */
+export type UserSettingChanged = {
+  type: 'UserSettingChanged';
+  data: {
+    realmId: number;
+    userId: number;
+    property: SettingProperty;
+    oldValue: SettingValue;
+    newValue: SettingValue;
+    actorId: number | null;
+    editedBySelf: boolean;
+    at: string;
+  };
+};
+
+/**
+ * do_start_email_change_process: a change of address waits for the link sent to the new address.
+ * A new request revokes the pending one (`revokedTokens`).
+ */
+export type EmailChangeRequested = {
+  type: 'EmailChangeRequested';
+  data: {
+    realmId: number;
+    userId: number;
+    oldEmail: string;
+    newEmail: string;
+    token: string;
+    expiresAt: string;
+    revokedTokens: string[];
+    actorId: number | null;
+    at: string;
+  };
+};
+
+/** The link was followed; the users stream records the new address (UserEmailChanged). */
+export type EmailChangeConfirmed = {
+  type: 'EmailChangeConfirmed';
+  data: { realmId: number; userId: number; token: string; oldEmail: string; newEmail: string; at: string };
+};
+
+export type UserSettingsEvent = UserSettingChanged | EmailChangeRequested | EmailChangeConfirmed;
+
+export const USER_SETTINGS_EVENT_TYPES: readonly UserSettingsEvent['type'][] = ['UserSettingChanged', 'EmailChangeRequested', 'EmailChangeConfirmed'];

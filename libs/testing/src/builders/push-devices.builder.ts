@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import type { LegacyPushTokenAdded, PushDeviceRegistered } from '@app/domain';
+
+const AT = '2026-01-01T00:00:00.000Z';
+
+/** A valid push key: 0x31 then 32 bytes (Zulip's test value). */
+export const PUSH_KEY = 'MY+paNlyduYJRQFNZva8w7Gv3PkBua9kIj581F9Vr301';
+export const OTHER_PUSH_KEY = 'MTaUDJDMWypQ1WufZ1NRTHSSvgYtXh1qVNSjN3aBiEFt';
+
+/** The token id a client sends for a provider token: Base64 of the first 8 bytes of its SHA-256. */
+export const tokenIdOf = (token: string) => createHash('sha256').update(token, 'utf8').digest().subarray(0, 8).toString('base64');
+
+export const pushDeviceRegistered = (overrides: Partial<PushDeviceRegistered['data']> = {}): PushDeviceRegistered => ({
+  type: 'PushDeviceRegistered',
+  data: {
+    realmId: 1, userId: 10, deviceId: 1, pushKey: PUSH_KEY, pushKeyId: 2408, tokenKind: 'fcm', tokenId: tokenIdOf('fcm-token'),
+    bouncerPublicKey: 'bouncer-public-key', encryptedPushRegistration: 'encrypted', at: AT,
+    ...overrides,
+  },
+});
+
+export const legacyTokenAdded = (token: string, kind: 'apns' | 'fcm' = 'fcm', userId = 10): LegacyPushTokenAdded => ({
+  type: 'LegacyPushTokenAdded',
+  data: { realmId: 1, userId, kind, token, tokenId: tokenIdOf(token), iosAppId: kind === 'apns' ? 'org.zulip.Zulip' : null, at: AT },
+});

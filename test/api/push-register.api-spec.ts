@@ -1,0 +1,127 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateBotCommand, PushRegistrationQueries } from '@app/application';
+import { operatorActor } from '@app/domain';
+import { ApiTestClient, expectError, expectSuccess, OTHER_PUSH_KEY, PUSH_KEY, tokenIdOf } from '@app/testing';
+
+/** zerver/tests/test_push_registration.py (RegisterPushDeviceToServer) through the real HTTP stack. */
+const REGISTER = '/api/v1/mobile_push/register';
+const keyFields = { push_key: PUSH_KEY, push_key_id: 2408 };
+const tokenFields = (token = 'fcm-token') => ({ token_kind: 'fcm', token_id: tokenIdOf(token), bouncer_public_key: 'bouncer-public-key', encrypted_push_registration: 'encrypted-push-registration-data' });
+const full = (deviceId = 1) => ({ device_id: deviceId, ...keyFields, ...tokenFields() });
+
+describe('POST /mobile_push/register without a push service (the default)', () => {
+  let api: ApiTestClient;
+  beforeAll(async () => (api = await ApiTestClient.start({ personas: ['hamlet'] })));
+  afterAll(() => api.close());
+
+  it('answers PUSH_SERVICE_NOT_CONFIGURED and stores nothing', async () => {
+    await api.markEvents();
+    expectError(await api.as('hamlet').post(REGISTER, full()), 'Server is not configured to use push notification service.', { code: 'PUSH_SERVICE_NOT_CONFIGURED', status: 400 });
+    expect(await api.newEvents()).toEqual([]);
+  });
+
+  it('checks its parameters first', async () => {
+    expectError(await api.as('hamlet').post(REGISTER, keyFields), "Missing 'device_id' argument", { code: 'REQUEST_VARIABLE_MISSING' });
+    expectError(await api.as('hamlet').post(REGISTER, { ...full(), token_kind: 'gcm' }), 'Invalid token_kind');
+    expectError(await api.as('hamlet').post(REGISTER, { ...full(), push_key_id: 4294967296 }), 'Invalid push_key_id');
+    expectError(await api.as('hamlet').post(REGISTER, { ...full(), push_key_id: -1 }), 'Invalid push_key_id');
+    expectError(await api.as('hamlet').post(REGISTER, { ...full(), device_id: 'one' }), 'device_id is not valid JSON');
+  });
+});
+
+describe('POST /mobile_push/register with a push service configured', () => {
+  let api: ApiTestClient;
+  beforeEach(async () => (api = await ApiTestClient.start({ personas: ['hamlet', 'cordelia'], config: { pushNotificationsBouncerUrl: 'https://push.example.com' } })));
+  afterEach(() => api.close());
+
+  const registrationOf = (name: string) => api.app.get(PushRegistrationQueries).of(api.realmId, api.user(name).userId);
+  const refused = async (response: Parameters<typeof expectError>[0], msg: string) => {
+    expectError(response, msg);
+    expect(await api.newEvents()).toEqual([]);
+  };
+
+  it('stores an initial registration; repeating it changes nothing', async () => {
+    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    expect((await registrationOf('hamlet')).devices).toEqual({
+      1: { push_key_id: 2408, push_token_id: tokenIdOf('fcm-token'), push_token_kind: 'fcm', push_token_last_updated_timestamp: Math.floor(api.clock.now().getTime() / 1000) },
+    });
+    await api.markEvents();
+    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    expect(await api.newEvents()).toEqual([]);
+  });
+
+  it('accepts the multipart shape zulip-js sends', async () => {
+    expectSuccess(await api.as('hamlet').postMultipart(REGISTER, full(7)));
+    expect(Object.keys((await registrationOf('hamlet')).devices)).toEqual(['7']);
+  });
+
+  it('answers Zulip\'s errors and stores nothing', async () => {
+    await api.markEvents();
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: 1, push_key: PUSH_KEY, token_kind: 'fcm' }), 'Missing parameters: must provide either all push key fields, all token fields, or both.');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(), push_key: '@abcdefg' }), 'Invalid `push_key`');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(), push_key: 'abcd' }), 'Invalid `push_key`');
+    const wrongPrefix = Buffer.concat([Buffer.from([0x32]), Buffer.from(PUSH_KEY, 'base64').subarray(1)]).toString('base64');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(), push_key: wrongPrefix }), 'Invalid `push_key`');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(), token_id: 'not base64!' }), '`token_id` is not Base64 encoded');
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: 1, ...keyFields }), 'No push registration exists to rotate key for.');
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: 1, ...tokenFields() }), 'No push registration exists to rotate token for.');
+  });
+
+  it('rotates the push key, then the token, of a registration', async () => {
+    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: 1, push_key: OTHER_PUSH_KEY, push_key_id: 1144 }));
+    expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: 1, ...tokenFields('new-token') }));
+    expect((await registrationOf('hamlet')).devices['1']).toMatchObject({ push_key_id: 1144, push_token_id: tokenIdOf('new-token') });
+  });
+
+  it('keeps each user\'s registrations apart', async () => {
+    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    await api.markEvents();
+    await refused(await api.as('cordelia').post(REGISTER, { device_id: 1, ...keyFields }), 'No push registration exists to rotate key for.');
+  });
+
+  it('removes the legacy registration of the same token', async () => {
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'fcm-token' }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'other-phone' }));
+    expect((await registrationOf('hamlet')).legacy_tokens.map((t) => t.token)).toEqual(['fcm-token', 'other-phone']);
+    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    expect((await registrationOf('hamlet')).legacy_tokens.map((t) => t.token)).toEqual(['other-phone']);
+  });
+
+  it('is for humans only', async () => {
+    const bot = await api.app.get(CommandBus).execute(
+      new CreateBotCommand({ actor: operatorActor(api.realmId) }, { fullName: 'Push Bot', shortName: 'push', ownerId: api.user('hamlet').userId }),
+    );
+    api.credentials.set('bot', { userId: bot.userId, email: bot.email, apiKey: bot.apiKey });
+    await api.markEvents();
+    await refused(await api.as('bot').post(REGISTER, full()), 'This endpoint does not accept bot requests.');
+  });
+});
+
+describe('legacy push tokens', () => {
+  let api: ApiTestClient;
+  beforeEach(async () => (api = await ApiTestClient.start({ personas: ['hamlet'] })));
+  afterEach(() => api.close());
+
+  const registrationOf = () => api.app.get(PushRegistrationQueries).of(api.realmId, api.user('hamlet').userId);
+
+  it('adds and removes APNs and FCM tokens', async () => {
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: 'C0FFEE', appid: 'org.zulip.Zulip' }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'android-token' }));
+    expect((await registrationOf()).legacy_tokens).toEqual([
+      { kind: 'apns', token: 'c0ffee', ios_app_id: 'org.zulip.Zulip' },
+      { kind: 'fcm', token: 'android-token', ios_app_id: null },
+    ]);
+    expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/apns_device_token', { token: 'c0ffee' }));
+    expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/android_gcm_reg_id', { token: 'android-token' }));
+    expect((await registrationOf()).legacy_tokens).toEqual([]);
+  });
+
+  it('answers Zulip\'s errors', async () => {
+    expectError(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: '' }), 'Empty or invalid length token');
+    expectError(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'x'.repeat(4097) }), 'Empty or invalid length token');
+    expectError(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: 'xyz', appid: 'org.zulip.Zulip' }), 'Invalid APNS token');
+    expectError(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: 'c0ffee', appid: '* -- +' }), 'Invalid app ID');
+    expectError(await api.as('hamlet').delete('/api/v1/users/me/android_gcm_reg_id', { token: 'never-added' }), 'Token does not exist');
+  });
+});
