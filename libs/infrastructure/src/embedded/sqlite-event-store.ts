@@ -74,6 +74,7 @@ export class SqliteEventStore implements EventStorePort {
       ),
       readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       head: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
+      ping: db.prepare('SELECT 1'),
     };
   }
 
@@ -195,7 +196,7 @@ export class SqliteEventStore implements EventStorePort {
 
   async health() {
     try {
-      this.statements.head.get();
+      this.statements.ping.get();
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: (error as Error).message };

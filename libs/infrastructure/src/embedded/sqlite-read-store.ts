@@ -242,7 +242,7 @@ export class SqliteReadStore implements ReadStorePort {
 
   async health() {
     try {
-      this.db.prepare('SELECT 1').get();
+      this.statement('SELECT 1').get();
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: (error as Error).message };
