@@ -1,6 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { EVENT_STORE, type EventStorePort, exportEventLog, importEventLog } from '@app/application';
 import {
   CreateBotCommand,
   CreateRealmCommand,
@@ -176,6 +177,28 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         if (!credentials) throw new DomainError('No such user');
         // Only the key, so that scripts can capture it: KEY=$(team-chat api-key --email …).
         output.out(credentials.api_key);
+      }),
+    );
+
+  program
+    .command('export-events')
+    .description('Write the whole event log to an NDJSON file (a backup; also how to move to another adapter set)')
+    .requiredOption('--out <file>', 'file to write')
+    .action((opts: { out: string }) =>
+      withApp(async (app) => {
+        const count = await exportEventLog(app.get<EventStorePort>(EVENT_STORE), opts.out, (n) => output.err(`exported ${n} events`));
+        output.out(`Exported ${count} events to ${opts.out}.`);
+      }),
+    );
+
+  program
+    .command('import-events')
+    .description('Append an NDJSON export to an empty event store; the read models are rebuilt from it')
+    .requiredOption('--in <file>', 'file to read')
+    .action((opts: { in: string }) =>
+      withApp(async (app) => {
+        const count = await importEventLog(app.get<EventStorePort>(EVENT_STORE), opts.in, (n) => output.err(`imported ${n} events`));
+        output.out(`Imported ${count} events from ${opts.in}.`);
       }),
     );
 

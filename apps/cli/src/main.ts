@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { ConfigurationError, loadConfig } from '@app/config';
 import { createLogger, PinoNestLogger } from '@app/infrastructure';
 import { DomainError } from '@app/domain';
+import { ImportError } from '@app/application';
 import { CliModule } from './cli.module';
 import { buildProgram } from './commands';
 
@@ -27,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof DomainError || error instanceof ConfigurationError) {
+    if (error instanceof DomainError || error instanceof ConfigurationError || error instanceof ImportError) {
       output.err(`error: ${error.message}`);
       return 1;
     }

@@ -79,3 +79,4 @@ export * from './user-status/user-status.queries';
 export * from './user-status/custom-emoji.lookup';
 export * from './user-status/update-user-status.command';
 export * from './messages/message-access';
+export * from './operations/event-log-backup';
