@@ -9,6 +9,7 @@ import { HttpConventionsModule } from './http/http-conventions.module';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { StaticController } from './server-settings/static.controller';
 import { RegisterController } from './register/register.controller';
+import { RegisterState } from './register/register-state';
 import { OpenApiController } from './openapi/openapi.controller';
 import { UsersController } from './users/users.controller';
 import { BotsController } from './bots/bots.controller';
@@ -47,7 +48,7 @@ export class AppModule {
         DiscoveryModule,
       ],
       controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, DraftsController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController],
-      providers: [DevelopmentOrganization],
+      providers: [RegisterState, DevelopmentOrganization],
     };
   }
 }
