@@ -22,9 +22,22 @@ export type ProjectorOptions = {
   retryDelayMs?: number;
   /** Projections that write to a store of their own, in bulk (see BulkProjection). */
   bulkProjections?: BulkProjection[];
+  /** While catching up, commit once this many documents are held back (default 100,000). */
+  writeBehindDocuments?: number;
 };
 
 type Waiter = { position: GlobalPosition; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined };
+
+type PendingDocument = { doc: object | null; position: GlobalPosition | null; dirty: boolean };
+
+/**
+ * While catching up (full batches keep coming), documents are kept in memory across batches and
+ * written with their checkpoints once this many are waiting, or as soon as the projector is
+ * caught up: a document touched by many events is written once, in few large transactions.
+ */
+const DEFAULT_WRITE_BEHIND_DOCUMENTS = 100_000;
+/** A full batch followed by silence still gets written promptly. */
+const WRITE_BEHIND_IDLE_FLUSH_MS = 20;
 
 /**
  * Applies the global log, in order, to every projection, one atomic read-store commit per batch
@@ -41,6 +54,13 @@ export class Projector extends ProjectionWaiter {
   private waiters: Waiter[] = [];
   private stopped = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Documents evolved but not yet committed (write-behind), by collection and id. */
+  private pending = new Map<string, Map<string, PendingDocument>>();
+  private pendingCount = 0;
+  private pendingUpTo: GlobalPosition | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Batches and idle flushes run one at a time, in order. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly events: EventStorePort,
@@ -50,6 +70,10 @@ export class Projector extends ProjectionWaiter {
     private readonly options: ProjectorOptions,
   ) {
     super();
+  }
+
+  private get batchSize(): number {
+    return this.options.batchSize ?? 5000;
   }
 
   private get bulkProjections(): BulkProjection[] {
@@ -72,6 +96,8 @@ export class Projector extends ProjectionWaiter {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.subscription?.close();
     this.subscription = undefined;
+    // Keep the work of a catch-up that was interrupted by a clean stop.
+    await this.serially(() => this.flush()).catch((error) => this.logger.error({ err: error }, 'projector could not write its last documents'));
     for (const w of this.waiters.splice(0)) {
       clearTimeout(w.timer);
       w.reject(new Error('projector stopped'));
@@ -102,15 +128,26 @@ export class Projector extends ProjectionWaiter {
     await this.waitFor(head, timeoutMs);
   }
 
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work, work);
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   private async subscribe(): Promise<void> {
+    // Whatever was held back is replayed from the stored checkpoints.
+    this.discardPending();
     await this.loadCheckpoints();
     const positions = [...this.checkpoints.values()];
     const after = positions.some((p) => p === undefined) ? undefined : positions.reduce((a, b) => (a! < b! ? a : b));
     if (after !== undefined && after > this.processedUpTo) this.processedUpTo = after;
     // Live, a batch is whatever arrived (usually a few events); catching up, large batches make
     // few big read-store transactions, which is what makes replays fast.
-    const subscription = this.events.subscribeToAll({ after, batchSize: this.options.batchSize ?? 5000 }, (batch) =>
-      this.applyBatch(batch),
+    const subscription = this.events.subscribeToAll({ after, batchSize: this.batchSize }, (batch) =>
+      this.serially(() => this.applyBatch(batch)),
     );
     this.subscription = subscription;
     subscription.done.then(
@@ -143,10 +180,10 @@ export class Projector extends ProjectionWaiter {
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     if (batch.length === 0) return;
-    // Another process sharing the store (the CLI next to the server) may have moved a checkpoint.
-    await this.loadCheckpoints();
+    // Another process sharing the store (the CLI next to the server) may have moved a checkpoint;
+    // while documents are held back, this process's own view is the one that counts.
+    if (this.pendingCount === 0) await this.loadCheckpoints();
     const last = batch[batch.length - 1].position;
-    const writes: { collection: string; ops: WriteOperation[] }[] = [];
 
     for (const projection of this.projections) {
       const checkpoint = this.checkpoints.get(projection.name);
@@ -154,35 +191,28 @@ export class Projector extends ProjectionWaiter {
         (e) => (checkpoint === undefined || e.position > checkpoint) && projection.handles.includes(e.type),
       );
       if (relevant.length === 0) continue;
+      const collection = projection.collection.name;
+      let held = this.pending.get(collection);
+      if (!held) this.pending.set(collection, (held = new Map()));
       const ids = [...new Set(relevant.flatMap((e) => projection.idsOf(e)))];
-      const stored = await this.readStore.getMany<object>(projection.collection.name, ids);
-      const docs = new Map<string, { doc: object | null; position: GlobalPosition | null; dirty: boolean }>(
-        ids.map((id) => [id, { doc: null, position: null, dirty: false }]),
-      );
-      for (const s of stored) docs.set(s.id, { doc: s.doc, position: s.position, dirty: false });
+      const toLoad = ids.filter((id) => !held.has(id));
+      const stored = toLoad.length > 0 ? await this.readStore.getMany<object>(collection, toLoad) : [];
+      for (const id of toLoad) held.set(id, { doc: null, position: null, dirty: false });
+      this.pendingCount += toLoad.length;
+      for (const s of stored) held.set(s.id, { doc: s.doc, position: s.position, dirty: false });
       for (const event of relevant) {
         for (const id of projection.idsOf(event)) {
-          const current = docs.get(id)!;
+          const current = held.get(id)!;
           if (current.position !== null && current.position >= event.position) continue;
-          docs.set(id, { doc: projection.evolve(current.doc, event, id), position: event.position, dirty: true });
+          held.set(id, { doc: projection.evolve(current.doc, event, id), position: event.position, dirty: true });
         }
       }
-      const ops: WriteOperation[] = [];
-      for (const [id, entry] of docs) {
-        if (!entry.dirty) continue;
-        ops.push(entry.doc === null ? { type: 'delete', id } : { type: 'put', id, doc: entry.doc, position: entry.position! });
-      }
-      if (ops.length > 0) writes.push({ collection: projection.collection.name, ops });
     }
+    this.pendingUpTo = last;
 
-    const checkpoints = this.projections
-      .filter((p) => { const c = this.checkpoints.get(p.name); return c === undefined || c < last; })
-      .map((p) => ({ name: p.name, position: last }));
-    await this.readStore.commit({ writes, checkpoints });
-    for (const { name } of checkpoints) this.checkpoints.set(name, last);
     // Bulk projections apply their events and move their own checkpoint in one transaction of
-    // their store, after the documents: a crash in between replays the batch, which the
-    // documents skip (checkpoint) and the bulk store skips at or below its own checkpoint.
+    // their store: a crash before the documents are written replays those events, which the
+    // documents apply (their checkpoint is older) and the bulk store skips (its own is not).
     for (const projection of this.bulkProjections) {
       const checkpoint = this.checkpoints.get(projection.name);
       if (checkpoint !== undefined && checkpoint >= last) continue;
@@ -190,8 +220,58 @@ export class Projector extends ProjectionWaiter {
       await projection.apply(relevant, last);
       this.checkpoints.set(projection.name, last);
     }
-    this.processedUpTo = last;
+
+    const catchingUp = batch.length >= this.batchSize;
+    if (!catchingUp || this.pendingCount >= (this.options.writeBehindDocuments ?? DEFAULT_WRITE_BEHIND_DOCUMENTS)) await this.flush();
+    else this.scheduleIdleFlush();
+  }
+
+  /** Commits the held documents with the checkpoints they reach, then wakes the waiters. */
+  private async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const upTo = this.pendingUpTo;
+    if (upTo === undefined) return;
+    const writes: { collection: string; ops: WriteOperation[] }[] = [];
+    for (const [collection, held] of this.pending) {
+      const ops: WriteOperation[] = [];
+      for (const [id, entry] of held) {
+        if (!entry.dirty) continue;
+        ops.push(entry.doc === null ? { type: 'delete', id } : { type: 'put', id, doc: entry.doc, position: entry.position! });
+      }
+      if (ops.length > 0) writes.push({ collection, ops });
+    }
+    const checkpoints = this.projections
+      .filter((p) => { const c = this.checkpoints.get(p.name); return c === undefined || c < upTo; })
+      .map((p) => ({ name: p.name, position: upTo }));
+    await this.readStore.commit({ writes, checkpoints });
+    for (const { name } of checkpoints) this.checkpoints.set(name, upTo);
+    this.discardPending();
+    if (upTo > this.processedUpTo) this.processedUpTo = upTo;
     this.wakeWaiters();
+  }
+
+  private scheduleIdleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.serially(() => this.flush()).catch((error) => {
+        // Start over from the stored checkpoints, as after a failed batch.
+        this.logger.error({ err: error }, 'projector could not write its documents; retrying');
+        const failed = this.subscription;
+        this.subscription = undefined;
+        void failed?.close();
+        if (!this.stopped) this.scheduleRetry();
+      });
+    }, WRITE_BEHIND_IDLE_FLUSH_MS);
+  }
+
+  private discardPending(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.pending = new Map();
+    this.pendingCount = 0;
+    this.pendingUpTo = undefined;
   }
 
   private wakeWaiters(): void {
