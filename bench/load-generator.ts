@@ -30,6 +30,12 @@ export type LoadOptions = {
   /** Stop after this many counted requests (0: no cap). */
   maxRequests: number;
   client: LoadClient;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  /** Extra request headers, e.g. authorization, content-type. */
+  headers?: Record<string, string>;
+  /** A request body sent with every request (its Content-Length is added). */
+  body?: string;
 };
 
 export type LoadResult = {
@@ -108,13 +114,14 @@ async function runHttp(o: LoadOptions, recorder: Recorder): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.connections, maxFreeSockets: o.connections });
   const one = () =>
     new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: o.host, port: o.port, path: o.path, method: 'GET', agent }, (res) => {
+      const headers = { ...o.headers, ...(o.body !== undefined ? { 'content-length': String(Buffer.byteLength(o.body)) } : {}) };
+      const req = http.request({ host: o.host, port: o.port, path: o.path, method: o.method ?? 'GET', headers, agent }, (res) => {
         res.on('data', () => undefined);
         res.on('end', () => resolve(res.statusCode ?? 0));
         res.on('error', reject);
       });
       req.on('error', reject);
-      req.end();
+      req.end(o.body);
     });
   const loop = async () => {
     for (;;) {
@@ -146,7 +153,13 @@ const LENGTH_HEADERS = [Buffer.from('\r\ncontent-length:'), Buffer.from('\r\nCon
  * completes the previous response (no promise per request). Handles Content-Length and chunked bodies.
  */
 function runRaw(o: LoadOptions, recorder: Recorder): Promise<void> {
-  const request = Buffer.from(`GET ${o.path} HTTP/1.1\r\nHost: ${o.host}:${o.port}\r\nConnection: keep-alive\r\n\r\n`, 'latin1');
+  const extra = Object.entries({ ...o.headers, ...(o.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(o.body)) } : {}) })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const request = Buffer.concat([
+    Buffer.from(`${o.method ?? 'GET'} ${o.path} HTTP/1.1\r\nHost: ${o.host}:${o.port}\r\nConnection: keep-alive\r\n${extra}\r\n`, 'latin1'),
+    Buffer.from(o.body ?? '', 'utf8'),
+  ]);
   return new Promise((resolve) => {
     const sockets: net.Socket[] = [];
     // A target that stops answering must not hang the run: close every connection.

@@ -309,6 +309,53 @@ const ADMINISTRATION_ROWS: Row[] = [
   },
 ];
 
+/** Organization settings and user groups (PATCH /realm, GET /user_groups). */
+const REALM_SETTINGS_ROWS: Row[] = [
+  {
+    name: 'PATCH /realm',
+    outcomes: adminsOnly(),
+    send: (api, as, caller) => form(as(api.http.patch('/api/v1/realm')), { description: `Described by ${caller}`, allow_message_editing: 'true' }),
+  },
+  { name: 'GET /user_groups', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
+];
+
+/** Personal flags and read state (POST /messages/flags/narrow, /messages/flags, the mark-as-read endpoints). */
+const MESSAGE_FLAGS_ROWS: Row[] = [
+  {
+    name: 'POST /messages/flags/narrow',
+    outcomes: everyone('ok'),
+    send: (api, as) => form(as(api.http.post('/api/v1/messages/flags/narrow')), { anchor: 'newest', num_before: '10', num_after: '0', narrow: '[]', op: 'add', flag: 'read' }),
+  },
+  {
+    name: 'POST /messages/flags',
+    outcomes: everyone('ok'),
+    send: (api, as) => form(as(api.http.post('/api/v1/messages/flags')), { messages: '[]', op: 'add', flag: 'starred' }),
+  },
+  { name: 'POST /mark_all_as_read', outcomes: everyone('ok'), send: (api, as) => as(api.http.post('/api/v1/mark_all_as_read')) },
+  {
+    name: 'POST /mark_stream_as_read',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => form(as(api.http.post('/api/v1/mark_stream_as_read')), { stream_id: String(await channelFor(api, `read through by ${caller}`)) }),
+  },
+  {
+    name: 'POST /mark_stream_as_read (private)',
+    outcomes: { ...everyone('no_channel'), administrator: 'ok' },
+    send: async (api, as, caller) => form(as(api.http.post('/api/v1/mark_stream_as_read')), { stream_id: String(await channelFor(api, `private read through by ${caller}`, { private: true })) }),
+  },
+  {
+    name: 'POST /mark_topic_as_read',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const name = `topic read by ${caller}`;
+      const principals = ['iago', 'polonius', 'hamlet', 'shiva', 'desdemona', 'bot'].map((p) => api.user(p).userId);
+      await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals });
+      await api.as('iago').post('/api/v1/messages', { type: 'stream', to: name, topic: 'news', content: 'hello' });
+      const streamId = (await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).body.stream_id;
+      return form(as(api.http.post('/api/v1/mark_topic_as_read')), { stream_id: String(streamId), topic_name: 'news' });
+    },
+  },
+];
+
 const ROWS: Row[] = [
   { name: 'GET /server_settings', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/server_settings')) },
   { name: 'GET /openapi.json', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/openapi.json')) },
@@ -353,6 +400,8 @@ const ROWS: Row[] = [
   ...PERSONAL_DATA_ROWS,
   ...SETTINGS_ROWS,
   ...ADMINISTRATION_ROWS,
+  ...REALM_SETTINGS_ROWS,
+  ...MESSAGE_FLAGS_ROWS,
 ];
 
 const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {

@@ -18,6 +18,7 @@ import { AvatarsController } from './avatars/avatars.controller';
 import { ChannelsController } from './channels/channels.controller';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { MessagesController } from './messages/messages.controller';
+import { MessageFlagsController } from './messages/message-flags.controller';
 import { DraftsController } from './drafts/drafts.controller';
 import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
 import { MutedUsersController } from './muted-users/muted-users.controller';
@@ -32,6 +33,7 @@ import { ProfileDataController } from './custom-profile-fields/profile-data.cont
 import { RealmEmojiController } from './realm-emoji/realm-emoji.controller';
 import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
 import { PushDevicesController } from './push-devices/push-devices.controller';
+import { RealmController } from './realm/realm.controller';
 
 export type AppOptions = InfrastructureOptions;
 
@@ -47,7 +49,7 @@ export class AppModule {
         HttpConventionsModule,
         DiscoveryModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, DraftsController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, MessageFlagsController, DraftsController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController],
       providers: [RegisterState, DevelopmentOrganization],
     };
   }

@@ -31,6 +31,8 @@ import { SendMessageHandler } from './messages/send-message.handler';
 import { SendMessageFactsLoader } from './messages/send-message.facts-loader';
 import { NarrowResolver } from './messages/narrow-resolver';
 import { MessageQueries } from './messages/get-messages.queries';
+import { MessageFlagsService } from './messages/message-flags.service';
+import { UnreadQueries } from './messages/unread-queries';
 import { MarkdownChannelDescriptionRenderer, MessageChannelTopics } from './messages/message-channel-topics';
 
 import { SETTINGS_HANDLERS, SETTINGS_QUERIES } from './settings/settings.providers';
@@ -68,7 +70,7 @@ const CHANNEL_QUERIES = [ChannelQueries, ChannelViews, SubscriptionQueries, Subs
  * model, the user-groups area its system group ids (each replacing the class named here).
  */
 const MESSAGE_HANDLERS = [SendMessageHandler];
-const MESSAGE_QUERIES = [MessageQueries];
+const MESSAGE_QUERIES = [MessageQueries, MessageFlagsService, UnreadQueries];
 const MESSAGE_SERVICES = [SendMessageFactsLoader, NarrowResolver];
 const CHANNEL_SEAMS = [
   { provide: ChannelDescriptionRenderer, useClass: MarkdownChannelDescriptionRenderer },

@@ -13,6 +13,7 @@ export * from './users/users.errors';
 export * from './users/users.rules';
 export * from './users/users.decider';
 export * from './realm/realm.decider';
+export * from './realm/realm-messaging-settings';
 export * from './shared/printable-text';
 export * from './channels/channels.streams';
 export * from './channels/channels.events';

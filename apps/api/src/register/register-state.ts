@@ -3,6 +3,7 @@ import {
   DraftQueries,
   MutedUserQueries,
   SavedSnippetQueries,
+  UnreadQueries,
   UserSettingsQueries,
   UserStatusQueries,
 } from '@app/application';
@@ -21,7 +22,11 @@ export class RegisterState {
     muted_users: async (actor) => ({ muted_users: await this.mutedUsers.mutedUsers(actor.userId!) }),
     user_settings: async (actor) => ({ user_settings: await this.settings.settingsOf(actor.userId!) }),
     user_status: async (actor) => ({ user_status: await this.statuses.statusesForRegister(actor.realmId) }),
+    // fetch_initial_state_data: `unread_msgs` when both `message` and `update_message_flags` are wanted.
+    update_message_flags: async (actor) => ({ unread_msgs: await this.unread.unreadMsgs(actor) }),
   };
+  /** Sections Zulip sends only when other fetch types are wanted too. */
+  private readonly alsoRequires: Record<string, string[]> = { update_message_flags: ['message'] };
 
   constructor(
     private readonly drafts: DraftQueries,
@@ -29,10 +34,14 @@ export class RegisterState {
     private readonly mutedUsers: MutedUserQueries,
     private readonly settings: UserSettingsQueries,
     private readonly statuses: UserStatusQueries,
+    private readonly unread: UnreadQueries,
   ) {}
 
   async fetch(actor: Actor, types: string[] | undefined): Promise<Record<string, unknown>> {
-    const wanted = types === undefined ? Object.keys(this.sections) : types.filter((t) => t in this.sections);
+    const wanted =
+      types === undefined
+        ? Object.keys(this.sections)
+        : types.filter((t) => t in this.sections && (this.alsoRequires[t] ?? []).every((r) => types.includes(r)));
     const parts = await Promise.all(wanted.map((type) => this.sections[type](actor)));
     return Object.assign({}, ...parts);
   }

@@ -110,6 +110,58 @@ export class MessageQueries {
     };
   }
 
+  /**
+   * The messages POST /messages/flags/narrow processes (zerver/views/message_flags.py
+   * update_message_flags_for_narrow → fetch_messages): the same narrow, anchor and range rules
+   * as GET /messages, counts already clamped by the caller. Matches carry the viewer's flags
+   * (null: no row, a readable channel's history).
+   */
+  async rangeOf(
+    actor: Actor,
+    params: { anchor: string; includeAnchor: boolean; numBefore: number; numAfter: number; narrow: NarrowParameter[] },
+  ): Promise<{ viewer: UserDocument; matches: MessageMatch[]; foundOldest: boolean; foundNewest: boolean }> {
+    const { numBefore, numAfter, includeAnchor } = params;
+    let anchor = parseAnchor(params.anchor, false);
+    if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
+    const viewer = await this.viewer(actor);
+    const { terms, includeHistory } = await this.narrows.resolve(viewer, params.narrow);
+    const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
+    if (anchor === null) {
+      const [first] = await this.store.findMessages(
+        { ...query, scope: 'user', terms: [...terms, { kind: 'flags', mask: MESSAGE_FLAG_BITS.read, set: 'none', negated: false }] },
+        { direction: 'newer', fromId: 0, limit: 1 },
+      );
+      anchor = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+    }
+    const anchoredToLeft = anchor === 0;
+    const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+    const rows = await this.range(query, { anchor, numBefore, numAfter: anchoredToRight ? 0 : numAfter, includeAnchor, anchoredToLeft, anchoredToRight });
+    const limited = limitToRange(rows, { numBefore, numAfter, anchor, anchoredToLeft, anchoredToRight });
+    return { viewer, matches: limited.rows, foundOldest: limited.foundOldest, foundNewest: limited.foundNewest };
+  }
+
+  /**
+   * Messages a user may change flags on without having a row for them (do_update_message_flags
+   * calls access_message for each): "Invalid message(s)" unless every one exists in the
+   * organization and is accessible. Returns the documents.
+   */
+  async accessibleMessages(actor: Actor, messageIds: number[]): Promise<MessageDocument[]> {
+    if (messageIds.length === 0) return [];
+    const viewer = await this.viewer(actor);
+    const docs = await this.readStore.getMany<MessageDocument>(MESSAGES, messageIds.map(String));
+    if (docs.length !== new Set(messageIds).size) throw invalidMessage();
+    for (const { doc } of docs) {
+      if (doc.realm_id !== viewer.realm_id || !(await this.hasAccess(viewer, doc, false))) throw invalidMessage();
+    }
+    return docs.map((d) => d.doc);
+  }
+
+  /** The documents of these messages (those that exist). */
+  async documents(messageIds: number[]): Promise<MessageDocument[]> {
+    if (messageIds.length === 0) return [];
+    return (await this.readStore.getMany<MessageDocument>(MESSAGES, messageIds.map(String))).map((d) => d.doc);
+  }
+
   /** zerver/lib/narrow.py limit_query_to_range: at most two index range scans. */
   private async range(
     query: MessageQuery,

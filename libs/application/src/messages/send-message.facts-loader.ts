@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Addressee,
-  defaultCanMentionManyUsers,
   DEFAULT_TOPIC_AUTOMATION,
   EMPTY_TOPIC_FALLBACK_NAME,
   isInGroupSetting,
@@ -14,6 +13,7 @@ import {
   type VisibilityPolicy,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
+import { RealmQueries, realmGroupSettingsOf } from '../realms/realm-queries';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
@@ -48,7 +48,19 @@ export class SendMessageFactsLoader {
     private readonly subscriptions: SubscriptionQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    private readonly realms: RealmQueries,
   ) {}
+
+  /**
+   * can_mention_many_users (zerver/lib/message.py): the sender is in the organization's
+   * can_mention_many_users_group. Read only when the content may hold a wildcard mention.
+   */
+  private async canMentionManyUsers(realmId: number, sender: UserFacts, mayHoldWildcard: boolean): Promise<boolean> {
+    if (!mayHoldWildcard) return false;
+    const realm = await this.realms.byId(realmId);
+    const group = realm ? realmGroupSettingsOf(realm).can_mention_many_users_group : 'role:administrators';
+    return isInGroupSetting(sender, { system: group });
+  }
 
   async load(command: SendMessageCommand, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
     const { request } = command;
@@ -60,7 +72,7 @@ export class SendMessageFactsLoader {
       content: request.content, readBySender: request.readBySender ?? false, localId: request.localId ?? null, queueId: request.queueId ?? null,
       directory: { byEmail: {}, byId: {} }, channel: null, subscriberIds: [], senderMayPost: true, botOwnerSubscribed: false,
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
-      canMentionManyUsers: defaultCanMentionManyUsers(senderFacts), mentionables: await this.mentionables(realmId, references),
+      canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH,
     };

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { realmDecider, realmStream } from '@app/domain';
+import { SystemGroupIds } from '../channels/system-group-ids';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { ChangeRealmSettingsCommand } from './change-realm-settings.command';
+import { ChangeRealmSettingsCommand, type ChangeRealmSettingsResult } from './change-realm-settings.command';
 import { RealmQueries } from './realm-queries';
 
 @CommandHandler(ChangeRealmSettingsCommand)
@@ -14,11 +15,13 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
     private readonly realms: RealmQueries,
+    private readonly groupIds: SystemGroupIds,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
-  async execute({ context: { actor }, settings }: ChangeRealmSettingsCommand) {
+  async execute({ context: { actor }, settings }: ChangeRealmSettingsCommand): Promise<ChangeRealmSettingsResult> {
     const realm = await this.realms.mustFindById(actor.realmId);
+    const systemGroupIds = await this.groupIds.forRealm(actor.realmId);
     const { newEvents, position } = await this.runner.run(realmDecider, realmStream(actor.realmId), {
       type: 'ChangeRealmSettings',
       data: {
@@ -26,12 +29,16 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
         actorId: actor.userId,
         now: this.clock.now().toISOString(),
         registered: { name: realm.name, description: realm.description },
+        systemGroupIds,
         ...settings,
       },
     });
     await this.projections.waitFor(position);
     return {
       changed: newEvents.flatMap((e) => (e.type === 'RealmPropertyChanged' ? [{ property: e.data.property, value: e.data.newValue }] : [])),
+      changedGroups: newEvents.flatMap((e) =>
+        e.type === 'RealmGroupSettingChanged' ? [{ setting: e.data.setting, groupId: systemGroupIds[e.data.newValue] }] : [],
+      ),
     };
   }
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError } from '@app/domain';
+import {
+  DEFAULT_REALM_MESSAGING_SETTINGS,
+  defaultRealmGroupSettings,
+  NotFoundError,
+  type RealmGroupSettings,
+  type RealmMessagingSettings,
+} from '@app/domain';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
 import { REALMS, type RealmDocument } from './realm.documents';
@@ -10,6 +16,15 @@ export class NoSuchRealmError extends NotFoundError {
     super('Invalid organization');
   }
 }
+
+/** An organization's messaging settings, Zulip's defaults filled in. */
+export const realmMessagingSettingsOf = (realm: RealmDocument): RealmMessagingSettings => ({
+  ...DEFAULT_REALM_MESSAGING_SETTINGS,
+  ...realm.messaging_settings,
+});
+
+/** An organization's group settings (by system group name), Zulip's defaults filled in. */
+export const realmGroupSettingsOf = (realm: RealmDocument): RealmGroupSettings => ({ ...defaultRealmGroupSettings(), ...realm.group_settings });
 
 /** Reads of the organizations read model. */
 @Injectable()

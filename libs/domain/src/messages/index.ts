@@ -16,3 +16,4 @@ export * from './rendering/emoji';
 export * from './recipient-ids';
 export * from './group-membership';
 export * from './narrow.rules';
+export * from './message-flags.decider';

@@ -67,7 +67,10 @@ function checkMayPost(channel: ChannelFacts, facts: SendMessageFacts): void {
   throw notAuthorizedToSend(channel.name);
 }
 
-/** The sender is in can_mention_many_users_group (Zulip's default: administrators). */
+/**
+ * The sender is in Zulip's default can_mention_many_users_group (administrators). The send path
+ * reads the organization's setting instead (SendMessageFactsLoader); this is for callers without one.
+ */
 export const defaultCanMentionManyUsers = (sender: UserFacts): boolean =>
   isAdministrator({ realmId: 0, userId: sender.userId, role: sender.role, isBot: sender.isBot });
 

@@ -1,7 +1,25 @@
 import type { Decider } from '../shared/decider';
 import { InvalidRealmNameError, RealmSettingTooLongError } from './realm.errors';
 import { MAX_REALM_NAME_LENGTH } from './realm-registry.decider';
-import type { RealmDeactivationReason, RealmProperty, RealmSettingsEvent } from './realm.events';
+import type { RealmDeactivationReason, RealmPropertyValue, RealmSettingsEvent } from './realm.events';
+import type { SystemGroupName } from '../channels/channel-group-settings';
+import {
+  checkGroupAllowedForSetting,
+  DEFAULT_REALM_MESSAGING_SETTINGS,
+  defaultRealmGroupSettings,
+  type GroupSettingChangeRequest,
+  InvalidUserGroupError,
+  parseTimeLimitSetting,
+  PreviousSettingValueMismatchedError,
+  REALM_GROUP_SETTING_NAMES,
+  REALM_TIME_LIMIT_PROPERTIES,
+  type RealmGroupSettingName,
+  type RealmGroupSettings,
+  type RealmMessagingSettings,
+  type RealmTopicsPolicy,
+  resolveGroupSettingValue,
+  systemGroupRequired,
+} from './realm-messaging-settings';
 
 /** Zulip's Realm.MAX_REALM_DESCRIPTION_LENGTH. */
 export const MAX_REALM_DESCRIPTION_LENGTH = 1000;
@@ -15,9 +33,26 @@ type Meta = { realmId: number; actorId: number | null; now: string };
  */
 export type RealmRegistration = { name: string; description: string };
 
+/** The messaging settings as a client sent them: limits as a positive integer or "unlimited". */
+export type RealmMessagingSettingsInput = {
+  allow_message_editing?: boolean;
+  message_content_edit_limit_seconds?: number | string;
+  move_messages_within_stream_limit_seconds?: number | string;
+  move_messages_between_streams_limit_seconds?: number | string;
+  topics_policy?: RealmTopicsPolicy;
+};
+
 export type ChangeRealmSettings = {
   type: 'ChangeRealmSettings';
-  data: Meta & { registered: RealmRegistration; name?: string; description?: string };
+  data: Meta & {
+    registered: RealmRegistration;
+    name?: string;
+    description?: string;
+    messaging?: RealmMessagingSettingsInput;
+    groups?: Partial<Record<RealmGroupSettingName, GroupSettingChangeRequest>>;
+    /** The organization's system groups' ids (a fact from the user-groups area), to read group ids. */
+    systemGroupIds?: Record<SystemGroupName, number>;
+  };
 };
 export type DeactivateRealm = { type: 'DeactivateRealm'; data: Meta & { reason?: RealmDeactivationReason } };
 export type ReactivateRealm = { type: 'ReactivateRealm'; data: Meta };
@@ -25,7 +60,62 @@ export type ReactivateRealm = { type: 'ReactivateRealm'; data: Meta };
 export type RealmSettingsCommand = ChangeRealmSettings | DeactivateRealm | ReactivateRealm;
 
 /** Settings changed on this stream (null: still the registered value) and whether the organization is deactivated. */
-export type RealmSettings = { name: string | null; description: string | null; deactivated: boolean };
+export type RealmSettings = {
+  name: string | null;
+  description: string | null;
+  deactivated: boolean;
+  /** The messaging settings and group settings (Zulip's defaults until changed). */
+  messaging: RealmMessagingSettings;
+  groups: RealmGroupSettings;
+};
+
+/**
+ * update_realm for the settings kept here, validated before anything is recorded (Zulip saves
+ * setting by setting; here one request is one append, so a refused setting stores nothing).
+ */
+function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSettings): RealmSettingsEvent[] {
+  const { realmId, actorId, now: at, messaging = {}, groups = {}, systemGroupIds } = command.data;
+  const changes: { property: keyof RealmMessagingSettings; value: RealmPropertyValue }[] = [];
+  for (const property of REALM_TIME_LIMIT_PROPERTIES) {
+    const raw = messaging[property];
+    if (raw !== undefined) changes.push({ property, value: parseTimeLimitSetting(property, raw) });
+  }
+  if (messaging.allow_message_editing !== undefined) changes.push({ property: 'allow_message_editing', value: messaging.allow_message_editing });
+  if (messaging.topics_policy !== undefined) changes.push({ property: 'topics_policy', value: messaging.topics_policy });
+
+  const groupChanges: { setting: RealmGroupSettingName; value: SystemGroupName }[] = [];
+  for (const setting of REALM_GROUP_SETTING_NAMES) {
+    const request = groups[setting];
+    if (request === undefined) continue;
+    if (!systemGroupIds) throw new InvalidUserGroupError();
+    const current = state.groups[setting];
+    const currentId = systemGroupIds[current];
+    // validate_group_setting_value_change: the expected old value first, then only a real change is checked.
+    if (request.old !== undefined) {
+      const old = resolveGroupSettingValue(request.old, systemGroupIds);
+      if ('anonymous' in old || old.id !== currentId) throw new PreviousSettingValueMismatchedError();
+    }
+    const next = resolveGroupSettingValue(request.new, systemGroupIds);
+    if ('anonymous' in next) throw systemGroupRequired(setting);
+    if (next.id === currentId) continue;
+    if (next.name === null) throw new InvalidUserGroupError();
+    checkGroupAllowedForSetting(setting, next.name);
+    groupChanges.push({ setting, value: next.name });
+  }
+
+  return [
+    ...changes
+      .filter(({ property, value }) => state.messaging[property] !== value)
+      .map(({ property, value }) => ({
+        type: 'RealmPropertyChanged' as const,
+        data: { realmId, property, oldValue: state.messaging[property], newValue: value, actorId, at },
+      })),
+    ...groupChanges.map(({ setting, value }) => ({
+      type: 'RealmGroupSettingChanged' as const,
+      data: { realmId, setting, oldValue: state.groups[setting], newValue: value, actorId, at },
+    })),
+  ];
+}
 
 /**
  * One organization's settings and lifecycle, on `realm-<realmId>`. The registry stream keeps only
@@ -33,14 +123,20 @@ export type RealmSettings = { name: string | null; description: string | null; d
  * here, so that busy organizations never contend on the registry.
  */
 export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, RealmSettings> = {
-  initialState: () => ({ name: null, description: null, deactivated: false }),
+  initialState: () => ({
+    name: null,
+    description: null,
+    deactivated: false,
+    messaging: { ...DEFAULT_REALM_MESSAGING_SETTINGS },
+    groups: defaultRealmGroupSettings(),
+  }),
 
   decide: (command, state) => {
     const { realmId, actorId, now: at } = command.data;
     switch (command.type) {
       case 'ChangeRealmSettings': {
         const { registered } = command.data;
-        const changes: { property: RealmProperty; value: string }[] = [];
+        const changes: { property: 'name' | 'description'; value: string }[] = [];
         if (command.data.name !== undefined) {
           // update_realm: check_capped_string(Realm.MAX_REALM_NAME_LENGTH) on the raw value.
           if ([...command.data.name].length > MAX_REALM_NAME_LENGTH) throw new RealmSettingTooLongError('name', MAX_REALM_NAME_LENGTH);
@@ -56,13 +152,17 @@ export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, Rea
           changes.push({ property: 'description', value: description });
         }
         const current = { name: state.name ?? registered.name, description: state.description ?? registered.description };
-        // Zulip sets a property only when the value differs (update_realm).
-        return changes
-          .filter(({ property, value }) => current[property] !== value)
-          .map(({ property, value }) => ({
-            type: 'RealmPropertyChanged' as const,
-            data: { realmId, property, oldValue: current[property], newValue: value, actorId, at },
-          }));
+        // Validated before anything is recorded; Zulip sets a property only when the value differs (update_realm).
+        const messagingEvents = decideMessagingSettings(command, state);
+        return [
+          ...changes
+            .filter(({ property, value }) => current[property] !== value)
+            .map(({ property, value }) => ({
+              type: 'RealmPropertyChanged' as const,
+              data: { realmId, property, oldValue: current[property], newValue: value, actorId, at },
+            })),
+          ...messagingEvents,
+        ];
       }
       case 'DeactivateRealm':
         // do_deactivate_realm returns early for an organization that is already deactivated.
@@ -76,8 +176,13 @@ export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, Rea
 
   evolve: (state, event) => {
     switch (event.type) {
-      case 'RealmPropertyChanged':
-        return { ...state, [event.data.property]: event.data.newValue };
+      case 'RealmPropertyChanged': {
+        const { property, newValue } = event.data;
+        if (property === 'name' || property === 'description') return { ...state, [property]: newValue as string };
+        return { ...state, messaging: { ...state.messaging, [property]: newValue } };
+      }
+      case 'RealmGroupSettingChanged':
+        return { ...state, groups: { ...state.groups, [event.data.setting]: event.data.newValue } };
       case 'RealmDeactivated':
         return { ...state, deactivated: true };
       case 'RealmReactivated':

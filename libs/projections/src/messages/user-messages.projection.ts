@@ -1,5 +1,5 @@
 import type { RecordedEvent, UserMessageChange, UserMessageRow, UserMessageStorePort } from '@app/application';
-import { directConversationKey, MESSAGE_FLAG_BITS as F, type MessageSent } from '@app/domain';
+import { directConversationKey, MESSAGE_FLAG_BITS as F, type MessageFlagsChanged, type MessageSent, selectionConditions } from '@app/domain';
 import type { BulkProjection } from '../shared/bulk-projection';
 
 /**
@@ -25,6 +25,7 @@ export function rowsOf(sent: MessageSent['data']): UserMessageRow[] {
 
 /** What an event changes in the per-user message state (pure). */
 export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
+  if (event.type === 'MessageFlagsChanged') return [flagsChange(event.data as MessageFlagsChanged['data'])];
   if (event.type !== 'MessageSent') return [];
   const sent = event.data as MessageSent['data'];
   const { recipient } = sent;
@@ -48,8 +49,12 @@ export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
   ];
 }
 
+function flagsChange(changed: MessageFlagsChanged['data']): UserMessageChange {
+  return { type: 'flags-changed', userId: changed.userId, selector: selectionConditions(changed.selection), op: changed.op, mask: F[changed.flag] };
+}
+
 export const USER_MESSAGES_PROJECTION = 'user_messages';
-export const USER_MESSAGE_EVENT_TYPES = ['MessageSent'] as const;
+export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged'] as const;
 
 /** The per-user message state as a bulk projection over a UserMessageStorePort. */
 export function userMessagesProjection(store: UserMessageStorePort): BulkProjection {

@@ -10,7 +10,7 @@ import { REALMS, type RealmDocument } from '@app/application';
 export const realmsProjection = defineProjection<RealmDocument>({
   name: 'realms',
   collection: { name: REALMS, fields: [{ name: 'string_id', type: 'string' }], unique: [['string_id']] },
-  handles: ['RealmCreated', 'RealmPropertyChanged', 'RealmDeactivated', 'RealmReactivated'],
+  handles: ['RealmCreated', 'RealmPropertyChanged', 'RealmGroupSettingChanged', 'RealmDeactivated', 'RealmReactivated'],
   idsOf: (event) => [String((event.data as (RealmEvent | RealmSettingsEvent)['data']).realmId)],
   evolve: (doc, event: RecordedEvent) => {
     const e = { type: event.type, data: event.data } as RealmEvent | RealmSettingsEvent;
@@ -24,8 +24,14 @@ export const realmsProjection = defineProjection<RealmDocument>({
           date_created: unixSeconds(e.data.at),
           deactivated: false,
         };
-      case 'RealmPropertyChanged':
-        return doc && { ...doc, [e.data.property]: e.data.newValue };
+      case 'RealmPropertyChanged': {
+        if (!doc) return doc;
+        const { property, newValue } = e.data;
+        if (property === 'name' || property === 'description') return { ...doc, [property]: newValue as string };
+        return { ...doc, messaging_settings: { ...doc.messaging_settings, [property]: newValue } };
+      }
+      case 'RealmGroupSettingChanged':
+        return doc && { ...doc, group_settings: { ...doc.group_settings, [e.data.setting]: e.data.newValue } };
       case 'RealmDeactivated':
         return doc && { ...doc, deactivated: true };
       case 'RealmReactivated':

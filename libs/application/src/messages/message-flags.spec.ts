@@ -1,0 +1,58 @@
+import { MESSAGE_FLAG_BITS as F } from '@app/domain';
+import { clampFlagRange } from './message-flags.service';
+import { aggregateUnread } from './unread-queries';
+
+describe('clampFlagRange (update_message_flags_for_narrow)', () => {
+  it.each([
+    [[100, 200], [100, 200]],
+    [[5000, 0], [5000, 0]],
+    [[100_000, 0], [5000, 0]],
+    [[0, 100_000], [0, 5000]],
+    [[5000, 5000], [1000, 4000]],
+    [[100_000, 100_000], [1000, 4000]],
+    [[4000, 4000], [1000, 4000]],
+    [[500, 100_000], [500, 4500]],
+    [[3000, 3000], [2000, 3000]],
+  ])('%j becomes %j', ([before, after], [numBefore, numAfter]) => {
+    expect(clampFlagRange(before, after)).toEqual({ numBefore, numAfter });
+    expect(numBefore + numAfter).toBeLessThanOrEqual(5000);
+  });
+});
+
+describe('aggregateUnread (aggregate_unread_data)', () => {
+  const row = (id: number, o: { streamId?: number; topic?: string; dmKey?: string; flags?: number; senderId?: number }) => ({
+    id, senderId: o.senderId ?? 11, streamId: o.streamId ?? null, topic: o.topic ?? null, dmKey: o.dmKey ?? null, flags: o.flags ?? 0,
+  });
+
+  it('groups by conversation and counts, leaving out muted channels from the count', () => {
+    const rows = [
+      row(1, { streamId: 5, topic: 'Greetings' }),
+      row(2, { streamId: 5, topic: 'greetings', flags: F.mentioned }),
+      row(3, { streamId: 6, topic: 'x', flags: F.stream_wildcard_mentioned }),
+      row(4, { dmKey: '10,11' }),
+      row(5, { dmKey: '10' }),
+      row(6, { dmKey: '10,11,12', flags: F.stream_wildcard_mentioned }),
+      row(7, { streamId: 7, topic: 'gone' }),
+    ];
+    expect(aggregateUnread(10, rows, { subscribed: new Set([5, 6]), muted: new Set([6]), oldUnreadsMissing: false })).toEqual({
+      pms: [
+        { other_user_id: 10, sender_id: 10, unread_message_ids: [5] },
+        { other_user_id: 11, sender_id: 11, unread_message_ids: [4] },
+      ],
+      streams: [
+        { stream_id: 5, topic: 'Greetings', unread_message_ids: [1, 2] },
+        { stream_id: 6, topic: 'x', unread_message_ids: [3] },
+      ],
+      huddles: [{ user_ids_string: '10,11,12', unread_message_ids: [6] }],
+      mentions: [2, 6],
+      count: 5,
+      old_unreads_missing: false,
+    });
+  });
+
+  it('is empty without unread messages', () => {
+    expect(aggregateUnread(10, [], { subscribed: new Set(), muted: new Set(), oldUnreadsMissing: false })).toEqual({
+      pms: [], streams: [], huddles: [], mentions: [], count: 0, old_unreads_missing: false,
+    });
+  });
+});

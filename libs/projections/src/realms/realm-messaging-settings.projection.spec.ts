@@ -1,0 +1,32 @@
+import { realmCreated, recorded, replay } from '@app/testing';
+import type { RealmSettingsEvent } from '@app/domain';
+import { realmGroupSettingsOf, realmMessagingSettingsOf, type RealmDocument } from '@app/application';
+import { realmsProjection } from './realms.projection';
+
+const AT = '2026-04-01T12:00:00.000Z';
+const realmAfter = (events: RealmSettingsEvent[]) =>
+  replay(realmsProjection, [...recorded([realmCreated({ name: 'Acme', description: '' })], 'realm_registry-server'), ...recorded(events, 'realm-1')]).get('1') as RealmDocument;
+
+describe('realmsProjection: the messaging settings of PATCH /realm', () => {
+  it('keeps Zulip\'s defaults until a setting changes', () => {
+    const realm = realmAfter([]);
+    expect(realmMessagingSettingsOf(realm)).toEqual({
+      allow_message_editing: true, message_content_edit_limit_seconds: 600, move_messages_within_stream_limit_seconds: 604800,
+      move_messages_between_streams_limit_seconds: 604800, topics_policy: 'allow_empty_topic',
+    });
+    expect(realmGroupSettingsOf(realm)).toEqual({
+      can_mention_many_users_group: 'role:administrators', can_move_messages_between_channels_group: 'role:members',
+      can_move_messages_between_topics_group: 'role:everyone', can_resolve_topics_group: 'role:everyone', direct_message_permission_group: 'role:everyone',
+    });
+  });
+
+  it('applies property and group-setting changes, the name and description staying where they were', () => {
+    const realm = realmAfter([
+      { type: 'RealmPropertyChanged', data: { realmId: 1, property: 'message_content_edit_limit_seconds', oldValue: 600, newValue: null, actorId: 1, at: AT } },
+      { type: 'RealmGroupSettingChanged', data: { realmId: 1, setting: 'can_mention_many_users_group', oldValue: 'role:administrators', newValue: 'role:everyone', actorId: 1, at: AT } },
+    ]);
+    expect(realm).toMatchObject({ name: 'Acme', messaging_settings: { message_content_edit_limit_seconds: null }, group_settings: { can_mention_many_users_group: 'role:everyone' } });
+    expect(realmMessagingSettingsOf(realm).message_content_edit_limit_seconds).toBeNull();
+    expect(realmGroupSettingsOf(realm).can_mention_many_users_group).toBe('role:everyone');
+  });
+});
