@@ -22,7 +22,7 @@ export type ProjectorOptions = {
   retryDelayMs?: number;
   /** Projections that write to a store of their own, in bulk (see BulkProjection). */
   bulkProjections?: BulkProjection[];
-  /** While catching up, commit once this many documents are held back (default 100,000). */
+  /** While catching up, commit once this many documents are held back (default 20,000). */
   writeBehindDocuments?: number;
 };
 
@@ -35,7 +35,7 @@ type PendingDocument = { doc: object | null; position: GlobalPosition | null; di
  * written with their checkpoints once this many are waiting, or as soon as the projector is
  * caught up: a document touched by many events is written once, in few large transactions.
  */
-const DEFAULT_WRITE_BEHIND_DOCUMENTS = 100_000;
+const DEFAULT_WRITE_BEHIND_DOCUMENTS = 20_000;
 /** A full batch followed by silence still gets written promptly. */
 const WRITE_BEHIND_IDLE_FLUSH_MS = 20;
 
