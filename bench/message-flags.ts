@@ -31,6 +31,7 @@ import { operatorActor } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
+import { writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, machineInfo, now, parseArgs, percentile, progress, type ResultRow, runMain, tempDir } from './support';
 
 const HOST = '127.0.0.1';
@@ -199,29 +200,7 @@ async function main() {
 }
 
 function writeSection(result: BenchResult) {
-  const m = machineInfo();
-  const lines = [
-    START,
-    '',
-    '## Message flags (issue 6: flags over narrows, read state)',
-    '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}, \`${result.command}\`, ${fmtNum(result.durationMs / 1000, 0)} s; ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}.`,
-    '',
-    '| measurement | result | detail |',
-    '| --- | ---: | --- |',
-    ...result.rows.map((r) => `| ${r.metric} | ${fmtNum(r.value, 1)} ${r.unit} | ${(r.detail ?? '').replace(/\|/g, '\\|')} |`),
-    '',
-    ...(result.targets ?? []).map((t) => `- Target: ${t.description}: **${t.met ? 'met' : 'missed'}**`),
-    ...result.notes.map((n) => `- ${n}`),
-    '',
-    END,
-  ];
-  const section = lines.join('\n');
-  const existing = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const from = existing.indexOf(START.slice(0, 33));
-  const to = existing.indexOf(END);
-  writeFileSync(DOC, from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + END.length)}` : `${existing.replace(/\s*$/, '\n\n')}${section}\n`);
-  progress(`results written to ${DOC}`);
+  writeDocSection(DOC, START, END, 'Message flags (issue 6: flags over narrows, read state)', result);
 }
 
 runMain(main);

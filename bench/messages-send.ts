@@ -43,6 +43,7 @@ import { createLogger, openSqlite, SqliteUserMessageStore } from '@app/infrastru
 import { Projector } from '@app/projections';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
+import { startApp, seedUsers, writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, machineInfo, now, parseArgs, percentile, progress, type ResultRow, runMain, tempDir } from './support';
 
 const HOST = '127.0.0.1';
@@ -94,35 +95,6 @@ const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   return [value, now() - t0];
 };
 
-async function startApp(dataDir: string) {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), { logger: false, bodyParser: false });
-  configureHttp(app, config);
-  await app.init();
-  await app.listen(0, HOST);
-  return { app, port: ((app.getHttpServer() as http.Server).address() as AddressInfo).port };
-}
-
-/** n users in one append to the organization's users stream (what CreateUser would append, n times). */
-async function seedUsers(app: NestExpressApplication, realmId: number, n: number): Promise<number[]> {
-  const events = app.get<EventStorePort>(EVENT_STORE);
-  const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('user', n);
-  const at = new Date().toISOString();
-  const ids = Array.from({ length: n }, (_, i) => first + i);
-  const { revision } = await events.readStream(usersStream(realmId));
-  const { position } = await events.appendToStream(
-    usersStream(realmId),
-    ids.map((userId) => ({
-      id: randomUUID(),
-      type: 'UserCreated',
-      data: { realmId, userId, email: `user${userId}@bench.test`, fullName: `User ${userId}`, role: 'member', isBot: false, botType: null, botOwnerId: null, apiKey: randomUUID().replace(/-/g, ''), passwordHash: null, timezone: '', actorId: null, at },
-      metadata: { schemaVersion: CURRENT_SCHEMA_VERSION },
-    })),
-    { expectedRevision: revision },
-  );
-  await app.get(Projector).waitFor(position, 600_000);
-  return ids;
-}
 
 async function sendToBigChannel(args: ReturnType<typeof parseArgs>, rows: ResultRow[], notes: string[], targets: BenchResult['targets']) {
   const subscribers = intArg(args, 'subscribers', 10_000);
@@ -238,29 +210,7 @@ async function storeOperations(rows: ResultRow[], targets: BenchResult['targets'
 }
 
 function writeSection(result: BenchResult) {
-  const m = machineInfo();
-  const lines = [
-    START,
-    '',
-    '## Messaging (issue 4: sending and reading; the per-user store for issue 6)',
-    '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}, \`${result.command}\`, ${fmtNum(result.durationMs / 1000, 0)} s; ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}.`,
-    '',
-    '| measurement | result | detail |',
-    '| --- | ---: | --- |',
-    ...result.rows.map((r) => `| ${r.metric} | ${fmtNum(r.value, 1)} ${r.unit} | ${(r.detail ?? '').replace(/\|/g, '\\|')} |`),
-    '',
-    ...(result.targets ?? []).map((t) => `- Target: ${t.description}: **${t.met ? 'met' : 'missed'}**`),
-    ...result.notes.map((n) => `- ${n}`),
-    '',
-    END,
-  ];
-  const section = lines.join('\n');
-  const existing = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const from = existing.indexOf(START.slice(0, 28));
-  const to = existing.indexOf(END);
-  writeFileSync(DOC, from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + END.length)}` : `${existing.replace(/\s*$/, '\n\n')}${section}\n`);
-  progress(`results written to ${DOC}`);
+  writeDocSection(DOC, START, END, 'Messaging (issue 4: sending and reading; the per-user store for issue 6)', result);
 }
 
 async function main() {

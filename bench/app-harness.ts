@@ -1,0 +1,78 @@
+/**
+ * What the application-level benchmarks share: the app on embedded stores in a temp directory,
+ * listening on loopback; users seeded in one append; and writing a script's own section of
+ * docs/benchmarks.md between its markers.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
+import { loadConfig } from '@app/config';
+import { CURRENT_SCHEMA_VERSION, usersStream } from '@app/domain';
+import { createLogger } from '@app/infrastructure';
+import { Projector } from '@app/projections';
+import { AppModule } from '../apps/api/src/app.module';
+import { configureHttp } from '../apps/api/src/http/configure-http';
+import { type BenchResult, fmtNum, machineInfo, progress } from './support';
+
+export const HOST = '127.0.0.1';
+
+export async function startApp(dataDir: string) {
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), { logger: false, bodyParser: false });
+  configureHttp(app, config);
+  await app.init();
+  await app.listen(0, HOST);
+  return { app, port: ((app.getHttpServer() as http.Server).address() as AddressInfo).port };
+}
+
+/** n users in one append to the organization's users stream (what CreateUser would append, n times). */
+export async function seedUsers(app: NestExpressApplication, realmId: number, n: number): Promise<number[]> {
+  const events = app.get<EventStorePort>(EVENT_STORE);
+  const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('user', n);
+  const at = new Date().toISOString();
+  const ids = Array.from({ length: n }, (_, i) => first + i);
+  const { revision } = await events.readStream(usersStream(realmId));
+  const { position } = await events.appendToStream(
+    usersStream(realmId),
+    ids.map((userId) => ({
+      id: randomUUID(),
+      type: 'UserCreated',
+      data: { realmId, userId, email: `user${userId}@bench.test`, fullName: `User ${userId}`, role: 'member', isBot: false, botType: null, botOwnerId: null, apiKey: randomUUID().replace(/-/g, ''), passwordHash: null, timezone: '', actorId: null, at },
+      metadata: { schemaVersion: CURRENT_SCHEMA_VERSION },
+    })),
+    { expectedRevision: revision },
+  );
+  await app.get(Projector).waitFor(position, 600_000);
+  return ids;
+}
+
+/** Replaces (or appends) the section between `start` and `end` in `doc`. */
+export function writeDocSection(doc: string, start: string, end: string, title: string, result: BenchResult): void {
+  const m = machineInfo();
+  const lines = [
+    start,
+    '',
+    `## ${title}`,
+    '',
+    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}, \`${result.command}\`, ${fmtNum(result.durationMs / 1000, 0)} s; ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}.`,
+    '',
+    '| measurement | result | detail |',
+    '| --- | ---: | --- |',
+    ...result.rows.map((r) => `| ${r.metric} | ${fmtNum(r.value, 1)} ${r.unit} | ${(r.detail ?? '').replace(/\|/g, '\\|')} |`),
+    '',
+    ...(result.targets ?? []).map((t) => `- Target: ${t.description}: **${t.met ? 'met' : 'missed'}**`),
+    ...result.notes.map((n) => `- ${n}`),
+    '',
+    end,
+  ];
+  const section = lines.join('\n');
+  const existing = existsSync(doc) ? readFileSync(doc, 'utf8') : '# Benchmarks\n';
+  const from = existing.indexOf(start.split(' (')[0]);
+  const to = existing.indexOf(end);
+  writeFileSync(doc, from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}` : `${existing.replace(/\s*$/, '\n\n')}${section}\n`);
+  progress(`results written to ${doc}`);
+}
