@@ -110,9 +110,9 @@ async function projectForever(dir: string, batchSize: number): Promise<void> {
     info: () => undefined,
     error: (obj: object, msg: string) => process.stderr.write(`${msg} ${String((obj as { err?: unknown }).err)}\n`),
   };
-  // A small write-behind threshold: documents are held across a few batches (as in a real
+  // A small write-behind threshold: documents are held across two batches (as in a real
   // catch-up) yet committed often enough to be killed between commits.
-  const projector = new Projector(events, readStore, CRASH_PROJECTIONS, logger, { waitTimeoutMs: 60_000, batchSize, retryDelayMs: 50, writeBehindDocuments: batchSize * 2 });
+  const projector = new Projector(events, readStore, CRASH_PROJECTIONS, logger, { waitTimeoutMs: 60_000, batchSize, retryDelayMs: 50, writeBehindEvents: batchSize * 2 });
   await projector.start();
   emit({ ready: 'projector' });
   // The subscription's polling keeps the process alive until it is killed.

@@ -12,9 +12,10 @@ export type SqliteSynchronous = 'normal' | 'full';
 export function openSqlite(file: string, synchronous: SqliteSynchronous = 'normal'): Database.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // First: switching to WAL needs the lock another process (the CLI beside the server) may hold.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
-  db.pragma('busy_timeout = 5000');
   // Checkpoint the WAL every ~40 MiB instead of every ~4 MiB: each checkpoint fsyncs, and at the
   // default they dominated the append and replay tails (measured in bench/: raw single-row
   // transactions went from ~14,500/s to ~21,000/s with this and the larger page cache).

@@ -68,9 +68,9 @@ describe('Projector write-behind', () => {
     expect(await inner.get('tally', 'a')).toEqual({ count: 10 });
   });
 
-  it('commits when the held documents reach the threshold', async () => {
+  it('commits when the events applied since the last commit reach the threshold', async () => {
     for (let k = 0; k < 30; k++) await append(`k${k}`, 1);
-    projector = new Projector(events, readStore, [tally], logger, { waitTimeoutMs: 5000, batchSize: 5, writeBehindDocuments: 10 });
+    projector = new Projector(events, readStore, [tally], logger, { waitTimeoutMs: 5000, batchSize: 5, writeBehindEvents: 10 });
     await projector.start();
     await projector.catchUp(5000);
     expect(await inner.count('tally')).toBe(30);

@@ -22,8 +22,8 @@ export type ProjectorOptions = {
   retryDelayMs?: number;
   /** Projections that write to a store of their own, in bulk (see BulkProjection). */
   bulkProjections?: BulkProjection[];
-  /** While catching up, commit once this many documents are held back (default 20,000). */
-  writeBehindDocuments?: number;
+  /** While catching up, commit once this many events have been applied without a commit (default 20,000). */
+  writeBehindEvents?: number;
 };
 
 type Waiter = { position: GlobalPosition; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined };
@@ -32,10 +32,11 @@ type PendingDocument = { doc: object | null; position: GlobalPosition | null; di
 
 /**
  * While catching up (full batches keep coming), documents are kept in memory across batches and
- * written with their checkpoints once this many are waiting, or as soon as the projector is
- * caught up: a document touched by many events is written once, in few large transactions.
+ * written with their checkpoints once this many events have been applied since the last commit
+ * (which also bounds the documents held), or as soon as the projector is caught up: a document
+ * touched by many events is written once, in fewer transactions.
  */
-const DEFAULT_WRITE_BEHIND_DOCUMENTS = 20_000;
+const DEFAULT_WRITE_BEHIND_EVENTS = 20_000;
 /** A full batch followed by silence still gets written promptly. */
 const WRITE_BEHIND_IDLE_FLUSH_MS = 20;
 
@@ -57,6 +58,7 @@ export class Projector extends ProjectionWaiter {
   /** Documents evolved but not yet committed (write-behind), by collection and id. */
   private pending = new Map<string, Map<string, PendingDocument>>();
   private pendingCount = 0;
+  private pendingEvents = 0;
   private pendingUpTo: GlobalPosition | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Batches and idle flushes run one at a time, in order. */
@@ -209,6 +211,7 @@ export class Projector extends ProjectionWaiter {
       }
     }
     this.pendingUpTo = last;
+    this.pendingEvents += batch.length;
 
     // Bulk projections apply their events and move their own checkpoint in one transaction of
     // their store: a crash before the documents are written replays those events, which the
@@ -222,7 +225,7 @@ export class Projector extends ProjectionWaiter {
     }
 
     const catchingUp = batch.length >= this.batchSize;
-    if (!catchingUp || this.pendingCount >= (this.options.writeBehindDocuments ?? DEFAULT_WRITE_BEHIND_DOCUMENTS)) await this.flush();
+    if (!catchingUp || this.pendingEvents >= (this.options.writeBehindEvents ?? DEFAULT_WRITE_BEHIND_EVENTS)) await this.flush();
     else this.scheduleIdleFlush();
   }
 
@@ -271,6 +274,7 @@ export class Projector extends ProjectionWaiter {
     this.flushTimer = undefined;
     this.pending = new Map();
     this.pendingCount = 0;
+    this.pendingEvents = 0;
     this.pendingUpTo = undefined;
   }
 
