@@ -137,6 +137,40 @@ describe('POST /messages', () => {
     });
   });
 
+  describe("the organization's topics_policy (channels here all inherit it)", () => {
+    const refusal = 'Sending messages to the general chat is not allowed in this channel.';
+    const setTopicsPolicy = async (policy: string) => expectSuccess(await api.as('iago').patch('/api/v1/realm', { topics_policy: policy }));
+    beforeEach(() => createChannel('hamlet', 'Denmark', { principals: [id('hamlet'), id('cordelia')] }));
+
+    it('refuses the empty topic under disable_empty_topic, "(no topic)" and "general chat" included, and appends nothing', async () => {
+      await setTopicsPolicy('disable_empty_topic');
+      for (const topic of ['', '(no topic)', 'general chat', '  ']) {
+        await api.markEvents();
+        const response = await send('cordelia', { type: 'stream', to: 'Denmark', topic, content: 'no topic' });
+        expectError(response, refusal, { code: 'BAD_REQUEST', status: 400 });
+        expect(await api.newEvents()).toEqual([]);
+      }
+    });
+
+    it('still accepts named topics under disable_empty_topic', async () => {
+      await setTopicsPolicy('disable_empty_topic');
+      const { id: messageId } = expectSuccess(await send('cordelia', { type: 'stream', to: 'Denmark', topic: 'named', content: 'fine' }));
+      expect((await fetch('hamlet', messageId)).message).toMatchObject({ subject: 'named' });
+    });
+
+    it('accepts the empty topic again under allow_empty_topic', async () => {
+      await setTopicsPolicy('disable_empty_topic');
+      await setTopicsPolicy('allow_empty_topic');
+      const { id: messageId } = expectSuccess(await send('cordelia', { type: 'stream', to: 'Denmark', topic: '(no topic)', content: 'fine' }));
+      expect((await fetch('hamlet', messageId)).message).toMatchObject({ subject: 'general chat' });
+    });
+
+    it('leaves direct messages alone', async () => {
+      await setTopicsPolicy('disable_empty_topic');
+      expectSuccess(await send('cordelia', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: 'hi' }));
+    });
+  });
+
   describe('wildcard mentions', () => {
     it('refuses @**all** in a channel of more than 15 subscribers unless an administrator sends it', async () => {
       await createChannel('iago', 'crowd');

@@ -1,19 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Addressee,
+  DEFAULT_REALM_MESSAGING_SETTINGS,
   DEFAULT_TOPIC_AUTOMATION,
   EMPTY_TOPIC_FALLBACK_NAME,
   isInGroupSetting,
   MAX_MESSAGE_LENGTH,
   normalizeTopic,
   possibleReferences,
+  type RealmTopicsPolicy,
   type SendMessageFacts,
   truncateTopic,
   type UserFacts,
   type VisibilityPolicy,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
-import { RealmQueries, realmGroupSettingsOf } from '../realms/realm-queries';
+import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '../realms/realm-queries';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
@@ -62,6 +64,15 @@ export class SendMessageFactsLoader {
     return isInGroupSetting(sender, { system: group });
   }
 
+  /**
+   * get_stream_topics_policy: a channel's own topics_policy, or the organization's when it is
+   * "inherit". Channels here store none (they all report "inherit"), so it is the organization's.
+   */
+  private async topicsPolicy(realmId: number): Promise<RealmTopicsPolicy> {
+    const realm = await this.realms.byId(realmId);
+    return realm ? realmMessagingSettingsOf(realm).topics_policy : DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy;
+  }
+
   async load(command: SendMessageCommand, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
     const { request } = command;
     const realmId = sender.realm_id;
@@ -74,7 +85,7 @@ export class SendMessageFactsLoader {
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
       canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
-      emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH,
+      emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,
     };
     if (addressee.kind === 'direct') {
       facts.directory = await this.directory(realmId, addressee.recipients);
@@ -96,6 +107,7 @@ export class SendMessageFactsLoader {
       isWebPublic: channel.is_web_public, isArchived: channel.is_archived,
     };
     facts.subscriberIds = subscriberIds;
+    facts.topicsPolicy = await this.topicsPolicy(realmId);
     facts.senderMayPost = isInGroupSetting(senderFacts, postGroup) || (owner !== null && isInGroupSetting(userFactsOf(owner), postGroup));
     facts.botOwnerSubscribed = ownerSubscribed;
     facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;

@@ -45,6 +45,13 @@ export const channelIdDoesNotExist = (streamId: number) =>
 export const notAuthorizedToSend = (channelName: string) => new MessageError(`Not authorized to send to channel '${channelName}'`);
 export const noPermissionToPost = () => new MessageError('You do not have permission to post in this channel.');
 
+/**
+ * zerver/lib/exceptions.py MessagesNotAllowedInEmptyTopicError, raised by check_message when the
+ * channel's topics_policy is disable_empty_topic; the name is the empty topic's display name.
+ */
+export const messagesNotAllowedInEmptyTopic = (emptyTopicDisplayName: string) =>
+  new MessageError(`Sending messages to the ${emptyTopicDisplayName} is not allowed in this channel.`);
+
 /** zerver/lib/exceptions.py StreamWildcardMentionNotAllowedError / TopicWildcardMentionNotAllowedError. */
 export const streamWildcardMentionNotAllowed = () =>
   new MessageError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');

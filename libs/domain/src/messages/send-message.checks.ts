@@ -6,6 +6,7 @@ import {
   channelIdDoesNotExist,
   invalidEmail,
   invalidUserId,
+  messagesNotAllowedInEmptyTopic,
   noPermissionToPost,
   notAuthorizedToSend,
   streamWildcardMentionNotAllowed,
@@ -76,9 +77,9 @@ export const defaultCanMentionManyUsers = (sender: UserFacts): boolean =>
 
 /**
  * check_send_message up to the point of saving, in Zulip's order: the addressee (type, to, topic),
- * the named users, the content, the channel and the sender's right to post there, the
- * recipients' state, then the rendering and its wildcard mentions. Pure: it throws Zulip's error
- * or returns what will be sent.
+ * the named users, the content, the channel and the sender's right to post there, the channel's
+ * topics policy (no empty topic under disable_empty_topic), the recipients' state, then the
+ * rendering and its wildcard mentions. Pure: it throws Zulip's error or returns what will be sent.
  */
 export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
   const addressee = parseAddressee(facts.type, facts.to, facts.topic);
@@ -89,6 +90,7 @@ export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
     const topic = truncateTopic(addressee.topic);
     const channel = resolveChannel(addressee, facts);
     checkMayPost(channel, facts);
+    if (facts.topicsPolicy === 'disable_empty_topic' && topic === '') throw messagesNotAllowedInEmptyTopic(facts.emptyTopicDisplayName);
     target = { kind: 'channel', channel, topic };
   } else {
     for (const user of named) if (!user.isActive) throw userNoLongerActive(user.email);

@@ -77,6 +77,35 @@ describe('messageDecider: SendMessage to a channel', () => {
     expect(errorOf({ senderMayPost: false }).message).toBe('You do not have permission to post in this channel.'));
 });
 
+describe('messageDecider: SendMessage and the topics policy (get_stream_topics_policy)', () => {
+  const refusal = 'Sending messages to the general chat is not allowed in this channel.';
+
+  it('refuses the empty topic under disable_empty_topic, whichever way it is named', () => {
+    for (const topic of ['', '  ', '(no topic)', 'general chat']) {
+      expect(errorOf({ topicsPolicy: 'disable_empty_topic', topic })).toMatchObject({ message: refusal, code: 'BAD_REQUEST', httpStatus: 400 });
+    }
+  });
+
+  it('names the empty topic by its display name', () =>
+    expect(errorOf({ topicsPolicy: 'disable_empty_topic', topic: '', emptyTopicDisplayName: 'allgemeiner Chat' }).message).toBe(
+      'Sending messages to the allgemeiner Chat is not allowed in this channel.',
+    ));
+
+  it('still accepts named topics under disable_empty_topic', () =>
+    expect(sentWith({ topicsPolicy: 'disable_empty_topic', topic: 'greetings' }).recipient).toMatchObject({ topic: 'greetings' }));
+
+  it('accepts the empty topic under allow_empty_topic', () =>
+    expect(sentWith({ topicsPolicy: 'allow_empty_topic', topic: '(no topic)' }).recipient).toMatchObject({ topic: '' }));
+
+  it('checks the right to post first, as check_message does', () =>
+    expect(errorOf({ topicsPolicy: 'disable_empty_topic', topic: '', senderMayPost: false }).message).toBe(
+      'You do not have permission to post in this channel.',
+    ));
+
+  it('does not apply to direct messages', () =>
+    expect(sentWith({ topicsPolicy: 'disable_empty_topic', type: 'direct', to: '[11]', topic: undefined, directory }).recipient.type).toBe('direct'));
+});
+
 describe('messageDecider: SendMessage to users', () => {
   const dm = (to: string, extra: Partial<SendMessageFacts> = {}) => sentWith({ type: 'direct', to, directory, ...extra });
 

@@ -1,3 +1,4 @@
+import type { RealmTopicsPolicy } from '../realm/realm-messaging-settings';
 import type { Role } from '../shared/actor';
 import type { BotType } from '../users/users.events';
 import type { VisibilityPolicy } from './messages.events';
@@ -72,4 +73,9 @@ export type SendMessageFacts = {
   topicAutomation: Record<number, TopicAutomationSettings>;
   emptyTopicDisplayName: string;
   maxMessageLength: number;
+  /**
+   * The channel's topics policy (get_stream_topics_policy): channels here store no policy of their
+   * own (Zulip's Stream.topics_policy "inherit"), so it is the organization's topics_policy.
+   */
+  topicsPolicy: RealmTopicsPolicy;
 };

@@ -26,7 +26,7 @@ export const sendMessageFacts = (overrides: Partial<SendMessageFacts> = {}): Sen
   directory: { byEmail: {}, byId: {} }, channel: channelFacts(), subscriberIds: [10], senderMayPost: true,
   botOwnerSubscribed: false, senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true,
   topicPolicies: {}, canMentionManyUsers: false, mentionables: [], linkableChannels: [], topicAutomation: {},
-  emptyTopicDisplayName: 'general chat', maxMessageLength: 10000,
+  emptyTopicDisplayName: 'general chat', maxMessageLength: 10000, topicsPolicy: 'allow_empty_topic',
   ...overrides,
 });
 
