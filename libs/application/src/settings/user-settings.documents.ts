@@ -1,10 +1,11 @@
 import type { UserSettingValues } from '@app/domain';
 
 /**
- * One user's personal settings (id `<userId>`), every setting present: its default until the user
- * (or an administrator) changes it. The shape of `/register`'s `user_settings`, plus the ids.
+ * One user's personal settings (id `<userId>`): only those the user (or an administrator) changed
+ * away from Zulip's defaults. No document for a user whose settings are all at their defaults; the
+ * time zone is the users read model's. UserSettingsQueries merges the defaults back in.
  */
-export type UserSettingsDocument = UserSettingValues & { user_id: number; realm_id: number };
+export type UserSettingsDocument = Partial<Omit<UserSettingValues, 'timezone'>> & { user_id: number; realm_id: number };
 
 /**
  * A pending change of address (id = the confirmation token), from `PATCH /settings` `email`

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { defaultUserSettings, type UserSettingValues } from '@app/domain';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
+import { USERS, type UserDocument } from '../users/user.documents';
 import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type UserSettingsDocument } from './user-settings.documents';
 
 /**
@@ -12,22 +13,29 @@ import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type
 export class UserSettingsQueries {
   constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {}
 
-  /** Every setting of the user, at Zulip's defaults for an account the read model does not know. */
+  /**
+   * Every setting of the user: Zulip's defaults, the time zone of the user's account (the users
+   * read model's), and what the user changed (the settings document, which holds only that).
+   * An account the read models do not know gets the defaults.
+   */
   async settingsOf(userId: number): Promise<UserSettingValues> {
-    const doc = await this.readStore.get<UserSettingsDocument>(USER_SETTINGS_COLLECTION, String(userId));
-    if (!doc) return defaultUserSettings();
-    const { user_id: _userId, realm_id: _realmId, ...settings } = doc;
-    return { ...defaultUserSettings(), ...settings };
+    const [doc, user] = await Promise.all([
+      this.readStore.get<UserSettingsDocument>(USER_SETTINGS_COLLECTION, String(userId)),
+      this.readStore.get<UserDocument>(USERS, String(userId)),
+    ]);
+    return withDefaults(doc, user?.timezone);
   }
 
-  /** The settings documents of several users (missing ones left out). */
-  async documentsOf(userIds: number[]): Promise<Map<number, UserSettingsDocument>> {
-    const result = new Map<number, UserSettingsDocument>();
+  /** Every setting of several users (as settingsOf), by user id. */
+  async settingsOfMany(userIds: number[]): Promise<Map<number, UserSettingValues>> {
+    const docs = new Map<number, UserSettingsDocument>();
+    const timezones = new Map<number, string>();
     for (let i = 0; i < userIds.length; i += 500) {
-      const docs = await this.readStore.getMany<UserSettingsDocument>(USER_SETTINGS_COLLECTION, userIds.slice(i, i + 500).map(String));
-      for (const { doc } of docs) result.set(doc.user_id, doc);
+      const ids = userIds.slice(i, i + 500).map(String);
+      for (const { doc } of await this.readStore.getMany<UserSettingsDocument>(USER_SETTINGS_COLLECTION, ids)) docs.set(doc.user_id, doc);
+      for (const { doc } of await this.readStore.getMany<UserDocument>(USERS, ids)) timezones.set(doc.user_id, doc.timezone);
     }
-    return result;
+    return new Map(userIds.map((id) => [id, withDefaults(docs.get(id) ?? null, timezones.get(id))]));
   }
 
   /** Users of the organization who turned `presence_enabled` off (Zulip's deprecated `away`). */
@@ -40,4 +48,12 @@ export class UserSettingsQueries {
   emailChange(token: string): Promise<EmailChangeDocument | null> {
     return this.readStore.get<EmailChangeDocument>(EMAIL_CHANGES, token);
   }
+}
+
+function withDefaults(doc: UserSettingsDocument | null, timezone: string | undefined): UserSettingValues {
+  const defaults = defaultUserSettings(timezone ?? '');
+  if (!doc) return defaults;
+  // A document written before the read model kept only changes may still hold a time zone.
+  const { user_id: _userId, realm_id: _realmId, timezone: _timezone, ...changed } = doc as UserSettingsDocument & { timezone?: string };
+  return { ...defaults, ...changed };
 }

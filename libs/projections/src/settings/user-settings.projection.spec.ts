@@ -1,5 +1,4 @@
 import { recorded, replay, userCreated } from '@app/testing';
-import { defaultUserSettings } from '@app/domain';
 import { emailChangesProjection, userSettingsProjection } from './user-settings.projection';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -12,24 +11,40 @@ const emailRequested = (token: string, revokedTokens: string[] = []) => ({
 });
 
 describe('userSettingsProjection', () => {
-  it('gives every new account Zulip\'s defaults and its time zone', () => {
-    const docs = replay(userSettingsProjection, recorded([userCreated({ userId: 10, timezone: 'Europe/Paris' })]));
-    expect(docs.get('10')).toEqual({ ...defaultUserSettings('Europe/Paris'), user_id: 10, realm_id: 1 });
+  it('keeps no document for an account that never changed a setting', () => {
+    expect(userSettingsProjection.handles).not.toContain('UserCreated');
+    const docs = replay(userSettingsProjection, recorded([userCreated({ userId: 10, timezone: 'Europe/Paris' }), userCreated({ userId: 11 })]));
+    expect(docs.size).toBe(0);
   });
 
-  it('follows each change', () => {
+  it('keeps only the settings that differ from the defaults, with the ids', () => {
     const docs = replay(userSettingsProjection, recorded([
       userCreated({ userId: 10 }),
       settingChanged('color_scheme', 1, 2),
       settingChanged('enable_drafts_synchronization', true, false),
-      settingChanged('timezone', '', 'America/Denver'),
       settingChanged('color_scheme', 2, 3),
     ]));
-    expect(docs.get('10')).toMatchObject({ color_scheme: 3, enable_drafts_synchronization: false, timezone: 'America/Denver', emojiset: 'google' });
+    expect(docs.get('10')).toEqual({ user_id: 10, realm_id: 1, color_scheme: 3, enable_drafts_synchronization: false });
   });
 
-  it('ignores changes of an account it does not know', () =>
-    expect(replay(userSettingsProjection, recorded([settingChanged('color_scheme', 1, 2, 99)])).size).toBe(0));
+  it('leaves the time zone to the users read model', () =>
+    expect(replay(userSettingsProjection, recorded([userCreated({ userId: 10 }), settingChanged('timezone', '', 'America/Denver')])).size).toBe(0));
+
+  it('forgets a setting changed back to its default, and the document once none differs', () => {
+    const events = [
+      settingChanged('color_scheme', 1, 2),
+      settingChanged('presence_enabled', true, false),
+      settingChanged('color_scheme', 2, 1),
+    ];
+    expect(replay(userSettingsProjection, recorded(events)).get('10')).toEqual({ user_id: 10, realm_id: 1, presence_enabled: false });
+    expect(replay(userSettingsProjection, recorded([...events, settingChanged('presence_enabled', false, true)])).size).toBe(0);
+  });
+
+  it('keeps each user apart', () => {
+    const docs = replay(userSettingsProjection, recorded([settingChanged('color_scheme', 1, 2, 10), settingChanged('emojiset', 'google', 'twitter', 11)]));
+    expect(docs.get('10')).toEqual({ user_id: 10, realm_id: 1, color_scheme: 2 });
+    expect(docs.get('11')).toEqual({ user_id: 11, realm_id: 1, emojiset: 'twitter' });
+  });
 });
 
 describe('emailChangesProjection', () => {

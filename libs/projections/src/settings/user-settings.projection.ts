@@ -1,11 +1,15 @@
-import { defaultUserSettings, type UserCreated, type UserSettingsEvent } from '@app/domain';
+import { USER_SETTINGS, TIMEZONE_SETTING, isUserSettingName, type UserSettingChanged, type UserSettingsEvent } from '@app/domain';
 import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type RecordedEvent, type UserSettingsDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
 
-type Event = UserCreated | UserSettingsEvent;
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as Event;
+const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as UserSettingsEvent;
 
-/** Every account's settings, at their defaults from its creation on. */
+/**
+ * The settings each account changed away from Zulip's defaults: no document for an account that
+ * never did (the queries merge the defaults back in), and none once every setting is back at its
+ * default. The time zone is not kept here: the users read model holds it (set at creation,
+ * followed on change).
+ */
 export const userSettingsProjection = defineProjection<UserSettingsDocument>({
   name: 'user_settings',
   collection: {
@@ -17,18 +21,19 @@ export const userSettingsProjection = defineProjection<UserSettingsDocument>({
     ],
     compoundIndexes: [['realm_id', 'presence_enabled']],
   },
-  handles: ['UserCreated', 'UserSettingChanged'],
-  idsOf: (event) => [String((event.data as { userId: number }).userId)],
+  handles: ['UserSettingChanged'],
+  idsOf: (event) => {
+    const { property, userId } = event.data as UserSettingChanged['data'];
+    return property === TIMEZONE_SETTING ? [] : [String(userId)];
+  },
   evolve: (doc, event) => {
     const e = asEvent(event);
-    switch (e.type) {
-      case 'UserCreated':
-        return { ...defaultUserSettings(e.data.timezone), user_id: e.data.userId, realm_id: e.data.realmId };
-      case 'UserSettingChanged':
-        return doc && { ...doc, [e.data.property]: e.data.newValue };
-      default:
-        return doc;
-    }
+    if (e.type !== 'UserSettingChanged' || !isUserSettingName(e.data.property)) return doc;
+    const { property, newValue, userId, realmId } = e.data;
+    const { user_id: _userId, realm_id: _realmId, [property]: _previous, ...others } = doc ?? {};
+    const differs = newValue !== USER_SETTINGS[property].default;
+    if (!differs && Object.keys(others).length === 0) return null;
+    return { ...others, ...(differs ? { [property]: newValue } : {}), user_id: userId, realm_id: realmId } as UserSettingsDocument;
   },
 });
 
