@@ -14,6 +14,36 @@ export type FieldCondition =
 /** Conditions on indexed fields, all of which must hold. */
 export type Filter = Record<string, FieldCondition>;
 
+export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte';
+
+/** One condition of a filter, normalised: what every adapter translates into its query language. */
+export type FilterCondition =
+  | { field: string; op: ComparisonOperator; value: IndexedValue }
+  | { field: string; op: 'in'; values: IndexedValue[] };
+
+const COMPARISONS: ComparisonOperator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'];
+
+/**
+ * Checks that a filter names only `id` and the collection's declared fields, and flattens it
+ * into conditions (a bare value means `eq`; `undefined` operands count as null).
+ */
+export function filterConditions(spec: CollectionSpec, filter: Filter | undefined): FilterCondition[] {
+  const known = new Set(spec.fields.map((f) => f.name));
+  const conditions: FilterCondition[] = [];
+  for (const [field, condition] of Object.entries(filter ?? {})) {
+    if (field !== 'id' && !known.has(field)) throw new Error(`${spec.name}.${field} is not an indexed field`);
+    if (condition === null || typeof condition !== 'object') {
+      conditions.push({ field, op: 'eq', value: condition });
+      continue;
+    }
+    for (const op of COMPARISONS) {
+      if (`$${op}` in condition) conditions.push({ field, op, value: (condition as Record<string, IndexedValue | undefined>)[`$${op}`] ?? null });
+    }
+    if (condition.$in !== undefined) conditions.push({ field, op: 'in', values: condition.$in });
+  }
+  return conditions;
+}
+
 export type SortSpec = { field: string; direction: 'asc' | 'desc' };
 
 export type FindOptions = { where?: Filter; orderBy?: SortSpec[]; limit?: number; offset?: number };

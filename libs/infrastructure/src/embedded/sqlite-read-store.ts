@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type {
   CollectionSpec,
-  FieldCondition,
   Filter,
   FindOptions,
   GlobalPosition,
@@ -10,7 +9,9 @@ import type {
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
-import { decodePosition, encodePosition, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+
+const SQL_OPERATORS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
 const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const assertName = (kind: string, name: string) => {
@@ -113,43 +114,26 @@ export class SqliteReadStore implements ReadStorePort {
   }
 
   private where(collection: string, filter: Filter | undefined): { sql: string; params: (string | number | null)[] } {
-    const spec = this.spec(collection);
-    const known = new Set(spec.fields.map((f) => f.name));
     const clauses: string[] = [];
     const params: (string | number | null)[] = [];
-    for (const [field, condition] of Object.entries(filter ?? {})) {
-      if (field !== 'id' && !known.has(field)) throw new Error(`${collection}.${field} is not an indexed field`);
-      const col = field === 'id' ? 'id' : column(field);
-      const add = (op: string, value: IndexedValue | undefined) => {
-        if (value === null || value === undefined) {
-          if (op === '=') clauses.push(`${col} IS NULL`);
-          else if (op === '!=') clauses.push(`${col} IS NOT NULL`);
-          else clauses.push('0'); // ordering comparisons with null match nothing, as in MongoDB
-          return;
-        }
-        clauses.push(op === '!=' ? `(${col} IS NULL OR ${col} != ?)` : `${col} ${op} ?`);
-        params.push(sqlValue(value));
-      };
-      if (condition === null || typeof condition !== 'object') {
-        add('=', condition);
-        continue;
-      }
-      const ops = condition as Exclude<FieldCondition, IndexedValue>;
-      if ('$eq' in ops) add('=', ops.$eq);
-      if ('$ne' in ops) add('!=', ops.$ne);
-      if ('$gt' in ops) add('>', ops.$gt);
-      if ('$gte' in ops) add('>=', ops.$gte);
-      if ('$lt' in ops) add('<', ops.$lt);
-      if ('$lte' in ops) add('<=', ops.$lte);
-      if (ops.$in !== undefined) {
-        const values = ops.$in.filter((v) => v !== null);
+    for (const condition of filterConditions(this.spec(collection), filter)) {
+      const col = condition.field === 'id' ? 'id' : column(condition.field);
+      if (condition.op === 'in') {
+        const values = condition.values.filter((v) => v !== null);
         const parts: string[] = [];
         if (values.length > 0) {
           parts.push(`${col} IN (${values.map(() => '?').join(',')})`);
           params.push(...values.map(sqlValue));
         }
-        if (ops.$in.includes(null)) parts.push(`${col} IS NULL`);
+        if (condition.values.includes(null)) parts.push(`${col} IS NULL`);
         clauses.push(parts.length > 0 ? `(${parts.join(' OR ')})` : '0');
+      } else if (condition.value === null) {
+        if (condition.op === 'eq') clauses.push(`${col} IS NULL`);
+        else if (condition.op === 'ne') clauses.push(`${col} IS NOT NULL`);
+        else clauses.push('0'); // ordering comparisons with null match nothing, as in MongoDB
+      } else {
+        clauses.push(condition.op === 'ne' ? `(${col} IS NULL OR ${col} != ?)` : `${col} ${SQL_OPERATORS[condition.op]} ?`);
+        params.push(sqlValue(condition.value));
       }
     }
     return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };

@@ -1,16 +1,14 @@
 import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from 'mongodb';
 import type {
   CollectionSpec,
-  FieldCondition,
   Filter,
   FindOptions,
   GlobalPosition,
-  IndexedValue,
   ReadStoreBatch,
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
-import { decodePosition, encodePosition, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
 
 /** A stored document: the API document plus its id and the position it was written at. */
 type Row = { _id: string; _pos: string | null } & Document;
@@ -179,32 +177,13 @@ export class MongoReadStore implements ReadStorePort {
    * MongoDB `$gte: null` would match null and missing fields, so it is translated explicitly).
    */
   private filter(collection: string, where: Filter | undefined): Document {
-    const spec = this.spec(collection);
-    const known = new Set(spec.fields.map((f) => f.name));
     const clauses: Document[] = [];
-    for (const [field, condition] of Object.entries(where ?? {})) {
-      if (field !== 'id' && !known.has(field)) throw new Error(`${collection}.${field} is not an indexed field`);
-      const key = field === 'id' ? '_id' : field;
-      const add = (op: '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte', value: IndexedValue | undefined) => {
-        if (value === null || value === undefined) {
-          if (op === '$eq' || op === '$ne') clauses.push({ [key]: { [op]: null } });
-          else clauses.push(MATCH_NOTHING);
-          return;
-        }
-        clauses.push({ [key]: { [op]: value } });
-      };
-      if (condition === null || typeof condition !== 'object') {
-        add('$eq', condition);
-        continue;
-      }
-      const ops = condition as Exclude<FieldCondition, IndexedValue>;
-      if ('$eq' in ops) add('$eq', ops.$eq);
-      if ('$ne' in ops) add('$ne', ops.$ne);
-      if ('$gt' in ops) add('$gt', ops.$gt);
-      if ('$gte' in ops) add('$gte', ops.$gte);
-      if ('$lt' in ops) add('$lt', ops.$lt);
-      if ('$lte' in ops) add('$lte', ops.$lte);
-      if (ops.$in !== undefined) clauses.push({ [key]: { $in: ops.$in } }); // $in: [] matches nothing, as in SQLite
+    for (const condition of filterConditions(this.spec(collection), where)) {
+      const key = condition.field === 'id' ? '_id' : condition.field;
+      if (condition.op === 'in') clauses.push({ [key]: { $in: condition.values } }); // $in: [] matches nothing, as in SQLite
+      else if (condition.value !== null) clauses.push({ [key]: { [`$${condition.op}`]: condition.value } });
+      else if (condition.op === 'eq' || condition.op === 'ne') clauses.push({ [key]: { [`$${condition.op}`]: null } });
+      else clauses.push(MATCH_NOTHING);
     }
     if (clauses.length === 0) return {};
     return clauses.length === 1 ? clauses[0] : { $and: clauses };
