@@ -5,6 +5,7 @@
  * The ports are wrapped in timers, so the result also says where the replay time goes.
  *
  *   node dist/bench/replay-throughput.js [--count 200000] [--realms 5] [--batch-size N (default: the projector's)]
+ *        [--write-behind-events N (default: the projector's)]
  *        [--read-pragma "cache_size=-65536;..."] [--experiment diff-index-columns,index-cache,write-behind]
  *        [--cpu-profile FILE.cpuprofile] [--json FILE]
  *
@@ -135,6 +136,7 @@ async function main() {
   const realms = Math.max(1, intArg(args, 'realms', 5));
   // Unset: the projector's own default, as the product runs it.
   const batchSize = args['batch-size'] === undefined ? undefined : Math.max(1, intArg(args, 'batch-size', 1000));
+  const writeBehindEvents = args['write-behind-events'] === undefined ? undefined : Math.max(1, intArg(args, 'write-behind-events', 20_000));
   const readPage = batchSize ?? 1000;
   const experiments = stringArg(args, 'experiment', 'none').split(',').map((e) => e.trim()).filter((e) => e !== 'none');
   const known = ['diff-index-columns', 'index-cache', 'write-behind'];
@@ -202,6 +204,7 @@ async function main() {
     const projector = new Projector(events, writeBehind ? writeBehind.port() : readStore, ALL_PROJECTIONS, { info: () => undefined, error: (o) => errors.push(o) }, {
       waitTimeoutMs: 10_000,
       ...(batchSize === undefined ? {} : { batchSize }),
+      ...(writeBehindEvents === undefined ? {} : { writeBehindEvents }),
     });
     const reporter = setInterval(() => progress(`replay: position ${fmtInt(Number(projector.position))} / ${fmtInt(count)}`), 2000);
     progress(`replay: ${ALL_PROJECTIONS.length} projections (${ALL_PROJECTIONS.map((p) => p.name).join(', ')}), batch size ${batchSize ?? 'the projector default'}`);
@@ -269,7 +272,7 @@ async function main() {
     name: 'replay-throughput',
     title: 'Projection replay from zero',
     command: commandLine(),
-    params: { count, realms, batchSize: batchSize ?? 'projector default', ...(experiment !== 'none' ? { experiment } : {}), ...(readPragmas.length > 0 ? { readPragma: readPragmas.join(';') } : {}) },
+    params: { count, realms, batchSize: batchSize ?? 'projector default', ...(writeBehindEvents === undefined ? {} : { writeBehindEvents }), ...(experiment !== 'none' ? { experiment } : {}), ...(readPragmas.length > 0 ? { readPragma: readPragmas.join(';') } : {}) },
     rows,
     notes,
     targets: [{ description: `replay >= ${fmtInt(TARGET_EVENTS_PER_SECOND)} events/s`, met: targetMet }],

@@ -42,6 +42,7 @@ export class SendMessageHandler implements ICommandHandler<SendMessageCommand> {
       messageStream(messageId),
       { type: 'SendMessage', data: { ...facts, messageId } },
       { actorId: actor.userId },
+      { newStream: true }, // the id was just allocated
     );
     await this.projections.waitFor(position);
     const policy = automaticNewVisibilityPolicy(newEvents, sender.user_id);

@@ -86,7 +86,18 @@ export const decodePosition = (text: string): bigint => BigInt(text);
 export type StoredDocument<D> = { id: string; doc: D; position: GlobalPosition | null };
 
 export type WriteOperation<D = object> =
-  | { type: 'put'; id: string; doc: D; position?: GlobalPosition }
+  | {
+      type: 'put';
+      id: string;
+      doc: D;
+      position?: GlobalPosition;
+      /**
+       * Optional hint: the stored document this put replaces, as the writer loaded it (null: none
+       * was stored). A store may use it to write only what changed (e.g. insert instead of
+       * upsert, leave unchanged indexes alone), but must stay correct if it is stale.
+       */
+      previous?: D | null;
+    }
   | { type: 'delete'; id: string };
 
 /** What a projector commits at once: document writes and the checkpoints they advance. */

@@ -213,4 +213,24 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect(attempts).toBe(1);
     expect(await registry()).toEqual([]);
   });
+  it('with newStream, appends at no_stream without reading, and reads and decides again if the stream exists after all', async () => {
+    let reads = 0;
+    const counting: EventStorePort = Object.create(events);
+    counting.readStream = async (streamId, options) => {
+      reads += 1;
+      return events.readStream(streamId, options);
+    };
+    const counted = new DeciderRunner(counting, new SequentialRandom());
+    await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { newStream: true });
+    expect(reads).toBe(0);
+    expect((await registry()).map((e) => e.data.stringId)).toEqual(['first']);
+
+    // The stream exists: the blind append conflicts, the retry folds the stream and applies the rules.
+    await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('second'), {}, { newStream: true });
+    expect(reads).toBe(1);
+    await expect(counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { newStream: true })).rejects.toThrow(
+      "Subdomain 'first' is already in use",
+    );
+    expect((await registry()).map((e) => e.data.stringId)).toEqual(['first', 'second']);
+  });
 });

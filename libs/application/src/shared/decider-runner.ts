@@ -13,6 +13,15 @@ import { ConcurrentModificationError } from './application-errors';
 
 export type RunResult<E> = { newEvents: E[]; position: GlobalPosition | undefined };
 
+export type RunOptions = {
+  /**
+   * The stream cannot exist yet (it is named after an id just allocated): the first attempt
+   * decides on the initial state and appends at `no_stream` without reading the stream. If the
+   * stream exists after all, that append conflicts and the next attempt reads it as usual.
+   */
+  newStream?: boolean;
+};
+
 /**
  * The write path every command handler uses: read the stream, fold it, decide, append at the
  * revision that was read, and on a concurrent append start over (bounded).
@@ -31,10 +40,12 @@ export class DeciderRunner {
     streamId: string,
     command: C | ((state: S) => C),
     metadata: Record<string, unknown> = {},
+    options: RunOptions = {},
   ): Promise<RunResult<E>> {
     const commandId = this.random.uuid();
     for (let attempt = 1; ; attempt++) {
-      const { events, revision } = await this.store.readStream(streamId);
+      const { events, revision } =
+        attempt === 1 && options.newStream ? { events: [], revision: 'no_stream' as const } : await this.store.readStream(streamId);
       const state = (events as RecordedEvent[]).reduce(
         (s, e) => decider.evolve(s, { type: e.type, data: e.data } as unknown as E),
         decider.initialState(),

@@ -24,6 +24,8 @@ type EventRow = {
   recorded_at: string;
 };
 
+type RawEventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
+
 const toRecorded = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
   streamId: row.stream_id,
@@ -39,10 +41,25 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
  * The embedded event store: one SQLite table in WAL mode. The row id is the global position, so
  * the global log is the table in primary-key order. Appends from this process wake subscriptions
  * at once; appends from other processes sharing the file (the CLI) are seen by polling.
+ *
+ * The position is a plain INTEGER PRIMARY KEY (max + 1), not AUTOINCREMENT: events are never
+ * deleted, so positions still only grow, and each commit writes one page less (sqlite_sequence).
+ * Databases created with AUTOINCREMENT keep it; both behave the same.
+ *
+ * Appends check the expected revision inside the INSERT itself, relying on the stream's revisions
+ * being contiguous from 0 (the UNIQUE (stream_id, revision) index keeps them so): a stream is at
+ * revision r exactly when row r exists and row r + 1 does not. So `no_stream` inserts revision 0
+ * (the unique index refuses it if the stream exists), and an exact revision r inserts r + 1 only
+ * `WHERE EXISTS` row r (the unique index refuses it if the stream moved on). A single-event append
+ * is then one autocommitted statement: no separate read of the stream's revision and no
+ * BEGIN / COMMIT round trips. Only a refused append reads the stream again, to tell a retried
+ * append (same event ids: answered as the original was) from a conflict.
  */
 export class SqliteEventStore implements EventStorePort {
   private readonly appended = new EventEmitter();
   private readonly statements;
+  /** Several events (or a read-then-write for `any`) are written in one immediate transaction. */
+  private readonly writeTransaction: Database.Transaction<(streamId: string, events: EventToAppend[], expected: ExpectedRevision) => AppendResult | undefined>;
   private closed = false;
 
   constructor(
@@ -52,7 +69,7 @@ export class SqliteEventStore implements EventStorePort {
     this.appended.setMaxListeners(0);
     db.exec(`
       CREATE TABLE IF NOT EXISTS events (
-        position    INTEGER PRIMARY KEY AUTOINCREMENT,
+        position    INTEGER PRIMARY KEY,
         event_id    TEXT    NOT NULL UNIQUE,
         stream_id   TEXT    NOT NULL,
         revision    INTEGER NOT NULL,
@@ -68,34 +85,51 @@ export class SqliteEventStore implements EventStorePort {
       insert: db.prepare(
         'INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
+      /** Inserts revision r + 1 only if the stream holds revision r (parameters: the row, then stream_id and r). */
+      insertAfter: db.prepare(
+        `INSERT INTO events (event_id, stream_id, revision, type, data, metadata, recorded_at)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM events WHERE stream_id = ? AND revision = ?)`,
+      ),
       byEventId: db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?'),
       readStream: db.prepare<[string, number, number], EventRow>(
         'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
       ),
-      readAll: db.prepare<[number, number], EventRow>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      // Rows as arrays (columns in RawEventRow order): no intermediate object per row on the replay's hot path.
+      readAll: db
+        .prepare<[number, number], RawEventRow>(
+          'SELECT position, event_id, stream_id, revision, type, data, metadata, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT ?',
+        )
+        .raw(true),
       head: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
       ping: db.prepare('SELECT 1'),
     };
+    this.writeTransaction = db.transaction((streamId: string, events: EventToAppend[], expected: ExpectedRevision) => this.write(streamId, events, expected));
   }
 
-  private readonly appendTransaction = (streamId: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult => {
-    const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
-    const matches =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === null) ||
-      (typeof expected === 'bigint' && current !== null && expected === BigInt(current));
-    if (!matches) {
-      // A retry of an append that already landed finds the stream moved on by itself.
-      const repeat = this.idempotentRepeat(streamId, events);
-      if (repeat) return repeat;
-      throw new StreamRevisionConflictError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
-    }
+  /**
+   * Writes the events at the revisions the expected revision implies; returns undefined when the
+   * stream is not at that revision (nothing written) and throws the driver's error when a unique
+   * index refuses a row (the stream moved on, or an event id is already stored). Either way the
+   * caller's transaction, if any, is rolled back and `refused` sorts it out.
+   */
+  private write(streamId: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult | undefined {
     const recordedAt = this.options.now().toISOString();
-    let revision = current ?? -1;
-    let position = 0n;
-    for (const event of events) {
+    let revision: number;
+    if (expected === 'no_stream') revision = 0;
+    else if (expected === 'any') revision = (this.statements.streamRevision.get(streamId)?.revision ?? -1) + 1;
+    else revision = Number(expected) + 1;
+    const first = events[0];
+    const firstRow = [first.id, streamId, revision, first.type, JSON.stringify(first.data), JSON.stringify(first.metadata), recordedAt] as const;
+    const info =
+      typeof expected === 'bigint'
+        ? this.statements.insertAfter.run(...firstRow, streamId, revision - 1)
+        : this.statements.insert.run(...firstRow);
+    if (info.changes === 0) return undefined;
+    let position = info.lastInsertRowid;
+    for (let i = 1; i < events.length; i++) {
+      const event = events[i];
       revision += 1;
-      const info = this.statements.insert.run(
+      position = this.statements.insert.run(
         event.id,
         streamId,
         revision,
@@ -103,11 +137,24 @@ export class SqliteEventStore implements EventStorePort {
         JSON.stringify(event.data),
         JSON.stringify(event.metadata),
         recordedAt,
-      );
-      position = BigInt(info.lastInsertRowid);
+      ).lastInsertRowid;
     }
-    return { nextExpectedRevision: BigInt(revision), position };
-  };
+    return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
+  }
+
+
+  /**
+   * An append that wrote nothing: a retry of an append that already landed (the same event ids
+   * in this stream) is answered as the original was; otherwise it is a conflict, or the driver's
+   * error when an event id is stored in no way that explains it.
+   */
+  private refused(streamId: string, events: EventToAppend[], expected: ExpectedRevision, error?: unknown): AppendResult {
+    const repeat = this.idempotentRepeat(streamId, events);
+    if (repeat) return repeat;
+    if (error !== undefined && !/events\.stream_id/.test((error as Error).message)) throw error;
+    const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
+    throw new StreamRevisionConflictError(streamId, expected, current === null ? 'no_stream' : BigInt(current));
+  }
 
   /** The same event ids already stored in this stream: a retried append, answered as the original was. */
   private idempotentRepeat(streamId: string, events: EventToAppend[]): AppendResult | undefined {
@@ -122,29 +169,41 @@ export class SqliteEventStore implements EventStorePort {
 
   async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
-    let result: AppendResult;
+    const expected = options.expectedRevision;
+    let result: AppendResult | undefined;
     try {
-      result = this.db.transaction(this.appendTransaction).immediate(streamId, events, options.expectedRevision);
+      // One event at a known revision is one statement, atomic on its own.
+      result =
+        events.length === 1 && expected !== 'any'
+          ? this.write(streamId, events, expected)
+          : this.writeTransaction.immediate(streamId, events, expected);
     } catch (error) {
-      // An event id that is already stored (a retry with expected revision "any"): the transaction
-      // rolled back; answer as the original append was answered, or as a conflict.
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
-      const repeat = this.idempotentRepeat(streamId, events);
-      if (!repeat) throw error;
-      return repeat;
+      return this.refused(streamId, events, expected, error);
     }
+    if (result === undefined) return this.refused(streamId, events, expected);
     this.appended.emit('appended');
     return result;
   }
 
   async readStream(streamId: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<ReadStreamResult> {
+    const whole = (options.fromRevision ?? 0n) === 0n && options.maxCount === undefined;
     const rows = this.statements.readStream.all(streamId, Number(options.fromRevision ?? 0n), options.maxCount ?? -1);
-    const current = this.statements.streamRevision.get(streamId)?.revision ?? null;
+    // Revisions are contiguous from 0: the whole stream's last row is its revision.
+    const current = whole
+      ? (rows.length > 0 ? rows[rows.length - 1].revision : null)
+      : (this.statements.streamRevision.get(streamId)?.revision ?? null);
     return { events: rows.map(toRecorded), revision: current === null ? 'no_stream' : BigInt(current) };
   }
 
   async readAll(options: { after?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]> {
-    return this.statements.readAll.all(Number(options.after ?? 0n), options.maxCount).map(toRecorded);
+    const rows = this.statements.readAll.all(Number(options.after ?? 0n), options.maxCount);
+    const events: RecordedEvent[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const [position, id, streamId, revision, type, data, metadata, recordedAt] = rows[i];
+      events[i] = { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
+    }
+    return events;
   }
 
   async headPosition(): Promise<GlobalPosition | undefined> {
@@ -156,7 +215,18 @@ export class SqliteEventStore implements EventStorePort {
     let after = options.after;
     let active = true;
     let wake: (() => void) | undefined;
-    const onAppend = () => wake?.();
+    let wakeScheduled = false;
+    // A sleeping subscription wakes on the next turn of the event loop rather than at once: the
+    // appends of the other requests handled in this turn land first and are read (and projected)
+    // as one batch, instead of one batch each.
+    const onAppend = () => {
+      if (!wake || wakeScheduled) return;
+      wakeScheduled = true;
+      setImmediate(() => {
+        wakeScheduled = false;
+        wake?.();
+      });
+    };
     this.appended.on('appended', onAppend);
     const sleep = () =>
       new Promise<void>((resolve) => {

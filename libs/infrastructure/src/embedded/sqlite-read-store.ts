@@ -8,6 +8,7 @@ import type {
   ReadStoreBatch,
   ReadStorePort,
   StoredDocument,
+  WriteOperation,
 } from '@app/application';
 import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
 
@@ -35,6 +36,18 @@ const fieldValue = (doc: object, field: string): string | number | null => {
   throw new Error(`indexed field ${field} must hold a string, number or boolean`);
 };
 
+/** Puts into one empty collection from which on its indexes are built after the rows are loaded. */
+const BULK_LOAD_ROWS = 2000;
+
+type WriteStatements = {
+  spec: CollectionSpec;
+  upsert: Database.Statement;
+  insert: Database.Statement;
+  del: Database.Statement;
+  /** UPDATE statements by the mask of indexed columns they set. */
+  updates: Map<number, Database.Statement>;
+};
+
 /**
  * The embedded read store: one SQLite table per collection, holding the JSON document plus one real
  * column per indexed field with a real index, so queries never scan JSON.
@@ -42,6 +55,7 @@ const fieldValue = (doc: object, field: string): string | number | null => {
 export class SqliteReadStore implements ReadStorePort {
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly statementCache = new Map<string, Database.Statement>();
+  private readonly writers = new Map<string, WriteStatements>();
 
   constructor(private readonly db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL)');
@@ -89,6 +103,7 @@ export class SqliteReadStore implements ReadStorePort {
       }
     })();
     this.specs.set(spec.name, spec);
+    this.writers.delete(spec.name);
   }
 
   async get<D>(collection: string, id: string): Promise<D | null> {
@@ -100,12 +115,15 @@ export class SqliteReadStore implements ReadStorePort {
   async getMany<D>(collection: string, ids: string[]): Promise<StoredDocument<D>[]> {
     this.spec(collection);
     const result: StoredDocument<D>[] = [];
-    // SQLite limits bound parameters; 500 per query stays far below it.
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const rows = this.db
-        .prepare(`SELECT id, doc, position FROM ${table(collection)} WHERE id IN (${chunk.map(() => '?').join(',')})`)
-        .all(...chunk) as { id: string; doc: string; position: string | null }[];
+    // SQLite limits bound parameters; 512 per query stays far below it. A chunk is padded to a
+    // power of two (repeating its last id) so a few cached statements serve every size.
+    for (let i = 0; i < ids.length; i += 512) {
+      const chunk = ids.slice(i, i + 512);
+      let size = 1;
+      while (size < chunk.length) size *= 2;
+      while (chunk.length < size) chunk.push(chunk[chunk.length - 1]);
+      const rows = this.statement(`SELECT id, doc, position FROM ${table(collection)} WHERE id IN (${chunk.map(() => '?').join(',')})`)
+        .all(chunk) as { id: string; doc: string; position: string | null }[];
       for (const row of rows) {
         result.push({ id: row.id, doc: JSON.parse(row.doc) as D, position: row.position === null ? null : decodePosition(row.position) });
       }
@@ -162,39 +180,126 @@ export class SqliteReadStore implements ReadStorePort {
     return row.n;
   }
 
-  async commit(batch: ReadStoreBatch): Promise<void> {
-    const writes = batch.writes.map(({ collection, ops }) => {
-      const spec = this.spec(collection);
-      const cols = spec.fields.map((f) => column(f.name));
-      const put = this.statement(
-        `INSERT INTO ${table(collection)} (id, doc, position${cols.map((c) => `, ${c}`).join('')})
-         VALUES (?, ?, ?${cols.map(() => ', ?').join('')})
+  /** The statements a commit uses for one collection (reset when its columns change). */
+  private writeStatements(collection: string): WriteStatements {
+    let prepared = this.writers.get(collection);
+    if (prepared) return prepared;
+    const spec = this.spec(collection);
+    const name = table(collection);
+    const cols = spec.fields.map((f) => column(f.name));
+    const columns = `id, doc, position${cols.map((c) => `, ${c}`).join('')}`;
+    const values = `?, ?, ?${cols.map(() => ', ?').join('')}`;
+    prepared = {
+      spec,
+      upsert: this.db.prepare(
+        `INSERT INTO ${name} (${columns}) VALUES (${values})
          ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position${cols.map((c) => `, ${c} = excluded.${c}`).join('')}
          WHERE excluded.position IS NULL OR position IS NULL OR position < excluded.position`,
+      ),
+      insert: this.db.prepare(`INSERT INTO ${name} (${columns}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`),
+      del: this.db.prepare(`DELETE FROM ${name} WHERE id = ?`),
+      updates: new Map(),
+    };
+    this.writers.set(collection, prepared);
+    return prepared;
+  }
+
+  /**
+   * `UPDATE` of the document, its position and only the indexed columns in `changed` (a bit mask
+   * over the fields): SQLite rewrites the entries of every index whose column is SET, changed or
+   * not. The other columns must still hold the values the writer loaded, or nothing is updated.
+   */
+  private updateStatement(collection: string, prepared: WriteStatements, changed: number): Database.Statement {
+    let statement = prepared.updates.get(changed);
+    if (!statement) {
+      const cols = prepared.spec.fields.map((f) => column(f.name));
+      const set = cols.filter((_, i) => changed & (1 << i)).map((c) => `, ${c} = ?`).join('');
+      const same = cols.filter((_, i) => !(changed & (1 << i))).map((c) => ` AND ${c} IS ?`).join('');
+      statement = this.db.prepare(
+        `UPDATE ${table(collection)} SET doc = ?, position = ?${set}
+         WHERE id = ? AND (? IS NULL OR position IS NULL OR position < ?)${same}`,
       );
-      const del = this.statement(`DELETE FROM ${table(collection)} WHERE id = ?`);
-      return { spec, ops, put, del };
-    });
-    const setCheckpoint = this.statement(
-      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position WHERE position < excluded.position',
+      prepared.updates.set(changed, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Writes a document. With the writer's `previous` hint, a new document is a plain insert and a
+   * known one an update of what changed; when the hint turns out stale (the row exists after all,
+   * is gone, is newer, or its indexed columns differ) nothing was written and the full upsert runs.
+   */
+  private put(collection: string, prepared: WriteStatements, op: Extract<WriteOperation, { type: 'put' }>): void {
+    const { fields } = prepared.spec;
+    const json = JSON.stringify(op.doc);
+    const position = op.position === undefined ? null : encodePosition(op.position);
+    const values: (string | number | null)[] = new Array(fields.length);
+    for (let i = 0; i < fields.length; i++) values[i] = fieldValue(op.doc, fields[i].name);
+    const previous = op.previous;
+    if (previous === null) {
+      if (prepared.insert.run(op.id, json, position, values).changes > 0) return;
+    } else if (previous !== undefined && fields.length <= 30) {
+      let changed = 0;
+      const set: (string | number | null)[] = [];
+      const same: (string | number | null)[] = [];
+      for (let i = 0; i < fields.length; i++) {
+        const before = fieldValue(previous, fields[i].name);
+        if (before === values[i]) same.push(before);
+        else {
+          changed |= 1 << i;
+          set.push(values[i]);
+        }
+      }
+      if (this.updateStatement(collection, prepared, changed).run(json, position, set, op.id, position, position, same).changes > 0) return;
+    }
+    prepared.upsert.run(op.id, json, position, values);
+  }
+
+  /**
+   * A large batch into an empty collection (a replay from zero) loads the rows first and builds
+   * the indexes after, inside the same transaction (so no reader ever sees the table without
+   * them): one sort per index instead of a B-tree insert per row. Returns the statements that
+   * recreate the dropped indexes.
+   */
+  private dropIndexesIfEmpty(collection: string): string[] {
+    const name = table(collection);
+    if (this.statement(`SELECT 1 FROM ${name} LIMIT 1`).get() !== undefined) return [];
+    const indexes = this.statement(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(name) as {
+      name: string;
+      sql: string;
+    }[];
+    for (const index of indexes) this.db.exec(`DROP INDEX ${index.name}`);
+    return indexes.map((index) => index.sql);
+  }
+
+  async commit(batch: ReadStoreBatch): Promise<void> {
+    const writes = batch.writes.map(({ collection, ops }) => ({ collection, ops, prepared: this.writeStatements(collection) }));
+    // Usually every projection moves to the same position: one statement for all of them.
+    const setCheckpoints = this.statement(
+      `INSERT INTO checkpoints (name, position) SELECT value, ? FROM json_each(?) WHERE true
+       ON CONFLICT (name) DO UPDATE SET position = excluded.position WHERE position < excluded.position`,
     );
+    const checkpointsAt = new Map<bigint, string[]>();
+    for (const { name, position } of batch.checkpoints) {
+      const names = checkpointsAt.get(position);
+      if (names) names.push(name);
+      else checkpointsAt.set(position, [name]);
+    }
     let collection = '';
     try {
       this.db.transaction(() => {
-        for (const { spec, ops, put, del } of writes) {
-          collection = spec.name;
+        for (const write of writes) {
+          collection = write.collection;
+          const { prepared, ops } = write;
+          const deferred = ops.length >= BULK_LOAD_ROWS ? this.dropIndexesIfEmpty(collection) : [];
           for (const op of ops) {
-            if (op.type === 'delete') del.run(op.id);
-            else
-              put.run(
-              op.id,
-              JSON.stringify(op.doc),
-              op.position === undefined ? null : encodePosition(op.position),
-                ...spec.fields.map((f) => fieldValue(op.doc, f.name)),
-              );
+            if (op.type === 'delete') prepared.del.run(op.id);
+            else this.put(collection, prepared, op);
           }
+          // A unique index that the loaded rows break fails here, rolling the whole batch back.
+          for (const sql of deferred) this.db.exec(sql);
         }
-        for (const { name, position } of batch.checkpoints) setCheckpoint.run(name, encodePosition(position));
+        for (const [position, names] of checkpointsAt) setCheckpoints.run(encodePosition(position), JSON.stringify(names));
       }).immediate();
     } catch (error) {
       // The driver's error class comes from the realm that first loaded the native addon, so
@@ -217,6 +322,7 @@ export class SqliteReadStore implements ReadStorePort {
   async dropCollection(collection: string): Promise<void> {
     this.db.exec(`DROP TABLE IF EXISTS ${table(collection)}`);
     this.specs.delete(collection);
+    this.writers.delete(collection);
     for (const key of [...this.statementCache.keys()]) if (key.includes(table(collection))) this.statementCache.delete(key);
   }
 

@@ -57,15 +57,20 @@ class RecordingLogger implements ProjectorLogger {
 /** A read store whose commits can be held back and whose checkpoint reads can fail, delegating the rest. */
 class ControllableReadStore implements ReadStorePort {
   gate: Promise<void> | undefined;
+  /** The store is down: checkpoints, loads and commits fail. */
   checkpointOutage = false;
   constructor(private readonly inner: ReadStorePort) {}
   ensureCollection: ReadStorePort['ensureCollection'] = (spec) => this.inner.ensureCollection(spec);
   get: ReadStorePort['get'] = (c, id) => this.inner.get(c, id);
-  getMany: ReadStorePort['getMany'] = (c, ids) => this.inner.getMany(c, ids);
+  getMany: ReadStorePort['getMany'] = async (c, ids) => {
+    if (this.checkpointOutage) throw new Error('read store unavailable');
+    return this.inner.getMany(c, ids);
+  };
   find: ReadStorePort['find'] = (c, o) => this.inner.find(c, o);
   count: ReadStorePort['count'] = (c, w) => this.inner.count(c, w);
   async commit(batch: ReadStoreBatch) {
     if (this.gate) await this.gate;
+    if (this.checkpointOutage) throw new Error('read store unavailable');
     return this.inner.commit(batch);
   }
   getCheckpoint: ReadStorePort['getCheckpoint'] = (name) => this.inner.getCheckpoint(name);

@@ -28,15 +28,21 @@ export type ProjectorOptions = {
 
 type Waiter = { position: GlobalPosition; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined };
 
-type PendingDocument = { doc: object | null; position: GlobalPosition | null; dirty: boolean };
+/** `previous`: the document as stored when it was loaded (null: none), a hint for the store's write. */
+type PendingDocument = { doc: object | null; position: GlobalPosition | null; dirty: boolean; previous: object | null };
 
 /**
  * While catching up (full batches keep coming), documents are kept in memory across batches and
  * written with their checkpoints once this many events have been applied since the last commit
  * (which also bounds the documents held), or as soon as the projector is caught up: a document
- * touched by many events is written once, in fewer transactions.
+ * touched by many events is written once, in fewer transactions. Measured on the replay bench
+ * (200,000 user events, ~200,000 documents): 20,000 → 100,000 events took ~15 % of the CPU off
+ * the replay (fewer pages rewritten by every commit, fewer documents loaded again), at the cost of
+ * holding up to that many documents in memory during a catch-up.
  */
-const DEFAULT_WRITE_BEHIND_EVENTS = 20_000;
+const DEFAULT_WRITE_BEHIND_EVENTS = 100_000;
+/** How stale this process's view of the stored checkpoints may get between live batches. */
+const CHECKPOINT_RELOAD_MS = 250;
 /** A full batch followed by silence still gets written promptly. */
 const WRITE_BEHIND_IDLE_FLUSH_MS = 20;
 
@@ -63,6 +69,8 @@ export class Projector extends ProjectionWaiter {
   private flushTimer: NodeJS.Timeout | undefined;
   /** Batches and idle flushes run one at a time, in order. */
   private queue: Promise<void> = Promise.resolve();
+  private checkpointsLoadedAt = 0;
+  private byType: Map<string, number[]> | undefined;
 
   constructor(
     private readonly events: EventStorePort,
@@ -174,39 +182,79 @@ export class Projector extends ProjectionWaiter {
   }
 
   private async loadCheckpoints(): Promise<void> {
+    this.checkpointsLoadedAt = Date.now();
     const stored = await this.readStore.getCheckpoints();
     for (const projection of this.projections) this.checkpoints.set(projection.name, stored[projection.name]);
     // A bulk projection's store writes its checkpoint beside the read store's (same database).
     for (const projection of this.bulkProjections) this.checkpoints.set(projection.name, stored[projection.name]);
   }
 
+  /** For each event type, the indexes of the projections that handle it. */
+  private get projectionsByType(): Map<string, number[]> {
+    if (!this.byType) {
+      this.byType = new Map();
+      this.projections.forEach((projection, index) => {
+        for (const type of projection.handles) {
+          const list = this.byType!.get(type);
+          if (list) list.push(index);
+          else this.byType!.set(type, [index]);
+        }
+      });
+    }
+    return this.byType;
+  }
+
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     if (batch.length === 0) return;
     // Another process sharing the store (the CLI next to the server) may have moved a checkpoint;
-    // while documents are held back, this process's own view is the one that counts.
-    if (this.pendingCount === 0) await this.loadCheckpoints();
+    // while documents are held back, this process's own view is the one that counts. Rereading
+    // them only saves redundant work (documents skip events at or below their own position), so
+    // under a stream of small live batches it is done at most every CHECKPOINT_RELOAD_MS.
+    if (this.pendingCount === 0 && Date.now() - this.checkpointsLoadedAt >= CHECKPOINT_RELOAD_MS) await this.loadCheckpoints();
     const last = batch[batch.length - 1].position;
 
-    for (const projection of this.projections) {
-      const checkpoint = this.checkpoints.get(projection.name);
-      const relevant = batch.filter(
-        (e) => (checkpoint === undefined || e.position > checkpoint) && projection.handles.includes(e.type),
-      );
+    // One pass over the batch sorts the events each projection still has to apply.
+    const checkpoints = this.projections.map((p) => this.checkpoints.get(p.name));
+    const relevantTo: RecordedEvent[][] = this.projections.map(() => []);
+    const byType = this.projectionsByType;
+    for (const event of batch) {
+      const handlers = byType.get(event.type);
+      if (!handlers) continue;
+      for (const index of handlers) {
+        const checkpoint = checkpoints[index];
+        if (checkpoint === undefined || event.position > checkpoint) relevantTo[index].push(event);
+      }
+    }
+
+    for (let index = 0; index < this.projections.length; index++) {
+      const relevant = relevantTo[index];
       if (relevant.length === 0) continue;
+      const projection = this.projections[index];
       const collection = projection.collection.name;
       let held = this.pending.get(collection);
       if (!held) this.pending.set(collection, (held = new Map()));
-      const ids = [...new Set(relevant.flatMap((e) => projection.idsOf(e)))];
-      const toLoad = ids.filter((id) => !held.has(id));
+      const idsOf = relevant.map((e) => projection.idsOf(e));
+      const toLoad: string[] = [];
+      const loading = new Set<string>();
+      for (const ids of idsOf) {
+        for (const id of ids) {
+          if (held.has(id) || loading.has(id)) continue;
+          loading.add(id);
+          toLoad.push(id);
+        }
+      }
       const stored = toLoad.length > 0 ? await this.readStore.getMany<object>(collection, toLoad) : [];
-      for (const id of toLoad) held.set(id, { doc: null, position: null, dirty: false });
+      for (const id of toLoad) held.set(id, { doc: null, position: null, dirty: false, previous: null });
       this.pendingCount += toLoad.length;
-      for (const s of stored) held.set(s.id, { doc: s.doc, position: s.position, dirty: false });
-      for (const event of relevant) {
-        for (const id of projection.idsOf(event)) {
+      for (const s of stored) held.set(s.id, { doc: s.doc, position: s.position, dirty: false, previous: s.doc });
+      for (let k = 0; k < relevant.length; k++) {
+        const event = relevant[k];
+        for (const id of idsOf[k]) {
           const current = held.get(id)!;
           if (current.position !== null && current.position >= event.position) continue;
-          held.set(id, { doc: projection.evolve(current.doc, event, id), position: event.position, dirty: true });
+          current.doc = projection.evolve(current.doc, event, id);
+          current.position = event.position;
+          current.dirty = true;
         }
       }
     }
@@ -240,7 +288,7 @@ export class Projector extends ProjectionWaiter {
       const ops: WriteOperation[] = [];
       for (const [id, entry] of held) {
         if (!entry.dirty) continue;
-        ops.push(entry.doc === null ? { type: 'delete', id } : { type: 'put', id, doc: entry.doc, position: entry.position! });
+        ops.push(entry.doc === null ? { type: 'delete', id } : { type: 'put', id, doc: entry.doc, position: entry.position!, previous: entry.previous });
       }
       if (ops.length > 0) writes.push({ collection, ops });
     }
@@ -255,7 +303,13 @@ export class Projector extends ProjectionWaiter {
   }
 
   private scheduleIdleFlush(): void {
-    if (this.flushTimer) return;
+    // Silence is counted from the last full batch: while batches keep coming (a catch-up that
+    // yields to the event loop now and then), the timer moves on instead of cutting the held
+    // documents into small commits every WRITE_BEHIND_IDLE_FLUSH_MS.
+    if (this.flushTimer) {
+      this.flushTimer.refresh();
+      return;
+    }
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       this.serially(() => this.flush()).catch((error) => {

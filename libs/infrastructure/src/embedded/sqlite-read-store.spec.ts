@@ -1,0 +1,95 @@
+import { type CollectionSpec, UniqueConstraintViolationError } from '@app/application';
+import { openSqlite } from './sqlite';
+import { SqliteReadStore } from './sqlite-read-store';
+
+type Person = { name: string; team: number; email: string; active: boolean };
+
+const spec: CollectionSpec = {
+  name: 'people',
+  fields: [
+    { name: 'team', type: 'number' },
+    { name: 'email', type: 'string', index: false },
+    { name: 'active', type: 'boolean', index: false },
+  ],
+  unique: [['email']],
+};
+
+/**
+ * What the embedded read store does beyond the port's contract suite: the writer's `previous`
+ * hint (insert for new documents, update of the changed indexed columns for known ones) must give
+ * the same result as a full upsert even when the hint is stale, and a large load into an empty
+ * collection (indexes built after the rows) must keep unique indexes enforced.
+ */
+describe('SqliteReadStore writes', () => {
+  let db: ReturnType<typeof openSqlite>;
+  let store: SqliteReadStore;
+  const person = (name: string, team: number, active = true): Person => ({ name, team, email: `${name}@example.com`, active });
+  const put = (id: string, doc: Person, position: bigint, previous?: Person | null) =>
+    store.commit({ writes: [{ collection: 'people', ops: [{ type: 'put', id, doc, position, ...(previous === undefined ? {} : { previous }) }] }], checkpoints: [] });
+  const teamIds = async (team: number) => (await store.find<Person>('people', { where: { team }, orderBy: [{ field: 'id', direction: 'asc' }] })).map((p) => p.name);
+  const indexCount = () => (db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_people' AND sql IS NOT NULL`).get() as { n: number }).n;
+
+  beforeEach(async () => {
+    db = openSqlite(':memory:');
+    store = new SqliteReadStore(db);
+    await store.ensureCollection(spec);
+  });
+  afterEach(() => db.close());
+
+  it('updates only what changed, and queries see the new indexed values', async () => {
+    await put('1', person('ann', 1), 1n, null);
+    await put('1', { ...person('ann', 2), active: false }, 2n, person('ann', 1));
+    expect(await teamIds(1)).toEqual([]);
+    expect(await teamIds(2)).toEqual(['ann']);
+    expect(await store.count('people', { active: false })).toBe(1);
+    expect(await store.get('people', '1')).toEqual({ ...person('ann', 2), active: false });
+  });
+
+  it('falls back to the full write when the previous document is stale', async () => {
+    await put('1', person('ann', 1), 1n);
+    // Another writer moved ann to team 3 in between; this writer believes she is still in team 1.
+    await put('1', person('ann', 3), 2n);
+    await put('1', { ...person('ann', 1), name: 'ann' }, 3n, person('ann', 1));
+    expect(await teamIds(3)).toEqual([]);
+    expect(await teamIds(1)).toEqual(['ann']);
+
+    // "New" per the hint, but stored after all: still an upsert honouring positions.
+    await put('1', person('ann', 4), 4n, null);
+    expect(await teamIds(4)).toEqual(['ann']);
+    await put('1', person('ann', 5), 3n, null);
+    expect(await teamIds(4)).toEqual(['ann']);
+
+    // Known per the hint, but deleted meanwhile: written again.
+    await store.commit({ writes: [{ collection: 'people', ops: [{ type: 'delete', id: '1' }] }], checkpoints: [] });
+    await put('1', person('ann', 6), 6n, person('ann', 4));
+    expect(await teamIds(6)).toEqual(['ann']);
+  });
+
+  it('never replaces a newer document, with or without the hint', async () => {
+    await put('1', person('ann', 1), 5n, null);
+    await put('1', person('ann', 2), 4n, person('ann', 1));
+    expect(await teamIds(1)).toEqual(['ann']);
+  });
+
+  it('loads a large batch into an empty collection and builds its indexes after the rows', async () => {
+    const ops = Array.from({ length: 2500 }, (_, i) => ({ type: 'put' as const, id: String(i), doc: person(`p${i}`, i % 10), position: BigInt(i + 1), previous: null }));
+    const before = indexCount();
+    await store.commit({ writes: [{ collection: 'people', ops }], checkpoints: [{ name: 'people', position: 2500n }] });
+    expect(indexCount()).toBe(before);
+    expect(await store.count('people', { team: 3 })).toBe(250);
+    const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM rm_people WHERE f_team = 3`).all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('USING INDEX');
+    expect(await store.getCheckpoint('people')).toBe(2500n);
+  });
+
+  it('refuses a large first load that breaks a unique index, keeping nothing of the batch', async () => {
+    const ops = Array.from({ length: 2500 }, (_, i) => ({ type: 'put' as const, id: String(i), doc: person(i === 2499 ? 'p0' : `p${i}`, 1), position: BigInt(i + 1), previous: null }));
+    await expect(store.commit({ writes: [{ collection: 'people', ops }], checkpoints: [{ name: 'people', position: 2500n }] })).rejects.toBeInstanceOf(
+      UniqueConstraintViolationError,
+    );
+    expect(await store.count('people')).toBe(0);
+    expect(await store.getCheckpoint('people')).toBeUndefined();
+    await put('1', person('ann', 1), 1n, null);
+    await expect(put('2', person('ann', 1), 2n, null)).rejects.toBeInstanceOf(UniqueConstraintViolationError);
+  });
+});
