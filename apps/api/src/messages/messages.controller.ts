@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { MessageQueries, SendMessageCommand } from '@app/application';
+import { DeleteMessageCommand, EditMessageCommand, MessageHistoryQueries, MessageQueries, SendMessageCommand } from '@app/application';
 import { parseNarrow } from '@app/domain';
 import { CurrentUser } from '../http/auth.decorators';
 import { ClientName } from '../http/client-name';
@@ -10,13 +10,15 @@ import type { AuthenticatedUser } from '../http/request-context';
 import { Summary } from '../openapi/summary.decorator';
 import { GetMessageDto, GetMessagesDto } from './get-messages.dto';
 import { SendMessageDto } from './send-message.dto';
+import { EditMessageDto } from './edit-message.dto';
 
-/** ≈ zerver/views/message_send.py and zerver/views/message_fetch.py */
+/** ≈ zerver/views/message_send.py, zerver/views/message_fetch.py and zerver/views/message_edit.py */
 @Controller('api/v1/messages')
 export class MessagesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly messages: MessageQueries,
+    private readonly history: MessageHistoryQueries,
   ) {}
 
   @Post()
@@ -57,5 +59,33 @@ export class MessagesController {
   @Summary('One message, with its Markdown source.')
   one(@CurrentUser() { actor }: AuthenticatedUser, @Param('message_id') messageId: string, @Params() params: GetMessageDto) {
     return this.messages.getMessage(actor, intPathParam(messageId), { applyMarkdown: params.apply_markdown, allowEmptyTopicName: params.allow_empty_topic_name });
+  }
+
+  @Patch(':message_id')
+  @Summary('Edit a message\'s content, or move it (and its topic) to another topic or channel.')
+  edit(@CurrentUser() { actor }: AuthenticatedUser, @Param('message_id') messageId: string, @Params() params: EditMessageDto) {
+    return this.commands.execute(
+      new EditMessageCommand({ actor }, intPathParam(messageId), {
+        content: params.content,
+        topic: params.topic,
+        streamId: params.stream_id,
+        propagateMode: params.propagate_mode ?? 'change_one',
+        prevContentSha256: params.prev_content_sha256,
+        sendNotificationToOldThread: params.send_notification_to_old_thread ?? false,
+        sendNotificationToNewThread: params.send_notification_to_new_thread ?? true,
+      }),
+    );
+  }
+
+  @Delete(':message_id')
+  @Summary('Delete a message.')
+  remove(@CurrentUser() { actor }: AuthenticatedUser, @Param('message_id') messageId: string) {
+    return this.commands.execute(new DeleteMessageCommand({ actor }, intPathParam(messageId)));
+  }
+
+  @Get(':message_id/history')
+  @Summary('A message\'s edit history: every version, with who changed it and when.')
+  editHistory(@CurrentUser() { actor }: AuthenticatedUser, @Param('message_id') messageId: string) {
+    return this.history.history(actor, intPathParam(messageId));
   }
 }

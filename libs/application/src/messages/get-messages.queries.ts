@@ -19,7 +19,7 @@ import { RealmQueries } from '../realms/realm-queries';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import { USERS, type UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
-import { type ApiMessage, formatMessage } from './message-format';
+import { type ApiMessage, currentMessage, formatMessage } from './message-format';
 import { MESSAGES, type MessageDocument } from './message.documents';
 import { NarrowResolver } from './narrow-resolver';
 
@@ -148,18 +148,19 @@ export class MessageQueries {
   async accessibleMessages(actor: Actor, messageIds: number[]): Promise<MessageDocument[]> {
     if (messageIds.length === 0) return [];
     const viewer = await this.viewer(actor);
-    const docs = await this.readStore.getMany<MessageDocument>(MESSAGES, messageIds.map(String));
+    const docs = await this.documents(messageIds);
     if (docs.length !== new Set(messageIds).size) throw invalidMessage();
-    for (const { doc } of docs) {
+    for (const doc of docs) {
       if (doc.realm_id !== viewer.realm_id || !(await this.hasAccess(viewer, doc, false))) throw invalidMessage();
     }
-    return docs.map((d) => d.doc);
+    return docs;
   }
 
-  /** The documents of these messages (those that exist). */
+  /** The documents of these messages (those that exist), where they are now (moves live in the message index). */
   async documents(messageIds: number[]): Promise<MessageDocument[]> {
     if (messageIds.length === 0) return [];
-    return (await this.readStore.getMany<MessageDocument>(MESSAGES, messageIds.map(String))).map((d) => d.doc);
+    const [docs, locations] = await Promise.all([this.readStore.getMany<MessageDocument>(MESSAGES, messageIds.map(String)), this.store.locationsOf(messageIds)]);
+    return docs.map((d) => currentMessage(d.doc, locations.get(d.doc.id)));
   }
 
   /** zerver/lib/narrow.py limit_query_to_range: at most two index range scans. */
@@ -198,7 +199,7 @@ export class MessageQueries {
   /** GET /messages/{message_id}: the message (access_message_and_usermessage) and its raw content. */
   async getMessage(actor: Actor, messageId: number, options: { applyMarkdown?: boolean; allowEmptyTopicName?: boolean }) {
     const viewer = await this.viewer(actor);
-    const doc = await this.readStore.get<MessageDocument>(MESSAGES, String(messageId));
+    const [doc] = await this.documents([messageId]);
     if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
     const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
     if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
@@ -236,7 +237,9 @@ export class MessageQueries {
       userIds.add(doc.sender_id);
       for (const id of doc.dm_user_ids ?? []) userIds.add(id);
     }
-    const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => d.stream_id!))];
+    // Where the messages are now: moves update the message index, not the documents.
+    const locations = await this.store.locationsOf(docs.map((d) => d.id));
+    const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => locations.get(d.id)?.streamId ?? d.stream_id!))];
     const [users, channels, realm] = await Promise.all([
       this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
       this.channels.byIds(viewer.realm_id, channelIds),
@@ -246,6 +249,7 @@ export class MessageQueries {
       users: new Map(users.map((u) => [u.doc.user_id, u.doc])),
       channelNames: new Map(channels.map((c) => [c.stream_id, c.name])),
       realmStringId: realm?.string_id ?? '',
+      locations,
       applyMarkdown: params.applyMarkdown ?? true,
       allowEmptyTopicName: params.allowEmptyTopicName ?? false,
     };

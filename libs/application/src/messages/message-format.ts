@@ -1,6 +1,7 @@
-import { displayTopic, flagsList } from '@app/domain';
+import { displayTopic, flagsList, recipientIdOf } from '@app/domain';
+import type { MessageLocation } from '../ports/user-message-store.port';
 import type { UserDocument } from '../users/user.documents';
-import type { MessageDocument } from './message.documents';
+import type { EditHistoryEntry, MessageDocument } from './message.documents';
 
 /** A user as a direct message's display_recipient lists them. */
 export type DisplayRecipientUser = { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
@@ -28,6 +29,8 @@ export type ApiMessage = {
   is_me_message: boolean;
   topic_links: { text: string; url: string }[];
   last_edit_timestamp?: number;
+  last_moved_timestamp?: number;
+  edit_history?: EditHistoryEntry[];
 };
 
 export type MessageFormatContext = {
@@ -38,12 +41,45 @@ export type MessageFormatContext = {
   realmStringId: string;
   applyMarkdown: boolean;
   allowEmptyTopicName: boolean;
+  /** Where the messages are now, from the message index (moves do not rewrite documents). */
+  locations?: Map<number, MessageLocation>;
 };
+
+/**
+ * A message document as it is now: the channel and topic from the message index (a move updates
+ * the index in bulk, not the documents), and its edit_history with the moves merged in, newest
+ * first (a content edit and a move made at once are one entry, as Zulip stores them). Idempotent.
+ */
+export function currentMessage(doc: MessageDocument, location: MessageLocation | undefined): MessageDocument & { last_moved_timestamp?: number } {
+  if (!location || doc.type !== 'stream' || location.streamId === null) return doc;
+  const moved = location.streamId !== doc.stream_id;
+  const history: EditHistoryEntry[] = (doc.edit_history ?? []).map((e) => ({ ...e }));
+  for (const { target_message_id: _target, ...move } of location.moves) {
+    // Idempotent: a document already brought up to date keeps its entries.
+    const recorded = (e: EditHistoryEntry) =>
+      e.timestamp === move.timestamp && e.user_id === move.user_id && e.prev_topic === move.prev_topic && e.topic === move.topic && e.prev_stream === move.prev_stream && e.stream === move.stream;
+    if (history.some(recorded)) continue;
+    const same = history.find((e) => e.timestamp === move.timestamp && e.user_id === move.user_id && 'prev_content' in e && !('prev_topic' in e) && !('prev_stream' in e));
+    if (same) Object.assign(same, move);
+    else history.push(move);
+  }
+  history.sort((a, b) => b.timestamp - a.timestamp);
+  return {
+    ...doc,
+    stream_id: location.streamId,
+    stream_name: moved ? null : doc.stream_name,
+    subject: location.topic ?? doc.subject,
+    recipient_id: moved ? recipientIdOf({ type: 'stream', streamId: location.streamId, streamName: '', topic: '' }, doc.sender_id) : doc.recipient_id,
+    ...(history.length > 0 ? { edit_history: history } : {}),
+    ...(location.lastMovedAt !== null ? { last_moved_timestamp: location.lastMovedAt } : {}),
+  };
+}
 
 const unknownUser = (id: number): Pick<UserDocument, 'user_id' | 'email' | 'full_name'> => ({ user_id: id, email: '', full_name: 'Unknown user' });
 
 /** The reader's view of a stored message, with the reader's flags (a bitmask, or null for ["read", "historical"]). */
-export function formatMessage(doc: MessageDocument, flags: number | null, context: MessageFormatContext): ApiMessage {
+export function formatMessage(stored: MessageDocument, flags: number | null, context: MessageFormatContext): ApiMessage {
+  const doc = currentMessage(stored, context.locations?.get(stored.id));
   const sender = context.users.get(doc.sender_id) ?? unknownUser(doc.sender_id);
   const displayRecipient =
     doc.type === 'stream'
@@ -75,5 +111,9 @@ export function formatMessage(doc: MessageDocument, flags: number | null, contex
   };
   if (doc.type === 'stream') message.stream_id = doc.stream_id!;
   if (doc.last_edit_timestamp !== null) message.last_edit_timestamp = doc.last_edit_timestamp;
+  // Zulip (feature level 365): last_edit_timestamp for content edits, last_moved_timestamp for
+  // moves, and the stored edit_history (newest first) once the message was edited or moved.
+  if (doc.last_moved_timestamp !== undefined) message.last_moved_timestamp = doc.last_moved_timestamp;
+  if (doc.edit_history !== undefined && doc.edit_history.length > 0) message.edit_history = doc.edit_history;
   return message;
 }

@@ -8,7 +8,11 @@ export type MessageDocument = {
   realm_id: number;
   sender_id: number;
   type: 'stream' | 'private';
-  /** Channel messages only. */
+  /**
+   * Channel messages only: the channel and (`subject`) topic the message was SENT to. A move does
+   * not rewrite documents: where a message is now comes from the message index
+   * (UserMessageStorePort.locationsOf), which message-format overlays.
+   */
   stream_id: number | null;
   /** The channel's name when the message was sent (display_recipient when the channel is gone). */
   stream_name: string | null;
@@ -27,6 +31,24 @@ export type MessageDocument = {
   topic_links: { text: string; url: string }[];
   /** Seconds since the epoch of the last content edit; null until edited (then the field appears in the API). */
   last_edit_timestamp: number | null;
+  /**
+   * The content edits of Zulip's Message.edit_history, newest first; absent until edited. Moves are
+   * kept with the message's location in the message index (UserMessageStorePort.locationsOf) and
+   * merged in when formatting.
+   */
+  edit_history?: EditHistoryEntry[];
+};
+
+/** One entry of Zulip's edit_history (EditHistoryEvent): what one edit changed. */
+export type EditHistoryEntry = {
+  user_id: number;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_topic?: string;
+  topic?: string;
+  prev_stream?: number;
+  stream?: number;
 };
 
 export const MESSAGES = 'messages';

@@ -31,6 +31,20 @@ export type IndexedMessage = {
   searchText: string;
 };
 
+/** One move of a message (an entry of Zulip's edit_history), and the target message whose stream recorded it. */
+export type MessageMoveEntry = {
+  user_id: number;
+  timestamp: number;
+  prev_topic?: string;
+  topic?: string;
+  prev_stream?: number;
+  stream?: number;
+  target_message_id: number;
+};
+
+/** Where a message is now, and how it got there. */
+export type MessageLocation = { streamId: number | null; topic: string | null; lastMovedAt: number | null; moves: MessageMoveEntry[] };
+
 /** One recipient's row: the user and the MESSAGE_FLAG_BITS it starts with. */
 export type UserMessageRow = { userId: number; flags: number };
 
@@ -42,13 +56,58 @@ export type FlagSelector = {
   streamId?: number;
   topic?: string;
   dmKey?: string;
+  /**
+   * Ids of messages the user has no row for and may read (public history): their rows are
+   * created first, if absent, with Zulip's DEFAULT_HISTORICAL_FLAGS (`read | historical`), then
+   * the change applies to them like to the others (create_historical_user_messages).
+   */
+  createHistorical?: number[];
 };
 
 export type UserMessageChange =
   | { type: 'message-added'; message: IndexedMessage; rows: UserMessageRow[] }
   | { type: 'flags-changed'; userId: number; selector: FlagSelector; op: 'add' | 'remove'; mask: number }
-  /** A topic move (later issue): the messages now live in another channel and/or topic. */
-  | { type: 'messages-moved'; messageIds: number[]; streamId: number; topic: string };
+  /**
+   * A topic move: the messages now live in another channel and/or topic (one bulk update). A move
+   * between channels may also delete the rows of `removeRowsOf` users and add rows (`addRows.flags`,
+   * only where the user has none) for `addRows.userIds`, for every moved message.
+   */
+  | {
+      type: 'messages-moved';
+      messageIds: number[];
+      streamId: number;
+      topic: string;
+      removeRowsOf?: number[];
+      addRows?: { userIds: number[]; flags: number };
+      /**
+       * Who moved them, when (seconds) and through which target message: with these, every moved
+       * message's move history gets an entry (prev_topic/topic, prev_stream/stream where they
+       * change) and its last-moved time, in the same statement.
+       */
+      history?: { userId: number; timestamp: number; targetMessageId: number };
+    }
+  /**
+   * A content edit: the index's search text and attributes change, and the mention flags of the
+   * message's existing rows are recomputed (mentioned / topic_wildcard_mentioned for the users
+   * named, stream_wildcard_mentioned for every row when set); no row is added or removed.
+   */
+  | {
+      type: 'message-edited';
+      messageId: number;
+      searchText: string;
+      hasLink: boolean;
+      hasImage: boolean;
+      hasAttachment: boolean;
+      mentionedUserIds: number[];
+      streamWildcardMentioned: boolean;
+      topicWildcardMentionedUserIds: number[];
+      /** Users whose rows may carry mention flags from before (cleared first); without it every row of the message is looked at. */
+      previouslyMentionedUserIds?: number[];
+      /** Whether every row may carry stream_wildcard_mentioned from before. */
+      previousStreamWildcard?: boolean;
+    }
+  /** Messages deleted: their index entries and every user's rows go. */
+  | { type: 'messages-deleted'; messageIds: number[] };
 
 /** The changes one event produced, at its position in the global log. */
 export type PositionedChanges = { position: GlobalPosition; changes: UserMessageChange[] };
@@ -72,7 +131,18 @@ export type NarrowCondition =
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' }
   /** Every word must occur in the content or the topic (case-insensitive). */
   | { kind: 'search'; words: string[] }
-  | { kind: 'nothing' };
+  | { kind: 'nothing' }
+  /** Channel messages of these topics (channel id and topic, compared case-insensitively): is:followed. */
+  | { kind: 'topics'; topics: ChannelTopicRef[] }
+  /**
+   * Channel messages the user's muting hides (zerver/lib/user_topics.py
+   * exclude_stream_and_topic_mutes): a muted topic, or a muted channel unless the topic is
+   * unmuted or followed. `in:home` is its negation, `is:muted` the condition itself.
+   */
+  | { kind: 'muted'; mutedTopics: ChannelTopicRef[]; mutedStreamIds: number[]; visibleTopics: ChannelTopicRef[] };
+
+/** A channel's topic (compared case-insensitively). */
+export type ChannelTopicRef = { streamId: number; topic: string };
 
 export type NarrowTerm = NarrowCondition & { negated: boolean };
 
@@ -140,6 +210,11 @@ export interface UserMessageStorePort {
   topicsOf(realmId: number, streamId: number, userId?: number): Promise<{ topic: string; maxId: number }[]>;
   /** The newest message id of the organization, or of the user's rows. */
   maxMessageId(realmId: number, userId?: number): Promise<number | null>;
+  /**
+   * Where messages are now (their channel and topic, which moves change in bulk here rather than
+   * in each message's document) and their move history, oldest first; absent: not indexed.
+   */
+  locationsOf(messageIds: number[]): Promise<Map<number, MessageLocation>>;
 
   health(): Promise<{ ok: boolean; detail?: string }>;
   /** Stops background work (the connection belongs to whoever opened it). */

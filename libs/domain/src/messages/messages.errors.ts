@@ -63,3 +63,39 @@ export const messageAlreadySent = (messageId: number) => new MessageError(`Messa
 
 /** zerver/lib/message.py access_message: the same answer for missing and inaccessible messages. */
 export const invalidMessage = () => new MessageError('Invalid message(s)');
+
+/** zerver/actions/message_edit.py validate_message_edit_payload and check_update_message. */
+export const nothingToChange = () => new MessageError('Nothing to change');
+export const directMessagesCannotBeMoved = () => new MessageError('Direct messages cannot be moved to channels.');
+export const directMessagesCannotHaveTopics = () => new MessageError('Direct messages cannot have topics.');
+export const invalidPropagateModeWithoutTopicEdit = () => new MessageError('Invalid propagate_mode without topic edit');
+export const generalChatCannotBeResolved = () => new MessageError('General chat cannot be marked as resolved');
+export const cannotChangeContentWhileChangingChannel = () => new MessageError('Cannot change message content while changing channel');
+/** zerver/lib/exceptions.py PreviousMessageContentMismatchedError. */
+export const previousContentMismatched = () =>
+  new MessageError("'prev_content_sha256' value does not match the expected value.", 'EXPECTATION_MISMATCH', 400, { field_name: 'prev_content_sha256' });
+export const messageEditingDisabled = () => new MessageError('Your organization has turned off message editing');
+export const noPermissionToEditMessage = () => new MessageError("You don't have permission to edit this message");
+export const editTimeLimitPassed = () => new MessageError('The time limit for editing this message has passed');
+export const noPermissionToResolveTopics = () => new MessageError("You don't have permission to resolve topics in this channel.");
+export const topicEditTimeLimitPassed = () => new MessageError("The time limit for editing this message's topic has passed.");
+export const noPermissionToMoveMessage = () => new MessageError("You don't have permission to move this message");
+export const channelEditTimeLimitPassed = () => new MessageError("The time limit for editing this message's channel has passed");
+/** zerver/lib/streams.py access_stream_by_id: the same answer for missing and inaccessible channels. */
+export const invalidChannelId = () => new MessageError('Invalid channel ID');
+/** zerver/lib/exceptions.py MessageMoveError. */
+export const moveMessagesTimeLimitExceeded = (firstMessageIdAllowedToMove: number | null, totalMessagesAllowedToMove: number, totalMessagesInTopic: number) =>
+  new MessageError('You only have permission to move the {total_messages_allowed_to_move}/{total_messages_in_topic} most recent messages in this topic.'
+    .replace('{total_messages_allowed_to_move}', String(totalMessagesAllowedToMove))
+    .replace('{total_messages_in_topic}', String(totalMessagesInTopic)), 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED', 400, {
+    first_message_id_allowed_to_move: firstMessageIdAllowedToMove,
+    total_messages_allowed_to_move: totalMessagesAllowedToMove,
+    total_messages_in_topic: totalMessagesInTopic,
+  });
+
+/** zerver/views/message_edit.py validate_can_delete_message / delete_message_backend. */
+export const noPermissionToDeleteMessage = () => new MessageError("You don't have permission to delete this message");
+export const deleteTimeLimitPassed = () => new MessageError('The time limit for deleting this message has passed');
+export const messageAlreadyDeleted = () => new MessageError('Message already deleted');
+/** zerver/views/message_edit.py get_message_edit_history. */
+export const editHistoryDisabled = () => new MessageError('Message edit history is disabled in this organization');

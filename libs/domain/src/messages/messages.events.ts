@@ -63,4 +63,91 @@ export type UserTopicVisibilityPolicyChanged = {
   };
 };
 
+/**
+ * A message's content was edited (zerver/actions/message_edit.py do_update_message, content part).
+ * Appended to `message-<id>`. The mention lists are the new rendering's, as on send: the
+ * projections set the mention flags of the rows that exist from them (rows are never added by an
+ * edit, as in Zulip's update_user_message_flags).
+ */
+export type MessageContentEdited = {
+  type: 'MessageContentEdited';
+  data: {
+    realmId: number;
+    messageId: number;
+    editorId: number;
+    prevContent: string;
+    content: string;
+    prevRenderedContent: string;
+    renderedContent: string;
+    isMeMessage: boolean;
+    hasLink: boolean;
+    hasImage: boolean;
+    hasAttachment: boolean;
+    mentionedUserIds: number[];
+    streamWildcardMentioned: boolean;
+    topicWildcardMentionedUserIds: number[];
+    /**
+     * The mentions of the content before, so the projections clear only those users' mention
+     * flags (optional: without them every row of the message is looked at).
+     */
+    prevMentionedUserIds?: number[];
+    prevStreamWildcardMentioned?: boolean;
+    prevTopicWildcardMentionedUserIds?: number[];
+    at: string;
+  };
+};
+
+export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+/**
+ * Channel messages moved to another topic and/or channel (do_update_message, move part): ONE
+ * event for the whole move, however many messages it names, appended once to the target
+ * message's stream `message-<targetMessageId>` (see edit-message.decider.ts for why). The
+ * projections apply it with one bulk update per store. A resolve or unresolve is a move whose
+ * topics differ only by the "✔ " prefix (`resolution`).
+ *
+ * `userIdsLosingRows` / `userIdsGainingRows`: for a move between channels, the users whose
+ * per-user rows of the moved messages are deleted (subscribers of the old channel who are not
+ * subscribed to the new one) and the subscribers of a new channel with protected history who get
+ * rows flagged read (Zulip's bulk_insert_all_ums with UserMessage.flags.read).
+ */
+export type MessagesMoved = {
+  type: 'MessagesMoved';
+  data: {
+    realmId: number;
+    targetMessageId: number;
+    /** Ascending. */
+    messageIds: number[];
+    propagateMode: PropagateMode;
+    origStreamId: number;
+    origTopic: string;
+    streamId: number;
+    /** The target channel's name at the time (display_recipient). */
+    streamName: string;
+    topic: string;
+    resolution: 'resolved' | 'unresolved' | null;
+    userIdsLosingRows: number[];
+    userIdsGainingRows: number[];
+    editorId: number;
+    at: string;
+  };
+};
+
+/** A message was deleted (zerver/actions/message_delete.py do_delete_messages). Appended to `message-<id>`. */
+export type MessageDeleted = {
+  type: 'MessageDeleted';
+  data: {
+    realmId: number;
+    messageId: number;
+    senderId: number;
+    messageType: 'stream' | 'private';
+    streamId: number | null;
+    topic: string | null;
+    actorId: number;
+    at: string;
+  };
+};
+
 export type MessageEvent = MessageSent | UserTopicVisibilityPolicyChanged;
+/** The events of a message's stream that editing and deleting add. */
+export type MessageEditEvent = MessageSent | MessageContentEdited | MessagesMoved | MessageDeleted | UserTopicVisibilityPolicyChanged;

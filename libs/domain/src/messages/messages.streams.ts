@@ -7,13 +7,14 @@
  * reactors contend on one stream, and an edit folds only that message's few events. Send order
  * across the server comes from the message id (IdAllocatorPort.next('message')), not from a stream.
  *
- * Topic moves (a later issue) touch many messages at once. They will not append to each
- * `message-<id>`: one `TopicMoved` event (source and target channel and topic, the moved message
- * ids or an id range, old and new values, actor, time) is appended once, to the source channel's
- * topic stream `channel_topics-<streamId>`, whose state guards topic-level invariants (resolving
- * twice, moving into an archived channel). One command is then one append. A message's current
- * location is a fold of its own stream plus the moves that name it; handlers that need it (editing
- * a message) read it from the message read model and pass it in with the command, and the
- * projections apply a `TopicMoved` to every named message with one bulk update.
+ * Edits and moves: every PATCH /messages/{id} is ONE append to `message-<id>` of the message the
+ * request names. A content edit is `MessageContentEdited`; a topic or channel move is one
+ * `MessagesMoved` on that stream naming every moved id (change_later / change_all included), so a
+ * combined content + topic edit is still one append at one revision. The cost of this boundary:
+ * two concurrent moves of one topic through different messages do not conflict; the later wins.
+ * Projections apply a `MessagesMoved` with one bulk update of the per-user message index, and
+ * message documents keep the location they were sent to: readers overlay the current one
+ * (UserMessageStorePort.locationsOf + currentMessage), so a 10,000-message move rewrites no
+ * documents.
  */
 export const messageStream = (messageId: number) => `message-${messageId}`;

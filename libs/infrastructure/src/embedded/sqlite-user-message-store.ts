@@ -3,7 +3,9 @@ import type {
   FlagSelector,
   GlobalPosition,
   IndexedMessage,
+  MessageLocation,
   MessageMatch,
+  MessageMoveEntry,
   MessageQuery,
   MessageRange,
   PositionedChanges,
@@ -18,6 +20,8 @@ import { ATTR, flagTest, narrowWhere, needsMessage, selectorWhere } from './sqli
 
 const READ = MESSAGE_FLAG_BITS.read;
 const UNREAD = flagTest('flags', READ, 'none');
+/** Zulip's DEFAULT_HISTORICAL_FLAGS. */
+const HISTORICAL_FLAGS = MESSAGE_FLAG_BITS.read | MESSAGE_FLAG_BITS.historical;
 
 export type SqliteUserMessageStoreOptions = {
   /** Merge the inbox into the main table once it holds this many messages (default 256). */
@@ -33,6 +37,15 @@ const INBOX: Arm = {
   rows: 'um_inbox',
   from: (join) => `um_inbox_messages im CROSS JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
 };
+
+/**
+ * How a flag change finds one user's rows in the inbox (clustered by message, then user): one key
+ * probe per inbox message. A selection by message ids already probes by key, and adding the
+ * inbox-messages list there lets SQLite drive the update from that list instead: a scan of the
+ * whole inbox per change, which made replays quadratic while the inbox grows between merges.
+ */
+const inboxProbe = (selector: FlagSelector): string =>
+  selector.messageIds !== undefined ? '' : ' AND message_id IN (SELECT message_id FROM um_inbox_messages)';
 
 /**
  * Per-user message state in the embedded read-model database (the connection and file of
@@ -102,6 +115,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       ) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS um_inbox_messages (message_id INTEGER PRIMARY KEY);
     `);
+    // Moves of messages (issue 5): where each moved message was and went, by whom, when.
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS um_moves (
+        message_id INTEGER NOT NULL, at INTEGER NOT NULL, user_id INTEGER NOT NULL, target_id INTEGER NOT NULL,
+        prev_stream INTEGER, stream INTEGER, prev_topic TEXT, topic TEXT
+      );
+      CREATE INDEX IF NOT EXISTS ix_um_moves_message ON um_moves (message_id);
+    `);
   }
 
   async apply(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
@@ -126,21 +147,95 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       case 'message-added':
         return this.addMessage(change.message, change.rows);
       case 'flags-changed': {
+        if (change.selector.createHistorical?.length) this.createHistorical(change.userId, change.selector.createHistorical);
         const single = (change.mask & (change.mask - 1)) === 0;
         const test = change.op === 'add' ? (single ? flagTest('flags', change.mask, 'none') : `(flags & ${change.mask}) != ${change.mask}`) : flagTest('flags', change.mask, 'any');
         const set = change.op === 'add' ? `flags = flags | ${change.mask}` : `flags = flags & ~${change.mask}`;
         for (const table of ['um_user_messages', 'um_inbox']) {
           const { sql, params } = selectorWhere(change.selector, table);
-          const inbox = table === 'um_inbox' ? ' AND message_id IN (SELECT message_id FROM um_inbox_messages)' : '';
+          const inbox = table === 'um_inbox' ? inboxProbe(change.selector) : '';
           this.statement(`UPDATE ${table} SET ${set} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).run(change.userId, ...params);
         }
         return;
       }
-      case 'messages-moved':
+      case 'messages-moved': {
+        const ids = JSON.stringify(change.messageIds);
+        if (change.history) {
+          // The move history: one row per moved message in a narrow table, recording the place it
+          // leaves (one INSERT … SELECT), so the message rows themselves do not grow with moves.
+          const { userId, timestamp, targetMessageId } = change.history;
+          this.statement(
+            `INSERT INTO um_moves (message_id, at, user_id, target_id, prev_stream, stream, prev_topic, topic)
+             SELECT id, ?, ?, ?, stream_id, ?, topic, ? FROM um_messages WHERE id IN (SELECT value FROM json_each(?))`,
+          ).run(timestamp, userId, targetMessageId, change.streamId, change.topic, ids);
+        }
         this.statement('UPDATE um_messages SET stream_id = ?, topic = ?, topic_key = ? WHERE id IN (SELECT value FROM json_each(?))')
-          .run(change.streamId, change.topic, change.topic.toLowerCase(), JSON.stringify(change.messageIds));
+          .run(change.streamId, change.topic, change.topic.toLowerCase(), ids);
+        if (change.removeRowsOf?.length) {
+          const users = JSON.stringify(change.removeRowsOf);
+          for (const table of ['um_user_messages', 'um_inbox']) {
+            this.statement(`DELETE FROM ${table} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id IN (SELECT value FROM json_each(?))`).run(users, ids);
+          }
+        }
+        if (change.addRows?.userIds.length) {
+          // Into the inbox, only where the user has no row in either level (a merge replaces main-table rows).
+          this.statement(
+            `INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT m.value, u.value, ? FROM json_each(?) m CROSS JOIN json_each(?) u
+             WHERE NOT EXISTS (SELECT 1 FROM um_user_messages x WHERE x.user_id = u.value AND x.message_id = m.value) ORDER BY m.value, u.value`,
+          ).run(change.addRows.flags, ids, JSON.stringify(change.addRows.userIds));
+          this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) SELECT value FROM json_each(?)').run(ids);
+        }
         return;
+      }
+      case 'message-edited':
+        return this.editMessage(change);
+      case 'messages-deleted': {
+        const ids = JSON.stringify(change.messageIds);
+        this.statement('DELETE FROM um_messages WHERE id IN (SELECT value FROM json_each(?))').run(ids);
+        this.statement('DELETE FROM um_moves WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
+        this.statement('DELETE FROM um_inbox WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
+        this.statement('DELETE FROM um_inbox_messages WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
+        // The main table is clustered by user: this is a scan, acceptable for a rare, single-message delete.
+        this.statement('DELETE FROM um_user_messages WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
+        return;
+      }
     }
+  }
+
+  /** A content edit: search text and attributes, then the mention flags of the rows that exist (update_user_message_flags). */
+  private editMessage(change: Extract<UserMessageChange, { type: 'message-edited' }>): void {
+    const attrs = (change.hasLink ? ATTR.link : 0) | (change.hasImage ? ATTR.image : 0) | (change.hasAttachment ? ATTR.attachment : 0);
+    this.statement('UPDATE um_messages SET search = ?, attrs = ? WHERE id = ?').run(change.searchText.toLowerCase(), attrs, change.messageId);
+    const { mentioned, stream_wildcard_mentioned: stream, topic_wildcard_mentioned: topic } = MESSAGE_FLAG_BITS;
+    const clear = mentioned | stream | topic;
+    const named = JSON.stringify(change.mentionedUserIds);
+    const topicNamed = JSON.stringify(change.topicWildcardMentionedUserIds);
+    const previous = change.previouslyMentionedUserIds;
+    for (const table of ['um_user_messages', 'um_inbox']) {
+      // The main table is clustered by user: clearing by the users mentioned before is a key lookup
+      // each; only a channel wildcard (before or now) needs a pass over every row of the message.
+      if (previous === undefined) {
+        this.statement(`UPDATE ${table} SET flags = flags & ~${clear} WHERE message_id = ? AND (flags & ${clear}) != 0`).run(change.messageId);
+      } else {
+        this.statement(`UPDATE ${table} SET flags = flags & ~${mentioned | topic} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(JSON.stringify(previous), change.messageId);
+        if (change.previousStreamWildcard !== false) this.statement(`UPDATE ${table} SET flags = flags & ~${stream} WHERE message_id = ? AND (flags & ${stream}) != 0`).run(change.messageId);
+      }
+      this.statement(`UPDATE ${table} SET flags = flags | ${mentioned} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(named, change.messageId);
+      this.statement(`UPDATE ${table} SET flags = flags | ${topic} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(topicNamed, change.messageId);
+      if (change.streamWildcardMentioned) this.statement(`UPDATE ${table} SET flags = flags | ${stream} WHERE message_id = ?`).run(change.messageId);
+    }
+  }
+
+  /**
+   * create_historical_user_messages: rows with `read | historical` for indexed messages the user
+   * has no row for in either level (so a replay, or a row that appeared meanwhile, is left alone).
+   */
+  private createHistorical(userId: number, messageIds: number[]): void {
+    this.statement(
+      `INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags)
+       SELECT ?, m.id, ${HISTORICAL_FLAGS} FROM json_each(?) j JOIN um_messages m ON m.id = j.value
+       WHERE NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = m.id AND i.user_id = ?) ORDER BY m.id`,
+    ).run(userId, JSON.stringify(messageIds), userId);
   }
 
   /** Indexes the message and appends its rows to the inbox; a message already indexed is left alone (replays). */
@@ -233,7 +328,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     await this.compaction;
     this.lastError = undefined;
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM um_user_messages; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages;');
+      this.db.exec('DELETE FROM um_user_messages; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves;');
       this.statement('DELETE FROM checkpoints WHERE name = ?').run(checkpointName);
     })();
   }
@@ -275,7 +370,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     let total = 0;
     for (const table of ['um_user_messages', 'um_inbox']) {
       const { sql, params } = selectorWhere(selector, table);
-      const inbox = table === 'um_inbox' ? ' AND message_id IN (SELECT message_id FROM um_inbox_messages)' : '';
+      const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
       total += (this.statement(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
     }
     return total;
@@ -340,6 +435,30 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
           ).all(userId, userId, streamId, realmId)
     ) as { topic: string; maxId: number }[];
     return firstPerTopic(rows);
+  }
+
+  async locationsOf(messageIds: number[]): Promise<Map<number, MessageLocation>> {
+    if (messageIds.length === 0) return new Map();
+    const ids = JSON.stringify(messageIds);
+    const rows = this.statement('SELECT id, stream_id, topic FROM um_messages WHERE id IN (SELECT value FROM json_each(?))').all(ids) as {
+      id: number;
+      stream_id: number | null;
+      topic: string | null;
+    }[];
+    const result = new Map<number, MessageLocation>(rows.map((r) => [r.id, { streamId: r.stream_id, topic: r.topic, lastMovedAt: null, moves: [] }]));
+    const moves = this.statement(
+      'SELECT message_id, at, user_id, target_id, prev_stream, stream, prev_topic, topic FROM um_moves WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, rowid',
+    ).all(ids) as { message_id: number; at: number; user_id: number; target_id: number; prev_stream: number; stream: number; prev_topic: string; topic: string }[];
+    for (const m of moves) {
+      const location = result.get(m.message_id);
+      if (!location) continue;
+      const entry: MessageMoveEntry = { user_id: m.user_id, timestamp: m.at, target_message_id: m.target_id };
+      if (m.prev_topic !== m.topic) Object.assign(entry, { prev_topic: m.prev_topic, topic: m.topic });
+      if (m.prev_stream !== m.stream) Object.assign(entry, { prev_stream: m.prev_stream, stream: m.stream });
+      location.moves.push(entry);
+      location.lastMovedAt = m.at;
+    }
+    return result;
   }
 
   async maxMessageId(realmId: number, userId?: number): Promise<number | null> {

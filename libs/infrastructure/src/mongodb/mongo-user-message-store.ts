@@ -3,7 +3,9 @@ import type {
   FlagSelector,
   GlobalPosition,
   IndexedMessage,
+  MessageLocation,
   MessageMatch,
+  MessageMoveEntry,
   MessageQuery,
   MessageRange,
   PositionedChanges,
@@ -18,7 +20,11 @@ import type { MongoReadStore } from './mongo-read-store';
 import { and, ATTR, flagCondition, narrowFilters, needsMessageDocument, needsUserRow, selectorFilter } from './mongo-narrow';
 
 /** The message index: `_id` is the message id. */
-type MessageDoc = { _id: number; r: number; snd: number; s: number | null; t: string | null; tk: string | null; dm: string | null; a: number; rs: boolean; x: string };
+type MessageDoc = {
+  _id: number; r: number; snd: number; s: number | null; t: string | null; tk: string | null; dm: string | null; a: number; rs: boolean; x: string;
+  /** Moves: the last-moved time and the history (issue 5). */
+  ma?: number; mv?: MessageMoveEntry[];
+};
 /**
  * A user's row: `f` the flags, `ur` present (true) only while unread, for a partial index; the
  * message's filterable fields are copied onto the row so a narrow over the user's messages reads
@@ -28,6 +34,8 @@ type RowDoc = { _id: string; u: number; m: number; f: number; ur?: true; s: numb
 type CheckpointRow = { _id: string; position: string };
 
 const READ = MESSAGE_FLAG_BITS.read;
+/** Zulip's DEFAULT_HISTORICAL_FLAGS. */
+const HISTORICAL_FLAGS = MESSAGE_FLAG_BITS.read | MESSAGE_FLAG_BITS.historical;
 const INDEX_CONFLICT = [85, 86];
 
 /**
@@ -109,6 +117,7 @@ export class MongoUserMessageStore implements UserMessageStorePort {
       case 'message-added':
         return this.addMessage(change.message, change.rows, session);
       case 'flags-changed': {
+        if (change.selector.createHistorical?.length) await this.createHistorical(change.userId, change.selector.createHistorical, session);
         const { mask, op } = change;
         const filter = { ...selectorFilter(change.userId, change.selector), ...(op === 'add' ? { f: { $not: { $bitsAllSet: mask } } } : flagCondition('f', mask, 'any')) };
         const touchesRead = (mask & READ) !== 0;
@@ -121,11 +130,82 @@ export class MongoUserMessageStore implements UserMessageStorePort {
       }
       case 'messages-moved': {
         const moved = { s: change.streamId, t: change.topic, tk: change.topic.toLowerCase(), rs: change.topic.startsWith(RESOLVED_TOPIC_PREFIX) };
-        await this.messages().updateMany({ _id: { $in: change.messageIds } }, { $set: moved }, { session });
+        if (change.history) {
+          // One pipeline update: the stage reads each document as it was, so the entry records the old place.
+          const { userId, timestamp, targetMessageId } = change.history;
+          const entry = {
+            $mergeObjects: [
+              { user_id: { $literal: userId }, timestamp: { $literal: timestamp }, target_message_id: { $literal: targetMessageId } },
+              { $cond: [{ $ne: ['$t', { $literal: change.topic }] }, { prev_topic: '$t', topic: { $literal: change.topic } }, {}] },
+              { $cond: [{ $ne: ['$s', { $literal: change.streamId }] }, { prev_stream: '$s', stream: { $literal: change.streamId } }, {}] },
+            ],
+          };
+          const literal = Object.fromEntries(Object.entries(moved).map(([k, v]) => [k, { $literal: v }]));
+          await this.messages().updateMany(
+            { _id: { $in: change.messageIds } },
+            [{ $set: { mv: { $concatArrays: [{ $ifNull: ['$mv', []] }, [entry]] }, ma: { $literal: timestamp }, ...literal } }],
+            { session },
+          );
+        } else {
+          await this.messages().updateMany({ _id: { $in: change.messageIds } }, { $set: moved }, { session });
+        }
         await this.rows().updateMany({ m: { $in: change.messageIds } }, { $set: moved }, { session });
+        if (change.removeRowsOf?.length) await this.rows().deleteMany({ u: { $in: change.removeRowsOf }, m: { $in: change.messageIds } }, { session });
+        if (change.addRows?.userIds.length) {
+          const messages = await this.messages().find({ _id: { $in: change.messageIds } }, { session }).toArray();
+          const flags = change.addRows.flags;
+          const ops: AnyBulkWriteOperation<RowDoc>[] = messages.flatMap((msg) =>
+            change.addRows!.userIds.map((u) => ({
+              updateOne: {
+                filter: { _id: `${u}:${msg._id}` },
+                update: {
+                  $setOnInsert: {
+                    _id: `${u}:${msg._id}`, u, m: msg._id, f: flags, ...((flags & READ) === 0 ? { ur: true as const } : {}),
+                    s: msg.s, t: msg.t, tk: msg.tk, dm: msg.dm, snd: msg.snd, a: msg.a, rs: msg.rs,
+                  },
+                },
+                upsert: true,
+              },
+            })),
+          );
+          if (ops.length > 0) await this.rows().bulkWrite(ops, { ordered: false, session });
+        }
         return;
       }
+      case 'message-edited': {
+        const a = (change.hasLink ? ATTR.link : 0) | (change.hasImage ? ATTR.image : 0) | (change.hasAttachment ? ATTR.attachment : 0);
+        await this.messages().updateOne({ _id: change.messageId }, { $set: { x: change.searchText.toLowerCase(), a } }, { session });
+        await this.rows().updateMany({ m: change.messageId }, { $set: { a } }, { session });
+        const { mentioned, stream_wildcard_mentioned: stream, topic_wildcard_mentioned: topic } = MESSAGE_FLAG_BITS;
+        await this.rows().updateMany({ m: change.messageId, f: { $bitsAnySet: mentioned | stream | topic } }, { $bit: { f: { and: ~(mentioned | stream | topic) } } }, { session }); // ix_message
+        if (change.mentionedUserIds.length) await this.rows().updateMany({ m: change.messageId, u: { $in: change.mentionedUserIds } }, { $bit: { f: { or: mentioned } } }, { session });
+        if (change.topicWildcardMentionedUserIds.length) {
+          await this.rows().updateMany({ m: change.messageId, u: { $in: change.topicWildcardMentionedUserIds } }, { $bit: { f: { or: topic } } }, { session });
+        }
+        if (change.streamWildcardMentioned) await this.rows().updateMany({ m: change.messageId }, { $bit: { f: { or: stream } } }, { session });
+        return;
+      }
+      case 'messages-deleted':
+        await this.messages().deleteMany({ _id: { $in: change.messageIds } }, { session });
+        await this.rows().deleteMany({ m: { $in: change.messageIds } }, { session });
+        return;
     }
+  }
+
+  /** create_historical_user_messages: `read | historical` rows, copying the message's fields, for messages without a row. */
+  private async createHistorical(userId: number, messageIds: number[], session: ClientSession): Promise<void> {
+    const messages = await this.messages().find({ _id: { $in: messageIds } }, { session }).toArray();
+    if (messages.length === 0) return;
+    const ops: AnyBulkWriteOperation<RowDoc>[] = messages.map((msg) => ({
+      updateOne: {
+        filter: { _id: `${userId}:${msg._id}` },
+        update: {
+          $setOnInsert: { _id: `${userId}:${msg._id}`, u: userId, m: msg._id, f: HISTORICAL_FLAGS, s: msg.s, t: msg.t, tk: msg.tk, dm: msg.dm, snd: msg.snd, a: msg.a, rs: msg.rs },
+        },
+        upsert: true,
+      },
+    }));
+    await this.rows().bulkWrite(ops, { ordered: false, session });
   }
 
   private async addMessage(message: IndexedMessage, rows: { userId: number; flags: number }[], session: ClientSession): Promise<void> {
@@ -248,6 +328,14 @@ export class MongoUserMessageStore implements UserMessageStorePort {
             .aggregate<{ _id: string; maxId: number }>([{ $match: { u: userId, s: streamId } }, { $group: { _id: '$t', maxId: { $max: '$m' } } }, { $sort: { maxId: -1 } }])
             .toArray();
     return firstPerTopic(rows.map((r) => ({ topic: r._id, maxId: r.maxId })));
+  }
+
+  async locationsOf(messageIds: number[]): Promise<Map<number, MessageLocation>> {
+    if (messageIds.length === 0) return new Map();
+    const docs = await this.messages()
+      .find({ _id: { $in: messageIds } }, { projection: { s: 1, t: 1, ma: 1, mv: 1 } })
+      .toArray();
+    return new Map(docs.map((d) => [d._id, { streamId: d.s, topic: d.t, lastMovedAt: d.ma ?? null, moves: d.mv ?? [] }]));
   }
 
   async maxMessageId(realmId: number, userId?: number): Promise<number | null> {

@@ -1,5 +1,11 @@
-import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from '@app/application';
-import { type MessageSent, recipientIdOf, type UserTopicVisibilityPolicyChanged } from '@app/domain';
+import { type EditHistoryEntry, MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from '@app/application';
+import {
+  type MessageContentEdited,
+  type MessageDeleted,
+  type MessageSent,
+  recipientIdOf,
+  type UserTopicVisibilityPolicyChanged,
+} from '@app/domain';
 import { defineProjection, unixSeconds } from '../shared/projection';
 
 /** Messages as GET /messages reads them (the reader-independent part; see MessageDocument). */
@@ -11,11 +17,19 @@ export const messagesProjection = defineProjection<MessageDocument>({
       { name: 'realm_id', type: 'number' },
       { name: 'stream_id', type: 'number' },
       { name: 'sender_id', type: 'number' },
+      // For the change_all time limit: the first message sent after a time (ids grow in send order).
+      { name: 'timestamp', type: 'number' },
     ],
+    compoundIndexes: [['realm_id', 'timestamp']],
   },
-  handles: ['MessageSent'],
-  idsOf: (event) => [String((event.data as MessageSent['data']).messageId)],
+  // MessagesMoved is not handled here: where a message is lives in the message index, which a move
+  // of any size updates with one statement (UserMessageStorePort 'messages-moved', locationsOf);
+  // rewriting every moved document would cost a read and a write per message.
+  handles: ['MessageSent', 'MessageContentEdited', 'MessageDeleted'],
+  idsOf: (event) => [String((event.data as MessageSent['data'] | MessageContentEdited['data'] | MessageDeleted['data']).messageId)],
   evolve: (doc, event) => {
+    if (event.type === 'MessageDeleted') return null;
+    if (event.type === 'MessageContentEdited') return doc && contentEdited(doc, event.data as MessageContentEdited['data']);
     if (event.type !== 'MessageSent') return doc;
     const d = event.data as MessageSent['data'];
     const stream = d.recipient.type === 'stream' ? d.recipient : null;
@@ -39,6 +53,21 @@ export const messagesProjection = defineProjection<MessageDocument>({
     };
   },
 });
+
+const withHistory = (doc: MessageDocument, entry: EditHistoryEntry): EditHistoryEntry[] => [entry, ...(doc.edit_history ?? [])];
+
+/** do_update_message for the content: the new content and rendering, an edit_history entry, last_edit_timestamp. */
+function contentEdited(doc: MessageDocument, d: MessageContentEdited['data']): MessageDocument {
+  const timestamp = unixSeconds(d.at);
+  return {
+    ...doc,
+    content: d.content,
+    rendered_content: d.renderedContent,
+    is_me_message: d.isMeMessage,
+    last_edit_timestamp: timestamp,
+    edit_history: withHistory(doc, { user_id: d.editorId, timestamp, prev_content: d.prevContent, prev_rendered_content: d.prevRenderedContent }),
+  };
+}
 
 /** Users' visibility policies for topics (UserTopic); INHERIT removes the row, as Zulip does. */
 export const userTopicsProjection = defineProjection<UserTopicDocument>({

@@ -1,5 +1,14 @@
 import type { RecordedEvent, UserMessageChange, UserMessageRow, UserMessageStorePort } from '@app/application';
-import { directConversationKey, MESSAGE_FLAG_BITS as F, type MessageFlagsChanged, type MessageSent, selectionConditions } from '@app/domain';
+import {
+  directConversationKey,
+  MESSAGE_FLAG_BITS as F,
+  type MessageContentEdited,
+  type MessageDeleted,
+  type MessageFlagsChanged,
+  type MessageSent,
+  type MessagesMoved,
+  selectionConditions,
+} from '@app/domain';
 import type { BulkProjection } from '../shared/bulk-projection';
 
 /**
@@ -26,6 +35,9 @@ export function rowsOf(sent: MessageSent['data']): UserMessageRow[] {
 /** What an event changes in the per-user message state (pure). */
 export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
   if (event.type === 'MessageFlagsChanged') return [flagsChange(event.data as MessageFlagsChanged['data'])];
+  if (event.type === 'MessagesMoved') return [movedChange(event.data as MessagesMoved['data'])];
+  if (event.type === 'MessageContentEdited') return [editedChange(event.data as MessageContentEdited['data'])];
+  if (event.type === 'MessageDeleted') return [{ type: 'messages-deleted', messageIds: [(event.data as MessageDeleted['data']).messageId] }];
   if (event.type !== 'MessageSent') return [];
   const sent = event.data as MessageSent['data'];
   const { recipient } = sent;
@@ -53,8 +65,43 @@ function flagsChange(changed: MessageFlagsChanged['data']): UserMessageChange {
   return { type: 'flags-changed', userId: changed.userId, selector: selectionConditions(changed.selection), op: changed.op, mask: F[changed.flag] };
 }
 
+/**
+ * A move is one bulk change, whatever its size: the index's channel and topic of every moved id;
+ * for a move between channels, the rows of users losing them go and users gaining them get rows
+ * flagged read (do_update_message, bulk_insert_all_ums).
+ */
+function movedChange(moved: MessagesMoved['data']): UserMessageChange {
+  const change: UserMessageChange = {
+    type: 'messages-moved', messageIds: moved.messageIds, streamId: moved.streamId, topic: moved.topic,
+    history: { userId: moved.editorId, timestamp: Math.floor(Date.parse(moved.at) / 1000), targetMessageId: moved.targetMessageId },
+  };
+  if (moved.userIdsLosingRows.length > 0) change.removeRowsOf = moved.userIdsLosingRows;
+  if (moved.userIdsGainingRows.length > 0) change.addRows = { userIds: moved.userIdsGainingRows, flags: F.read };
+  return change;
+}
+
+function editedChange(edited: MessageContentEdited['data']): UserMessageChange {
+  return {
+    type: 'message-edited',
+    messageId: edited.messageId,
+    searchText: edited.content,
+    hasLink: edited.hasLink,
+    hasImage: edited.hasImage,
+    hasAttachment: edited.hasAttachment,
+    mentionedUserIds: edited.mentionedUserIds,
+    streamWildcardMentioned: edited.streamWildcardMentioned,
+    topicWildcardMentionedUserIds: edited.topicWildcardMentionedUserIds,
+    ...(edited.prevMentionedUserIds && edited.prevTopicWildcardMentionedUserIds && edited.prevStreamWildcardMentioned !== undefined
+      ? {
+          previouslyMentionedUserIds: [...new Set([...edited.prevMentionedUserIds, ...edited.prevTopicWildcardMentionedUserIds])].sort((a, b) => a - b),
+          previousStreamWildcard: edited.prevStreamWildcardMentioned,
+        }
+      : {}),
+  };
+}
+
 export const USER_MESSAGES_PROJECTION = 'user_messages';
-export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged'] as const;
+export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged', 'MessagesMoved', 'MessageContentEdited', 'MessageDeleted'] as const;
 
 /** The per-user message state as a bulk projection over a UserMessageStorePort. */
 export function userMessagesProjection(store: UserMessageStorePort): BulkProjection {

@@ -109,8 +109,43 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
       });
     });
 
+    describe('historical rows', () => {
+      beforeEach(seed);
+
+      it('creates read, historical rows for indexed messages without one, then applies the change to them too', async () => {
+        // Hamlet never received message 3 (channel 6); 404 is not indexed.
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [1, 3, 404], createHistorical: [3, 404] }, op: 'add', mask: F.starred });
+        expect(Object.fromEntries(await store.flagsFor(HAMLET, [1, 3, 404]))).toEqual({ 1: F.read | F.starred, 3: F.read | F.historical | F.starred });
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [3], createHistorical: [3] }, op: 'remove', mask: F.read });
+        // An existing row is never recreated (replays, or a row made meanwhile).
+        expect(Object.fromEntries(await store.flagsFor(HAMLET, [3]))).toEqual({ 3: F.historical | F.starred });
+        expect((await store.unreadMessages(HAMLET, 100)).find((m) => m.id === 3)).toEqual({ id: 3, senderId: HAMLET, streamId: 6, topic: 'other', dmKey: null, flags: F.historical | F.starred });
+        expect(await ids({ terms: [term({ kind: 'stream', streamId: 6 })] })).toEqual([3]);
+        expect(await store.countFlagChanges(HAMLET, { messageIds: [3] }, 'add', F.read)).toBe(1);
+      });
+    });
+
     describe('narrows', () => {
       beforeEach(seed);
+
+      it('filters by topic lists and by what muting hides, compared case-insensitively', async () => {
+        const muted = (mutedTopics: { streamId: number; topic: string }[], mutedStreamIds: number[], visibleTopics: { streamId: number; topic: string }[] = []): NarrowCondition => ({
+          kind: 'muted', mutedTopics, mutedStreamIds, visibleTopics,
+        });
+        expect(await ids({ terms: [term({ kind: 'topics', topics: [{ streamId: 5, topic: 'LUNCH' }] })] })).toEqual([2]);
+        expect(await ids({ terms: [term({ kind: 'topics', topics: [{ streamId: 5, topic: 'lunch' }] }, true)] })).toEqual([1, 4, 5, 6]);
+        expect(await ids({ terms: [term({ kind: 'topics', topics: [{ streamId: 6, topic: 'lunch' }] })] })).toEqual([]);
+        expect(await ids({ terms: [term({ kind: 'topics', topics: [] })] })).toEqual([]);
+        expect(await ids({ terms: [term(muted([{ streamId: 5, topic: 'Greetings' }], []))] })).toEqual([1]);
+        expect(await ids({ terms: [term(muted([{ streamId: 5, topic: 'Greetings' }], []), true)] })).toEqual([2, 4, 5, 6]);
+        // A muted channel hides its topics except the visible (unmuted or followed) ones; direct messages are never muted.
+        expect(await ids({ terms: [term(muted([], [5], [{ streamId: 5, topic: 'lunch' }]))] })).toEqual([1, 6]);
+        expect(await ids({ terms: [term(muted([], [5], [{ streamId: 5, topic: 'lunch' }]), true)] })).toEqual([2, 4, 5]);
+        expect(await ids({ terms: [term(muted([{ streamId: 5, topic: 'lunch' }], [5], [{ streamId: 5, topic: 'lunch' }]))] })).toEqual([1, 2, 6]);
+        expect(await ids({ terms: [term(muted([], []))] })).toEqual([]);
+        expect(await ids({ terms: [term(muted([], []), true)] })).toEqual([1, 2, 4, 5, 6]);
+        expect(await ids({ scope: 'history', terms: [term({ kind: 'stream', streamId: 6 }), term(muted([{ streamId: 6, topic: 'OTHER' }], []), true)] })).toEqual([]);
+      });
 
       it('lists the user\'s messages in either direction from an id, limited', async () => {
         expect(await ids({})).toEqual([1, 2, 4, 5, 6]);
@@ -219,6 +254,68 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         await apply({ type: 'messages-moved', messageIds: [1, 2], streamId: 6, topic: 'moved' });
         expect(await ids({ terms: [term({ kind: 'stream', streamId: 6 }), term({ kind: 'topic', topic: 'MOVED' })] })).toEqual([1, 2]);
         expect(await store.topicHasMessages(REALM, 5, 'Lunch')).toBe(false);
+      });
+
+      it('records each moved message\'s move history and location, in one change (issue 5)', async () => {
+        await apply({ type: 'messages-moved', messageIds: [1, 2], streamId: 5, topic: '✔ greetings', history: { userId: IAGO, timestamp: 1000, targetMessageId: 1 } });
+        await apply({ type: 'messages-moved', messageIds: [1], streamId: 6, topic: '✔ greetings', history: { userId: HAMLET, timestamp: 1001, targetMessageId: 1 } });
+        const locations = await store.locationsOf([1, 2, 3, 404]);
+        expect([...locations.keys()].sort()).toEqual([1, 2, 3]);
+        expect(locations.get(1)).toEqual({
+          streamId: 6, topic: '✔ greetings', lastMovedAt: 1001,
+          moves: [
+            { user_id: IAGO, timestamp: 1000, target_message_id: 1, prev_topic: 'greetings', topic: '✔ greetings' },
+            { user_id: HAMLET, timestamp: 1001, target_message_id: 1, prev_stream: 5, stream: 6 },
+          ],
+        });
+        expect(locations.get(2)).toEqual({
+          streamId: 5, topic: '✔ greetings', lastMovedAt: 1000,
+          moves: [{ user_id: IAGO, timestamp: 1000, target_message_id: 1, prev_topic: 'Lunch', topic: '✔ greetings' }],
+        });
+        expect(locations.get(3)).toEqual({ streamId: 6, topic: 'other', lastMovedAt: null, moves: [] });
+        expect(await ids({ terms: [term({ kind: 'resolved' })] })).toEqual([1, 2, 6]);
+      });
+
+      it('a move between channels drops the rows of users losing them and adds read rows where missing', async () => {
+        await apply({ type: 'messages-moved', messageIds: [1, 2], streamId: 6, topic: 'x', removeRowsOf: [CORDELIA], addRows: { userIds: [HAMLET, IAGO], flags: F.read } });
+        expect(await store.flagsFor(CORDELIA, [1, 2])).toEqual(new Map());
+        expect(await store.flagsFor(HAMLET, [1, 2])).toEqual(new Map([[1, F.read], [2, F.mentioned]]));
+        expect(await store.flagsFor(IAGO, [1, 2])).toEqual(new Map([[1, F.read], [2, F.read]]));
+      });
+
+      it('a content edit changes the searched text and recomputes the mention flags of existing rows only', async () => {
+        await apply({
+          type: 'message-edited', messageId: 2, searchText: 'Soup instead', hasLink: false, hasImage: false, hasAttachment: false,
+          mentionedUserIds: [CORDELIA, IAGO], streamWildcardMentioned: true, topicWildcardMentionedUserIds: [],
+        });
+        expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.stream_wildcard_mentioned]]));
+        expect(await store.flagsFor(CORDELIA, [2])).toEqual(new Map([[2, F.read | F.mentioned | F.stream_wildcard_mentioned]]));
+        expect(await store.flagsFor(IAGO, [2])).toEqual(new Map());
+        expect(await ids({ terms: [term({ kind: 'search', words: ['soup'] })] })).toEqual([2]);
+        expect(await ids({ terms: [term({ kind: 'has', what: 'link' })] })).toEqual([]);
+      });
+
+      it('a content edit naming the previous mentions clears only those users\' mention flags', async () => {
+        await apply({
+          type: 'message-edited', messageId: 2, searchText: 'x', hasLink: false, hasImage: false, hasAttachment: false,
+          mentionedUserIds: [CORDELIA], streamWildcardMentioned: false, topicWildcardMentionedUserIds: [HAMLET], previouslyMentionedUserIds: [HAMLET], previousStreamWildcard: false,
+        });
+        expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.topic_wildcard_mentioned]]));
+        expect(await store.flagsFor(CORDELIA, [2, 6])).toEqual(new Map([[2, F.read | F.mentioned], [6, F.stream_wildcard_mentioned]]));
+        await apply({
+          type: 'message-edited', messageId: 6, searchText: 'y', hasLink: false, hasImage: false, hasAttachment: false,
+          mentionedUserIds: [], streamWildcardMentioned: false, topicWildcardMentionedUserIds: [], previouslyMentionedUserIds: [], previousStreamWildcard: true,
+        });
+        expect(await store.flagsFor(CORDELIA, [6])).toEqual(new Map([[6, 0]]));
+      });
+
+      it('deletes messages with every row and their history', async () => {
+        await apply({ type: 'messages-moved', messageIds: [1], streamId: 5, topic: 'x', history: { userId: IAGO, timestamp: 1000, targetMessageId: 1 } });
+        await apply({ type: 'messages-deleted', messageIds: [1, 4] });
+        expect(await store.flagsFor(HAMLET, [1, 2, 4])).toEqual(new Map([[2, F.mentioned]]));
+        expect(await store.flagsFor(CORDELIA, [1, 4])).toEqual(new Map());
+        expect(await store.locationsOf([1, 4])).toEqual(new Map());
+        expect(await ids({})).toEqual([2, 5, 6]);
       });
     });
 

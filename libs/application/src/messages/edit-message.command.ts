@@ -1,0 +1,35 @@
+import type { AttachmentSummary } from '../uploads/uploads.documents';
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../shared/command-context';
+
+/** PATCH /messages/{id} answers `detached_uploads` as Attachment summaries (see Resources). */
+export type EditMessageResult = { detached_uploads: AttachmentSummary[] };
+
+/** PATCH /messages/{message_id} (zerver/views/message_edit.py update_message_backend). */
+export class EditMessageCommand extends Command<EditMessageResult> {
+  constructor(
+    readonly context: CommandContext,
+    readonly messageId: number,
+    readonly request: {
+      content?: string;
+      topic?: string;
+      streamId?: number;
+      propagateMode: 'change_one' | 'change_later' | 'change_all';
+      prevContentSha256?: string;
+      sendNotificationToOldThread: boolean;
+      sendNotificationToNewThread: boolean;
+    },
+  ) {
+    super();
+  }
+}
+
+/** DELETE /messages/{message_id} (zerver/views/message_edit.py delete_message_backend). */
+export class DeleteMessageCommand extends Command<Record<string, never>> {
+  constructor(
+    readonly context: CommandContext,
+    readonly messageId: number,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { checkSendMessage, messageDecider, messageStream, type MoveNotice, operatorActor, parseAddressee } from '@app/domain';
+import type { GlobalPosition } from '../ports/event-store.port';
+import type { IdAllocatorPort } from '../ports/id-allocator.port';
+import { ID_ALLOCATOR } from '../ports/tokens';
+import { NOTIFICATION_BOT_FULL_NAME, NOTIFICATION_BOT_SHORT_NAME } from '../scheduled-messages/notification-bot';
+import { DeciderRunner } from '../shared/decider-runner';
+import { CreateBotCommand } from '../users/create-bot.command';
+import type { UserDocument } from '../users/user.documents';
+import { UserQueries } from '../users/user-queries';
+import { SendMessageCommand } from './send-message.command';
+import { SendMessageFactsLoader } from './send-message.facts-loader';
+
+/**
+ * internal_send_stream_message from Notification Bot, for the notices of topic moves. Zulip's
+ * Notification Bot is a cross-realm system bot that may post in any channel; here it is the
+ * organization's "Notification Bot" (shared with scheduled-message failure notices, created on
+ * first use), and its notices skip the channel posting checks as Zulip's system bots do.
+ */
+@Injectable()
+export class MessageNotices {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly users: UserQueries,
+    private readonly factsLoader: SendMessageFactsLoader,
+    private readonly runner: DeciderRunner,
+    @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
+  ) {}
+
+  /** Posts the notices in order; their ids and the position of the last one (for read-your-writes). */
+  async post(realmId: number, actingUserId: number, notices: MoveNotice[], now: string): Promise<{ messageIds: number[]; position: GlobalPosition | undefined }> {
+    if (notices.length === 0) return { messageIds: [], position: undefined };
+    const bot = await this.bot(realmId, actingUserId);
+    const messageIds: number[] = [];
+    let last: GlobalPosition | undefined;
+    for (const notice of notices) {
+      const command = new SendMessageCommand(
+        { actor: { realmId, userId: bot.user_id, role: 'member', isBot: true } },
+        { type: 'stream', to: String(notice.streamId), topic: notice.topic, content: notice.content, client: 'Internal', readBySender: true },
+      );
+      const facts = await this.factsLoader.load(command, bot, parseAddressee('stream', String(notice.streamId), notice.topic), now);
+      facts.readBySender = true;
+      // A system bot posts in any channel (check_message skips the access checks for it).
+      facts.senderMayPost = true;
+      facts.botOwnerSubscribed = true;
+      checkSendMessage(facts);
+      const messageId = await this.ids.next('message');
+      const { position } = await this.runner.run(messageDecider, messageStream(messageId), { type: 'SendMessage', data: { ...facts, messageId } }, { actorId: bot.user_id });
+      messageIds.push(messageId);
+      last = position ?? last;
+    }
+    return { messageIds, position: last };
+  }
+
+  private async find(realmId: number): Promise<UserDocument | null> {
+    const bots = await this.users.listBots(realmId);
+    return bots.find((u) => u.email.startsWith(`${NOTIFICATION_BOT_SHORT_NAME}-bot@`)) ?? null;
+  }
+
+  private async bot(realmId: number, ownerId: number): Promise<UserDocument> {
+    const existing = await this.find(realmId);
+    if (existing) return existing;
+    try {
+      await this.commands.execute(new CreateBotCommand({ actor: operatorActor(realmId) }, { fullName: NOTIFICATION_BOT_FULL_NAME, shortName: NOTIFICATION_BOT_SHORT_NAME, ownerId }));
+    } catch (error) {
+      const created = await this.find(realmId);
+      if (created) return created;
+      throw error;
+    }
+    const created = await this.find(realmId);
+    if (!created) throw new Error('Notification Bot was not created');
+    return created;
+  }
+}

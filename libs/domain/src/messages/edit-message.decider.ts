@@ -1,0 +1,223 @@
+import type { Decider } from '../shared/decider';
+import { isInGroupSetting } from './group-membership';
+import { isMeMessage } from './content.rules';
+import { type CheckedEdit, checkEditMessage, type EditableMessage } from './edit-message.checks';
+import type { DeleteMessageFacts, EditMessageFacts } from './edit-message.facts';
+import { deleteTimeLimitPassed, invalidMessage, messageAlreadyDeleted, noPermissionToDeleteMessage } from './messages.errors';
+import {
+  type MessageContentEdited,
+  type MessageDeleted,
+  type MessageEditEvent,
+  type MessagesMoved,
+  type UserTopicVisibilityPolicyChanged,
+  VISIBILITY_POLICY,
+  type VisibilityPolicy,
+} from './messages.events';
+
+/**
+ * Editing, moving and deleting a message: the commands of `message-<id>` after it was sent.
+ *
+ * Stream boundary. Every PATCH /messages/{id} is ONE append to the target message's stream
+ * `message-<id>`: its `MessageContentEdited` (if the content changes), its `MessagesMoved` (if
+ * the topic or channel changes, naming every moved id, however many), and the topic visibility
+ * changes the move carries. The expected revision is the target's, so concurrent edits of one
+ * message are serialised (the loser re-reads and re-decides, or fails cleanly), and a combined
+ * content + topic edit is atomic. messages.streams.ts planned the move for a
+ * `channel_topics-<streamId>` stream; that would split a content + topic edit into two appends to
+ * two streams, so the move goes with the target instead. What this gives up: two moves of the
+ * same topic through different target messages do not conflict with each other; each names the
+ * ids it read, so the later one wins for the messages both name, and a replay gives the same
+ * result, as the log orders them.
+ *
+ * Where a message is (channel, topic) is not folded here: moves naming it may sit in other
+ * messages' streams. The handler reads it from the message read model (EditMessageFacts.location).
+ */
+export type EditMessage = { type: 'EditMessage'; data: EditMessageFacts };
+export type DeleteMessage = { type: 'DeleteMessage'; data: DeleteMessageFacts };
+export type MessageEditCommand = EditMessage | DeleteMessage;
+
+export type MessageEditState = {
+  sent: boolean;
+  deleted: boolean;
+  realmId: number;
+  senderId: number;
+  /** Seconds since the epoch. */
+  sentAt: number;
+  type: 'stream' | 'private';
+  streamId: number | null;
+  topic: string | null;
+  content: string;
+  renderedContent: string;
+  /** The current content's mentions. */
+  mentions: { userIds: number[]; streamWildcard: boolean; topicWildcardUserIds: number[] };
+};
+
+const initialState = (): MessageEditState => ({
+  sent: false, deleted: false, realmId: 0, senderId: 0, sentAt: 0, type: 'stream', streamId: null, topic: null, content: '', renderedContent: '',
+  mentions: { userIds: [], streamWildcard: false, topicWildcardUserIds: [] },
+});
+
+const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
+const { INHERIT, MUTED, UNMUTED, FOLLOWED } = VISIBILITY_POLICY;
+
+/** zerver/actions/message_edit.py get_visibility_policy_after_merge: followed, then unmuted, then inherit over muted. */
+export function visibilityPolicyAfterMerge(orig: VisibilityPolicy, target: VisibilityPolicy): VisibilityPolicy {
+  if (orig === FOLLOWED || target === FOLLOWED) return FOLLOWED;
+  if (orig === UNMUTED || target === UNMUTED) return UNMUTED;
+  if (orig === INHERIT || target === INHERIT) return INHERIT;
+  return MUTED;
+}
+
+function contentEdited(state: MessageEditState, facts: EditMessageFacts, checked: NonNullable<CheckedEdit['content']>): MessageContentEdited {
+  const { rendered, content } = checked;
+  return {
+    type: 'MessageContentEdited',
+    data: {
+      realmId: facts.realmId,
+      messageId: facts.messageId,
+      editorId: facts.editor.userId,
+      prevContent: state.content,
+      content,
+      prevRenderedContent: state.renderedContent,
+      renderedContent: rendered.html,
+      isMeMessage: isMeMessage(content),
+      hasLink: rendered.hasLink,
+      hasImage: rendered.hasImage,
+      hasAttachment: rendered.hasAttachment,
+      mentionedUserIds: sorted(rendered.mentionedUserIds),
+      streamWildcardMentioned: state.type === 'stream' && rendered.streamWildcard,
+      topicWildcardMentionedUserIds: state.type === 'stream' && rendered.topicWildcard ? sorted([...facts.topicParticipantIds, state.senderId]) : [],
+      prevMentionedUserIds: state.mentions.userIds,
+      prevStreamWildcardMentioned: state.mentions.streamWildcard,
+      prevTopicWildcardMentionedUserIds: state.mentions.topicWildcardUserIds,
+      at: facts.now,
+    },
+  };
+}
+
+/**
+ * The move's per-user consequences (do_update_message): rows lost by subscribers of the old
+ * channel who are not subscribed to the new one; rows (read) for every subscriber of a new
+ * channel with protected history; and, when the editor moved the whole topic as they can see it,
+ * the topic visibility policies follow it (merged with the target topic's when it has messages;
+ * dropped for users who lose access to a private channel).
+ */
+function messagesMoved(facts: EditMessageFacts, move: NonNullable<CheckedEdit['move']>): [MessagesMoved, ...UserTopicVisibilityPolicyChanged[]] {
+  const target = move.targetChannel;
+  const origSubscribers = facts.origChannel?.subscriberIds ?? [];
+  const targetSubscribers = new Set(target.subscriberIds);
+  const losing = move.isStreamEdited ? sorted(origSubscribers.filter((id) => !targetSubscribers.has(id))) : [];
+  const gaining = move.isStreamEdited && !target.historyPublicToSubscribers ? sorted(target.subscriberIds) : [];
+  const moved: MessagesMoved = {
+    type: 'MessagesMoved',
+    data: {
+      realmId: facts.realmId,
+      targetMessageId: facts.messageId,
+      messageIds: move.messageIds,
+      propagateMode: move.propagateMode,
+      origStreamId: move.origStreamId,
+      origTopic: move.origTopic,
+      streamId: target.streamId,
+      streamName: target.name,
+      topic: move.topic,
+      resolution: move.resolution,
+      userIdsLosingRows: losing,
+      userIdsGainingRows: gaining,
+      editorId: facts.editor.userId,
+      at: facts.now,
+    },
+  };
+  const changes: UserTopicVisibilityPolicyChanged[] = [];
+  if (move.movedAllVisibleMessages) {
+    const losingAccess = new Set(target.inviteOnly ? losing : []);
+    const change = (userId: number, streamId: number, topic: string, oldPolicy: VisibilityPolicy, newPolicy: VisibilityPolicy) =>
+      changes.push({ type: 'UserTopicVisibilityPolicyChanged', data: { realmId: facts.realmId, userId, streamId, topic, oldPolicy, newPolicy, messageId: null, at: facts.now } });
+    const users = sorted([...Object.keys(facts.origTopicPolicies), ...Object.keys(facts.targetTopicPolicies)].map(Number));
+    for (const userId of users) {
+      const orig = facts.origTopicPolicies[userId] ?? INHERIT;
+      const current = facts.targetTopicPolicies[userId] ?? INHERIT;
+      if (orig !== INHERIT) change(userId, move.origStreamId, move.origTopic, orig, INHERIT);
+      if (losingAccess.has(userId)) continue;
+      const next = facts.targetTopicHasMessages ? visibilityPolicyAfterMerge(orig, current) : orig;
+      // The original topic's row was just removed; when both names are one topic (a case-only
+      // rename in the same channel), the target's row is that row, so it is re-created.
+      const sameTopic = move.origStreamId === target.streamId && move.origTopic.toLowerCase() === move.topic.toLowerCase();
+      const before = sameTopic && orig !== INHERIT ? INHERIT : current;
+      if (next !== before) change(userId, target.streamId, move.topic, before, next);
+    }
+  }
+  return [moved, ...changes];
+}
+
+/**
+ * zerver/views/message_edit.py validate_can_delete_message: the organization's
+ * can_delete_any_message_group, or the channel's; else only one's own messages (or one's bots'),
+ * with can_delete_own_message_group (organization or channel), within the delete limit.
+ */
+function checkCanDelete(state: MessageEditState, facts: DeleteMessageFacts): void {
+  const { actor } = facts;
+  if (isInGroupSetting(actor, { system: facts.canDeleteAnyMessageGroup })) return;
+  if (facts.channelGroups && isInGroupSetting(actor, facts.channelGroups.can_delete_any_message_group)) return;
+  if (state.senderId !== actor.userId && !facts.senderIsOwnBot) throw noPermissionToDeleteMessage();
+  if (!isInGroupSetting(actor, { system: facts.canDeleteOwnMessageGroup })) {
+    if (!facts.channelGroups || !isInGroupSetting(actor, facts.channelGroups.can_delete_own_message_group)) throw noPermissionToDeleteMessage();
+  }
+  if (facts.deleteLimitSeconds === null) return;
+  if (Math.floor(Date.parse(facts.now) / 1000) - state.sentAt > facts.deleteLimitSeconds) throw deleteTimeLimitPassed();
+}
+
+export const messageEditDecider: Decider<MessageEditCommand, MessageEditEvent, MessageEditState> = {
+  initialState,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'EditMessage': {
+        if (!state.sent || state.deleted) throw invalidMessage();
+        const message: EditableMessage = state;
+        const checked = checkEditMessage(message, command.data);
+        const events: MessageEditEvent[] = [];
+        if (checked.content) events.push(contentEdited(state, command.data, checked.content));
+        if (checked.move) events.push(...messagesMoved(command.data, checked.move));
+        return events;
+      }
+      case 'DeleteMessage': {
+        if (!state.sent) throw invalidMessage();
+        if (state.deleted) throw messageAlreadyDeleted();
+        checkCanDelete(state, command.data);
+        const deleted: MessageDeleted = {
+          type: 'MessageDeleted',
+          data: {
+            realmId: state.realmId, messageId: command.data.messageId, senderId: state.senderId, messageType: state.type,
+            streamId: command.data.location?.streamId ?? null, topic: command.data.location?.topic ?? null, actorId: command.data.actor.userId, at: command.data.now,
+          },
+        };
+        return [deleted];
+      }
+    }
+  },
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'MessageSent': {
+        const d = event.data;
+        const stream = d.recipient.type === 'stream' ? d.recipient : null;
+        return {
+          ...state, sent: true, realmId: d.realmId, senderId: d.senderId, sentAt: Math.floor(Date.parse(d.at) / 1000), type: stream ? 'stream' : 'private',
+          streamId: stream?.streamId ?? null, topic: stream?.topic ?? null, content: d.content, renderedContent: d.renderedContent,
+          mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
+        };
+      }
+      case 'MessageContentEdited': {
+        const d = event.data;
+        return {
+          ...state, content: d.content, renderedContent: d.renderedContent,
+          mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
+        };
+      }
+      case 'MessagesMoved':
+        return { ...state, streamId: event.data.streamId, topic: event.data.topic };
+      case 'MessageDeleted':
+        return { ...state, deleted: true };
+      default:
+        return state;
+    }
+  },
+};

@@ -1,0 +1,61 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateBotCommand } from '@app/application';
+import { operatorActor } from '@app/domain';
+import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+
+/** DELETE /messages/{id} through the whole app (≈ zerver/tests/test_message_delete.py). */
+const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
+const MESSAGES = '/api/v1/messages';
+
+describe('DELETE /messages/{message_id}', () => {
+  let api: ApiTestClient;
+  beforeEach(async () => (api = await ApiTestClient.start()));
+  afterEach(() => api.close());
+
+  const id = (name: string) => api.user(name).userId;
+  const send = async (who: string, content = 'hello'): Promise<number> =>
+    expectSuccess(await api.as(who).post(MESSAGES, { type: 'stream', to: 'Denmark', topic: 'greetings', content })).id;
+  beforeEach(async () => {
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia'), id('iago')] }));
+  });
+
+  it('the sender deletes their message; it is gone for everyone, with its rows', async () => {
+    const messageId = await send('hamlet');
+    expect(expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${messageId}`))).toEqual({ result: 'success', msg: '' });
+    expectError(await api.as('cordelia').get(`${MESSAGES}/${messageId}`), 'Invalid message(s)');
+    const { messages } = expectSuccess(await api.as('cordelia').get(MESSAGES, { anchor: 'newest', num_before: 10, num_after: 0 }));
+    expect(messages.map((m: { id: number }) => m.id)).not.toContain(messageId);
+    expectError(await api.as('hamlet').delete(`${MESSAGES}/${messageId}`), 'Invalid message(s)');
+  });
+
+  it('administrators delete any message; others may not', async () => {
+    const messageId = await send('hamlet');
+    await api.markEvents();
+    expectError(await api.as('cordelia').delete(`${MESSAGES}/${messageId}`), "You don't have permission to delete this message");
+    expect(await api.newEvents()).toEqual([]);
+    expectSuccess(await api.as('iago').delete(`${MESSAGES}/${messageId}`));
+    expect((await api.newEvents()).map((e) => e.type)).toEqual(['MessageDeleted']);
+  });
+
+  it('a bot\'s owner deletes the bot\'s messages; a direct message by its sender', async () => {
+    const bot = await api.app.get(CommandBus).execute(new CreateBotCommand({ actor: operatorActor(api.realmId) }, { fullName: 'Helper', shortName: 'helper', ownerId: id('hamlet') }));
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [bot.userId] }));
+    const sent = expectSuccess(await api.http.post(MESSAGES).auth(bot.email, bot.apiKey).type('form').send({ type: 'stream', to: 'Denmark', topic: 'greetings', content: 'beep' }));
+    expectError(await api.as('cordelia').delete(`${MESSAGES}/${sent.id}`), "You don't have permission to delete this message");
+    expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${sent.id}`));
+    const dm = expectSuccess(await api.as('cordelia').post(MESSAGES, { type: 'direct', to: JSON.stringify([id('hamlet')]), content: 'psst' })).id;
+    expectError(await api.as('hamlet').delete(`${MESSAGES}/${dm}`), "You don't have permission to delete this message");
+    expectSuccess(await api.as('cordelia').delete(`${MESSAGES}/${dm}`));
+    expectError(await api.as('hamlet').get(`${MESSAGES}/${dm}`), 'Invalid message(s)');
+  });
+
+  it('a deleted message leaves unread counts and the history of the stream intact for replay', async () => {
+    const messageId = await send('hamlet');
+    expectSuccess(await api.as('hamlet').patch(`${MESSAGES}/${messageId}`, { content: 'edited' }));
+    expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${messageId}`));
+    const { unread_msgs } = expectSuccess(await api.as('cordelia').post('/api/v1/register', { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) }));
+    expect(unread_msgs.count).toBe(0);
+    const { events } = await api.eventStore.readStream(`message-${messageId}`);
+    expect(events.map((e) => e.type).filter((t) => t !== 'UserTopicVisibilityPolicyChanged')).toEqual(['MessageSent', 'MessageContentEdited', 'MessageDeleted']);
+  });
+});
