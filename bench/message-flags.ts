@@ -13,7 +13,13 @@
  * projection writes them: rows for the reader, plus `--others` users' rows on the same
  * messages so the table is not one user's alone), not through sends.
  *
- *   node dist/bench/message-flags.js [--channels 3] [--per-channel 50000] [--others 20] [--quick] [--no-doc] [--json FILE]
+ *   node dist/bench/message-flags.js [--channels 3] [--per-channel 50000] [--others 20] [--quick] [--full] [--no-doc] [--json FILE]
+ *
+ * `--full` (or BENCH_MESSAGE_FLAGS_FULL=1): issue 6's "no degradation with 1,000 users × 100,000
+ * messages". Runs the measurements twice, side by side: first a baseline (the reader alone with
+ * 100,000 messages: channel "narrow" and one bulk channel of 50,000 each), then the same with 999
+ * other users holding rows on every one of those messages (1,000 users, 100 million rows), and
+ * reports each measurement of both and their ratio.
  *
  * Writes its own section of docs/benchmarks.md (between bench:message-flags markers) unless --no-doc.
  */
@@ -31,7 +37,7 @@ import { operatorActor } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
-import { writeDocSection } from './app-harness';
+import { type HttpMethod, jsonOk, writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, machineInfo, now, parseArgs, percentile, progress, type ResultRow, runMain, tempDir } from './support';
 
 const HOST = '127.0.0.1';
@@ -48,29 +54,7 @@ const reconnect = () => {
   agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 };
 
-function request(api: Api, method: 'GET' | 'POST', path: string, params: Record<string, string>): Promise<{ status: number; body: any }> {
-  const form = new URLSearchParams(params).toString();
-  const url = method === 'GET' ? `${path}?${form}` : path;
-  return new Promise((done, reject) => {
-    const req = http.request(
-      { host: HOST, port: api.port, method, path: url, agent, headers: { authorization: api.auth, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) } : {}) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    if (method === 'POST') req.write(form);
-    req.end();
-  });
-}
-async function ok(api: Api, method: 'GET' | 'POST', path: string, params: Record<string, string> = {}): Promise<any> {
-  const response = await request(api, method, path, params);
-  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
-  return response.body;
-}
+const ok = (api: Api, method: HttpMethod, path: string, params: Record<string, string> = {}) => jsonOk({ ...api, agent }, method, path, params);
 const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   const t0 = now();
   const value = await fn();
@@ -83,32 +67,90 @@ const stats = (samples: number[]) => {
 
 /** `count` messages of one channel in the message index, with rows for the reader and the others (all unread). */
 async function seedChannel(app: NestExpressApplication, realmId: number, senderId: number, streamId: number, count: number, userIds: number[], position: { n: bigint }) {
-  const store = app.get<UserMessageStorePort>(USER_MESSAGE_STORE);
+  const store = app.get<UserMessageStorePort>(USER_MESSAGE_STORE) as UserMessageStorePort & { compact?: () => Promise<void> };
   const firstId = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('message', count);
   const rows = userIds.map((userId) => ({ userId, flags: 0 }));
-  for (let offset = 0; offset < count; offset += 5_000) {
-    const ids = Array.from({ length: Math.min(5_000, count - offset) }, (_, i) => firstId + offset + i);
+  // About 100,000 rows per apply, and the inbox merged into the main table every ~256 messages,
+  // as sends leave it: the merge scans the inbox once per ~100,000-row step, so letting a bulk
+  // seed pile up 100 million rows in the inbox would make the merge quadratic.
+  const batch = Math.max(1, Math.min(5_000, Math.floor(100_000 / userIds.length)));
+  const mergeEvery = Math.max(1, Math.ceil(256 / batch));
+  let applied = 0;
+  for (let offset = 0; offset < count; offset += batch) {
+    const ids = Array.from({ length: Math.min(batch, count - offset) }, (_, i) => firstId + offset + i);
+    if (offset > 0 && offset % (batch * 50) === 0) progress(`  ${fmtInt(offset)} of ${fmtInt(count)} messages (${fmtInt(offset * userIds.length)} rows)`);
     position.n += 1n;
     await store.apply(
       [{ position: position.n, changes: ids.map((id) => ({ type: 'message-added' as const, message: { id, realmId, senderId, streamId, topic: `topic ${id % 50}`, dmKey: null, hasLink: false, hasImage: false, hasAttachment: false, searchText: `message ${id}` }, rows })) }],
       { name: 'bench_seed', position: position.n },
     );
+    if (++applied % mergeEvery === 0) await store.compact?.();
   }
   return firstId;
 }
 
+type Scale = { channels: number; perChannel: number; others: number };
+/** One measurement: its name, p50, and how the row describes it. */
+type Measurement = { key: string; metric: string; p50: number; detail: string };
+
 async function main() {
   const args = parseArgs();
   const began = now();
-  const channels = intArg(args, 'channels', args.quick ? 1 : 3);
-  const perChannel = intArg(args, 'per-channel', args.quick ? 20_000 : 50_000);
-  const others = intArg(args, 'others', args.quick ? 2 : 20);
+  const full = args.full === true || process.env.BENCH_MESSAGE_FLAGS_FULL === '1';
+  const scale: Scale = full
+    ? { channels: 1, perChannel: intArg(args, 'per-channel', 50_000), others: intArg(args, 'others', 999) }
+    : { channels: intArg(args, 'channels', args.quick ? 1 : 3), perChannel: intArg(args, 'per-channel', args.quick ? 20_000 : 50_000), others: intArg(args, 'others', args.quick ? 2 : 20) };
+  const { channels, perChannel, others } = scale;
   const rows: ResultRow[] = [];
   const targets: NonNullable<BenchResult['targets']> = [];
   const notes: string[] = [
     'Latencies are measured by the client over loopback HTTP with keep-alive, one request at a time: an upper bound of the server time. Each request resolves the selection, appends one `MessageFlagsChanged` event and answers after the user-messages projection applied it.',
     `The reader's messages are seeded into the message index as the projection writes them (${fmtInt(others)} other users have rows on the same messages), not through sends.`,
   ];
+  const totalMessages = perChannel * (channels + 1);
+  if (full) {
+    notes.push(
+      `Scale: ${fmtInt(others + 1)} users × ${fmtInt(totalMessages)} messages, every user with a row on every message (${fmtInt((others + 1) * totalMessages)} rows), measured side by side with a baseline of the reader alone on the same ${fmtInt(totalMessages)} messages (a second application with its own data directory, in the same process), the requests alternating between the two. "No degradation" is read as every p50 within 2× of its baseline (the machine is shared; single requests vary by more than that between runs).`,
+    );
+    progress('baseline: the reader alone');
+    const baseSetup = await prepare({ ...scale, others: 0 });
+    progress(`full: ${fmtInt(others + 1)} users`);
+    const fullSetup = await prepare(scale);
+    progress('measuring both, request by request');
+    const [baseline, measured] = await measure([baseSetup, fullSetup]);
+    await dispose(baseSetup);
+    await dispose(fullSetup);
+    for (const m of measured) {
+      const base = baseline.find((b) => b.key === m.key)!;
+      rows.push({ metric: `${m.metric}, baseline (1 user)`, value: base.p50, unit: 'ms', detail: base.detail });
+      rows.push({ metric: `${m.metric}, ${fmtInt(others + 1)} users`, value: m.p50, unit: 'ms', detail: `${m.detail}; ${fmtNum(m.p50 / base.p50, 2)}× the baseline` });
+      targets.push({ description: `No degradation: ${m.key} at ${fmtInt(others + 1)} users ≤ 2× the baseline (${fmtNum(m.p50 / base.p50, 2)}×)`, met: m.p50 <= 2 * base.p50 });
+    }
+    addP3Targets(measured, targets, perChannel);
+  } else {
+    const measured = await scenario(scale);
+    for (const m of measured) rows.push({ metric: m.metric, value: m.p50, unit: 'ms', detail: m.detail });
+    addP3Targets(measured, targets, perChannel);
+  }
+  const result: BenchResult = { name: 'message-flags', title: 'Message flags', command: commandLine(), params: { channels, perChannel, others, full }, rows, notes, targets, durationMs: now() - began };
+  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 1)} ${r.unit} ${r.detail ?? ''}\n`);
+  for (const t of targets) process.stdout.write(`target ${t.met ? 'met' : 'MISSED'}: ${t.description}\n`);
+  emitResult(args, result);
+  if (args['no-doc'] !== true) writeSection(result);
+}
+
+function addP3Targets(measured: Measurement[], targets: NonNullable<BenchResult['targets']>, perChannel: number) {
+  const n = measured.find((m) => m.key === 'narrow')!;
+  const b = measured.find((m) => m.key === 'mark_stream_as_read')!;
+  targets.push({ description: `P3: 5,000 messages read in one request ≤ 100 ms (p50 ${fmtNum(n.p50, 1)} ms)`, met: n.p50 <= 100 });
+  targets.push({ description: `P3: mark_stream_as_read of ${fmtInt(perChannel)} unread ≤ 1 s (p50 ${fmtNum(b.p50, 1)} ms)`, met: b.p50 <= 1000 });
+}
+
+/** A fresh application and data directory, seeded at a scale, ready for the measurements. */
+type Setup = { app: NestExpressApplication; dir: { remove(): void }; api: Api; streamIds: Map<string, number>; scale: Scale; totalUnread: number; starIds?: string };
+
+async function prepare(scale: Scale): Promise<Setup> {
+  const { channels, perChannel, others } = scale;
   const dir = tempDir('message-flags');
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dir.path, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' });
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), { logger: false, bodyParser: false });
@@ -116,87 +158,134 @@ async function main() {
   await app.init();
   await app.listen(0, HOST);
   const port = ((app.getHttpServer() as http.Server).address() as AddressInfo).port;
-  try {
-    const bus = app.get(CommandBus);
-    const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
-    const reader = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'reader@bench.test', fullName: 'Reader', role: 'member', password: null }));
-    const otherIds: number[] = [];
-    for (let i = 0; i < others; i++) {
-      otherIds.push((await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: `other${i}@bench.test`, fullName: `Other ${i}`, role: 'member', password: null }))).userId);
-    }
-    const api: Api = { port, auth: `Basic ${Buffer.from(`reader@bench.test:${reader.apiKey}`).toString('base64')}` };
-    const position = { n: 0n };
-    const names = ['narrow', ...Array.from({ length: channels }, (_, i) => `bulk-${i}`)];
-    const streamIds = new Map<string, number>();
-    for (const name of names) {
-      await ok(api, 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name }]) });
-      const { stream_id } = await ok(api, 'GET', '/api/v1/get_stream_id', { stream: name });
-      streamIds.set(name, stream_id);
-      progress(`seeding ${fmtInt(perChannel)} unread messages into "${name}"`);
-      await seedChannel(app, realmId, reader.userId, stream_id, perChannel, [reader.userId, ...otherIds], position);
-      reconnect();
-    }
-    const totalUnread = perChannel * names.length;
-    // The steady state: seeded rows merged from the inbox into the user-clustered table (sends
-    // trigger that merge every 256 messages; a bulk seed would otherwise leave it to run during the timings).
-    const store = app.get<UserMessageStorePort>(USER_MESSAGE_STORE) as UserMessageStorePort & { compact?: () => Promise<void> };
-    await store.compact?.();
-    reconnect();
-
-    // unread_msgs with everything unread.
-    const registers: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const [body, ms] = await timed(() => ok(api, 'POST', '/api/v1/register', { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) }));
-      if (i === 0 && body.unread_msgs.count !== Math.min(totalUnread, 50_000)) throw new Error(`unread_msgs count ${body.unread_msgs.count}`);
-      registers.push(ms);
-    }
-    const reg = stats(registers);
-    rows.push({ metric: `POST /register unread_msgs (${fmtInt(totalUnread)} unread, capped at 50,000)`, value: reg.p50, unit: 'ms', detail: `p50 of 3; max ${fmtNum(reg.max, 1)} ms` });
-
-    // 1. /messages/flags/narrow: 5,000 at a time over "narrow".
-    const narrow = JSON.stringify([{ operator: 'channel', operand: 'narrow' }, { operator: 'is', operand: 'unread' }]);
-    const narrowMs: number[] = [];
-    for (let i = 0; i < Math.floor(perChannel / 5000); i++) {
-      const [body, ms] = await timed(() => ok(api, 'POST', '/api/v1/messages/flags/narrow', { anchor: 'oldest', num_before: '0', num_after: '5000', include_anchor: 'true', narrow, op: 'add', flag: 'read' }));
-      if (body.updated_count !== 5000) throw new Error(`updated ${body.updated_count}`);
-      narrowMs.push(ms);
-    }
-    const n = stats(narrowMs);
-    rows.push({ metric: 'POST /messages/flags/narrow: 5,000 messages read in one request (P3)', value: n.p50, unit: 'ms', detail: `p50 of ${narrowMs.length}; max ${fmtNum(n.max, 1)} ms; narrow channel + is:unread, anchor oldest` });
-    targets.push({ description: `P3: 5,000 messages read in one request ≤ 100 ms (p50 ${fmtNum(n.p50, 1)} ms)`, met: n.p50 <= 100 });
-
-    // 2. /messages/flags with 5,000 ids (star them, then unstar).
-    const first = (await ok(api, 'POST', '/api/v1/messages/flags/narrow', { anchor: 'oldest', num_before: '0', num_after: '1', narrow: JSON.stringify([{ operator: 'channel', operand: 'narrow' }]), op: 'add', flag: 'collapsed' })).first_processed_id as number;
-    const ids = JSON.stringify(Array.from({ length: 5000 }, (_, i) => first + i));
-    const idsMs: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      const [, ms] = await timed(() => ok(api, 'POST', '/api/v1/messages/flags', { messages: ids, op: i % 2 === 0 ? 'add' : 'remove', flag: 'starred' }));
-      idsMs.push(ms);
-    }
-    const s = stats(idsMs);
-    rows.push({ metric: 'POST /messages/flags: 5,000 listed ids starred / unstarred', value: s.p50, unit: 'ms', detail: `p50 of 6; max ${fmtNum(s.max, 1)} ms` });
-
-    // 3. mark_stream_as_read of 50,000 unread.
-    const bulkMs: number[] = [];
-    for (let i = 0; i < channels; i++) {
-      const [, ms] = await timed(() => ok(api, 'POST', '/api/v1/mark_stream_as_read', { stream_id: String(streamIds.get(`bulk-${i}`)) }));
-      bulkMs.push(ms);
-    }
-    const b = stats(bulkMs);
-    rows.push({ metric: `POST /mark_stream_as_read of ${fmtInt(perChannel)} unread messages (P3)`, value: b.p50, unit: 'ms', detail: `p50 of ${channels}; max ${fmtNum(b.max, 1)} ms; one event with the channel selection, one range UPDATE` });
-    targets.push({ description: `P3: mark_stream_as_read of ${fmtInt(perChannel)} unread ≤ 1 s (p50 ${fmtNum(b.p50, 1)} ms)`, met: b.p50 <= 1000 });
-    const after = await ok(api, 'POST', '/api/v1/register', { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) });
-    if (after.unread_msgs.count !== 0) throw new Error(`still ${after.unread_msgs.count} unread`);
-  } finally {
-    await app.close();
-    agent.destroy();
-    dir.remove();
+  const bus = app.get(CommandBus);
+  const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
+  const reader = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'reader@bench.test', fullName: 'Reader', role: 'member', password: null }));
+  const otherIds: number[] = [];
+  if (others > 0) progress(`creating ${fmtInt(others)} other users`);
+  for (let i = 0; i < others; i++) {
+    otherIds.push((await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: `other${i}@bench.test`, fullName: `Other ${i}`, role: 'member', password: null }))).userId);
   }
-  const result: BenchResult = { name: 'message-flags', title: 'Message flags', command: commandLine(), params: { channels, perChannel, others }, rows, notes, targets, durationMs: now() - began };
-  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 1)} ${r.unit} ${r.detail ?? ''}\n`);
-  for (const t of targets) process.stdout.write(`target ${t.met ? 'met' : 'MISSED'}: ${t.description}\n`);
-  emitResult(args, result);
-  if (args['no-doc'] !== true) writeSection(result);
+  const api: Api = { port, auth: `Basic ${Buffer.from(`reader@bench.test:${reader.apiKey}`).toString('base64')}` };
+  const position = { n: 0n };
+  const names = ['narrow', ...Array.from({ length: channels }, (_, i) => `bulk-${i}`)];
+  const streamIds = new Map<string, number>();
+  for (const name of names) {
+    await ok(api, 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name }]) });
+    const { stream_id } = await ok(api, 'GET', '/api/v1/get_stream_id', { stream: name });
+    streamIds.set(name, stream_id);
+    progress(`seeding ${fmtInt(perChannel)} unread messages into "${name}" (${fmtInt(others + 1)} users)`);
+    await seedChannel(app, realmId, reader.userId, stream_id, perChannel, [reader.userId, ...otherIds], position);
+    reconnect();
+  }
+  // The steady state: seeded rows merged from the inbox into the user-clustered table (sends
+  // trigger that merge every 256 messages; a bulk seed would otherwise leave it to run during the timings).
+  const store = app.get<UserMessageStorePort>(USER_MESSAGE_STORE) as UserMessageStorePort & { compact?: () => Promise<void> };
+  await store.compact?.();
+  reconnect();
+  return { app, dir, api, streamIds, scale, totalUnread: perChannel * names.length };
+}
+
+async function dispose(setup: Setup): Promise<void> {
+  const after = await ok(setup.api, 'POST', '/api/v1/register', { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) });
+  if (after.unread_msgs.count !== 0) throw new Error(`still ${after.unread_msgs.count} unread`);
+  await setup.app.close();
+  reconnect();
+  setup.dir.remove();
+}
+
+/** A measurement: `iterations` timed requests (`once`), after an untimed `before`. */
+type Step = {
+  key: string;
+  metric: (setup: Setup) => string;
+  iterations: (setup: Setup) => number;
+  before?: (setup: Setup) => Promise<void>;
+  once: (setup: Setup, i: number) => Promise<unknown>;
+  detail: string;
+};
+
+const REGISTER = { fetch_event_types: JSON.stringify(['message', 'update_message_flags']) };
+const STEPS: Step[] = [
+  {
+    key: 'unread_msgs',
+    metric: (s) => `POST /register unread_msgs (${fmtInt(s.totalUnread)} unread, capped at 50,000)`,
+    iterations: () => 3,
+    once: async (s, i) => {
+      const body = await ok(s.api, 'POST', '/api/v1/register', REGISTER);
+      if (i === 0 && body.unread_msgs.count !== Math.min(s.totalUnread, 50_000)) throw new Error(`unread_msgs count ${body.unread_msgs.count}`);
+    },
+    detail: 'everything unread',
+  },
+  {
+    // 5,000 at a time over "narrow".
+    key: 'narrow',
+    metric: () => 'POST /messages/flags/narrow: 5,000 messages read in one request (P3)',
+    iterations: (s) => Math.floor(s.scale.perChannel / 5000),
+    once: async (s) => {
+      const narrow = JSON.stringify([{ operator: 'channel', operand: 'narrow' }, { operator: 'is', operand: 'unread' }]);
+      const body = await ok(s.api, 'POST', '/api/v1/messages/flags/narrow', { anchor: 'oldest', num_before: '0', num_after: '5000', include_anchor: 'true', narrow, op: 'add', flag: 'read' });
+      if (body.updated_count !== 5000) throw new Error(`updated ${body.updated_count}`);
+    },
+    detail: 'narrow channel + is:unread, anchor oldest',
+  },
+  {
+    // 5,000 listed ids: star them, then unstar.
+    key: 'flags',
+    metric: () => 'POST /messages/flags: 5,000 listed ids starred / unstarred',
+    iterations: () => 6,
+    before: async (s) => {
+      const narrow = JSON.stringify([{ operator: 'channel', operand: 'narrow' }]);
+      const first = (await ok(s.api, 'POST', '/api/v1/messages/flags/narrow', { anchor: 'oldest', num_before: '0', num_after: '1', narrow, op: 'add', flag: 'collapsed' })).first_processed_id as number;
+      s.starIds = JSON.stringify(Array.from({ length: 5000 }, (_, i) => first + i));
+    },
+    once: (s, i) => ok(s.api, 'POST', '/api/v1/messages/flags', { messages: s.starIds!, op: i % 2 === 0 ? 'add' : 'remove', flag: 'starred' }),
+    detail: 'alternately',
+  },
+  {
+    key: 'mark_stream_as_read',
+    metric: (s) => `POST /mark_stream_as_read of ${fmtInt(s.scale.perChannel)} unread messages (P3)`,
+    iterations: (s) => s.scale.channels,
+    once: (s, i) => ok(s.api, 'POST', '/api/v1/mark_stream_as_read', { stream_id: String(s.streamIds.get(`bulk-${i}`)) }),
+    detail: 'one event with the channel selection, one range UPDATE',
+  },
+];
+
+/**
+ * Runs every step on each setup, alternating between the setups request by request, so that a
+ * side-by-side comparison sees the same machine load on both sides.
+ */
+async function measure(setups: Setup[]): Promise<Measurement[][]> {
+  const results: Measurement[][] = setups.map(() => []);
+  for (const step of STEPS) {
+    for (const setup of setups) await step.before?.(setup);
+    const samples: number[][] = setups.map(() => []);
+    const rounds = Math.max(...setups.map((s) => step.iterations(s)));
+    for (let i = 0; i < rounds; i++) {
+      for (const [k, setup] of setups.entries()) {
+        if (i >= step.iterations(setup)) continue;
+        const [, ms] = await timed(() => step.once(setup, i));
+        samples[k].push(ms);
+      }
+    }
+    for (const [k, setup] of setups.entries()) {
+      const st = stats(samples[k]);
+      results[k].push({ key: step.key, metric: step.metric(setup), p50: st.p50, detail: `p50 of ${samples[k].length}; max ${fmtNum(st.max, 1)} ms; ${step.detail}` });
+    }
+  }
+  return results;
+}
+
+async function scenario(scale: Scale): Promise<Measurement[]> {
+  const setup = await prepare(scale);
+  let measured: Measurement[];
+  try {
+    measured = (await measure([setup]))[0];
+  } catch (error) {
+    await dispose(setup).catch(() => undefined);
+    throw error;
+  }
+  await dispose(setup);
+  return measured;
 }
 
 function writeSection(result: BenchResult) {

@@ -191,6 +191,63 @@ describe('message flags', () => {
     });
   });
 
+  describe('historical rows (create_historical_user_messages)', () => {
+    let denmark: number;
+    let before: number[];
+    beforeEach(async () => {
+      // A public channel with shared history; cordelia is not subscribed when these are sent.
+      denmark = await createChannel('hamlet', 'Denmark');
+      before = [await toChannel('hamlet', 'Denmark', 't', 'one'), await toChannel('hamlet', 'Denmark', 't', 'two')];
+    });
+    const starredIds = async (who: string) =>
+      expectSuccess(await api.as(who).get(MESSAGES, { anchor: 'newest', num_before: 100, num_after: 0, narrow: [{ operator: 'is', operand: 'starred' }] })).messages.map((m: { id: number }) => m.id);
+    const store = () => api.app.get<UserMessageStorePort>(USER_MESSAGE_STORE);
+
+    it('starring a public message the user never received creates a read, historical row', async () => {
+      expect(expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [before[0]], op: 'add', flag: 'starred' }))).toMatchObject({ messages: [before[0]] });
+      expect(await flagsOf('cordelia', before[0])).toEqual(['read', 'starred', 'historical']);
+      expect(await starredIds('cordelia')).toEqual([before[0]]);
+      expect((await store().flagsFor(id('cordelia'), before)).size).toBe(1);
+      // Unstarring keeps the row, as Zulip does.
+      expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [before[0]], op: 'remove', flag: 'starred' }));
+      expect(await flagsOf('cordelia', before[0])).toEqual(['read', 'historical']);
+      expect(await starredIds('cordelia')).toEqual([]);
+    });
+
+    it('marking read a message without a row creates nothing (read | historical is what it already counts as)', async () => {
+      expectSuccess(await api.as('cordelia').post(FLAGS, { messages: before, op: 'add', flag: 'read' }));
+      expect((await store().flagsFor(id('cordelia'), before)).size).toBe(0);
+    });
+
+    it('marking unread: skipped while not subscribed, a historical unread row once subscribed', async () => {
+      expect(expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [before[1]], op: 'remove', flag: 'read' }))).toMatchObject({
+        messages: [], ignored_because_not_subscribed_channels: [denmark],
+      });
+      expect((await store().flagsFor(id('cordelia'), before)).size).toBe(0);
+      expectSuccess(await api.as('cordelia').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }] }));
+      expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [before[1]], op: 'remove', flag: 'read' }));
+      expect(await flagsOf('cordelia', before[1])).toEqual(['historical']);
+      expect(await unreadMsgs('cordelia')).toMatchObject({ count: 1, streams: [{ stream_id: denmark, topic: 't', unread_message_ids: [before[1]] }] });
+      expect(await unreadIds('cordelia')).toEqual([before[1]]);
+    });
+
+    it('stars a channel\'s history through the narrow endpoint, counting the new rows', async () => {
+      const body = expectSuccess(await narrow('cordelia', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: 'Denmark' }], flag: 'starred' }));
+      expect(body).toMatchObject({ processed_count: 2, updated_count: 2, first_processed_id: before[0], last_processed_id: before[1] });
+      expect(await starredIds('cordelia')).toEqual(before);
+      expect(expectSuccess(await narrow('cordelia', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: 'Denmark' }], flag: 'starred' }))).toMatchObject({ updated_count: 0 });
+    });
+
+    it('still refuses messages of history the user may not read', async () => {
+      await createChannel('hamlet', 'Protected', { invite_only: true, history_public_to_subscribers: false });
+      const hidden = await toChannel('hamlet', 'Protected', 't', 'before cordelia');
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Protected' }], principals: [id('cordelia')] }));
+      expectError(await api.as('cordelia').post(FLAGS, { messages: [before[0], hidden], op: 'add', flag: 'starred' }), 'Invalid message(s)');
+      expect((await store().flagsFor(id('cordelia'), [before[0], hidden])).size).toBe(0);
+      expectError(await api.as('polonius').post(FLAGS, { messages: [before[0]], op: 'add', flag: 'starred' }), 'Invalid message(s)');
+    });
+  });
+
   describe('POST /messages/flags', () => {
     it('changes the listed messages and echoes them', async () => {
       await createChannel('hamlet', 'Denmark', { principals: [id('hamlet'), id('cordelia')] });
@@ -209,6 +266,14 @@ describe('message flags', () => {
       const dm = await send('hamlet', { type: 'direct', to: JSON.stringify([id('iago')]), content: 'psst' });
       for (const messages of [[secret], [dm], [999_999]]) {
         expectError(await api.as('cordelia').post(FLAGS, { messages, op: 'add', flag: 'starred' }), 'Invalid message(s)');
+      }
+    });
+
+    it('marking read or unstarring a message without a row changes nothing and checks nothing (do_update_message_flags)', async () => {
+      await createChannel('hamlet', 'Secret', { principals: [id('hamlet')], invite_only: true });
+      const secret = await toChannel('hamlet', 'Secret', 't', 'hush');
+      for (const [op, flag] of [['add', 'read'], ['remove', 'starred'], ['remove', 'collapsed']]) {
+        expect(expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [secret, 999_999], op, flag }))).toMatchObject({ messages: [secret, 999_999] });
       }
     });
 

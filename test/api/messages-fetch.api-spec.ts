@@ -155,6 +155,9 @@ describe('reading messages', () => {
       const loud = await toChannel('hamlet', 'noisy', 't', 'loud');
       const calm = await toChannel('hamlet', 'quiet', 't', 'calm');
       expectSuccess(await api.as('hamlet').post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id: muted, property: 'is_muted', value: true }] }));
+      // Hamlet follows the topic he started (automatic policy), and a followed topic of a muted channel stays in home view.
+      expect(await ids('hamlet', newest([{ operator: 'in', operand: 'home' }]))).toEqual([loud, calm]);
+      expectSuccess(await api.as('hamlet').post('/api/v1/user_topics', { stream_id: muted, topic: 't', visibility_policy: 0 }));
       expect(await ids('hamlet', newest([{ operator: 'in', operand: 'home' }]))).toEqual([calm]);
       expect(await ids('hamlet', newest([{ operator: 'in', operand: 'all' }]))).toEqual([loud, calm]);
     });

@@ -4,6 +4,7 @@ import {
   type ChangeMessageFlags,
   checkFlagChange,
   CURRENT_SCHEMA_VERSION,
+  DEFAULT_HISTORICAL_FLAGS,
   DomainError,
   EMPTY_TOPIC_FALLBACK_NAME,
   type FlagSelection,
@@ -145,9 +146,11 @@ export class MessageFlagsService {
 
   /**
    * do_update_message_flags: check the flag and operation; for `read` + `remove` skip messages
-   * of channels the user is not subscribed to (their channel ids are reported); every id
-   * without a row must be accessible ("Invalid message(s)"); count the rows whose flag changes
-   * and record the change.
+   * of channels the user is not subscribed to (their channel ids are reported); count the
+   * messages whose flag changes, those without a row counting as `read | historical`; when the
+   * change would alter such a message (adding `starred` / `collapsed`, removing `read`), each
+   * must be accessible ("Invalid message(s)") and gets a historical row; record the change.
+   * Marking read or unstarring a message without a row changes nothing and checks nothing.
    */
   private async changeIds(actor: Actor, userId: number, flag: string, op: string, ids: number[], rows: Map<number, number>, requested: number[]) {
     const checked = checkFlagChange(flag, op);
@@ -169,10 +172,18 @@ export class MessageFlagsService {
       selected = ids.filter((id) => !skipped.has(id));
       processed = requested.filter((id) => !skipped.has(id));
     }
-    // Ids without a row: access_message for each (historical rows are not created; see docs/messages.md).
-    await this.messages.accessibleMessages(actor, selected.filter((id) => !rows.has(id)));
-    const changing = selected.filter((id) => rows.has(id) && ((rows.get(id)! & checked.mask) !== 0) !== (checked.op === 'add'));
-    const updatedCount = await this.record(actor, userId, checked.flag, checked.op, { kind: 'ids', messageIds: changing }, changing.length);
+    // A message without a row counts as DEFAULT_HISTORICAL_FLAGS (read | historical).
+    const target = checked.op === 'add' ? checked.mask : 0;
+    const changing = selected.filter((id) => ((rows.get(id) ?? DEFAULT_HISTORICAL_FLAGS) & checked.mask) !== target);
+    let historicalIds: number[] = [];
+    if ((DEFAULT_HISTORICAL_FLAGS & checked.mask) !== target) {
+      // Starring, collapsing or marking unread a message the user never received: it must be
+      // accessible ("Invalid message(s)"), and a historical row is created for it.
+      historicalIds = changing.filter((id) => !rows.has(id));
+      await this.messages.accessibleMessages(actor, historicalIds);
+    }
+    const selection: FlagSelection = historicalIds.length > 0 ? { kind: 'ids', messageIds: changing, historicalIds } : { kind: 'ids', messageIds: changing };
+    const updatedCount = await this.record(actor, userId, checked.flag, checked.op, selection, changing.length);
     return { updatedCount, ignoredChannels, processed };
   }
 

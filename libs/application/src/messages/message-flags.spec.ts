@@ -1,6 +1,6 @@
-import { MESSAGE_FLAG_BITS as F } from '@app/domain';
+import { MESSAGE_FLAG_BITS as F, VISIBILITY_POLICY } from '@app/domain';
 import { clampFlagRange } from './message-flags.service';
-import { aggregateUnread } from './unread-queries';
+import { aggregateUnread, topicPolicyKey } from './unread-queries';
 
 describe('clampFlagRange (update_message_flags_for_narrow)', () => {
   it.each([
@@ -48,6 +48,26 @@ describe('aggregateUnread (aggregate_unread_data)', () => {
       count: 5,
       old_unreads_missing: false,
     });
+  });
+
+  it('applies topic policies as is_row_muted: muted topics leave count and wildcard mentions, unmuted or followed topics of muted channels stay', () => {
+    const rows = [
+      row(1, { streamId: 5, topic: 'Muted', flags: F.stream_wildcard_mentioned }),
+      row(2, { streamId: 5, topic: 'open' }),
+      row(3, { streamId: 6, topic: 'Unmuted', flags: F.topic_wildcard_mentioned }),
+      row(4, { streamId: 6, topic: 'followed' }),
+      row(5, { streamId: 6, topic: 'other', flags: F.mentioned }),
+    ];
+    const topicPolicies = new Map([
+      [topicPolicyKey(5, 'muted'), VISIBILITY_POLICY.MUTED],
+      [topicPolicyKey(6, 'unmuted'), VISIBILITY_POLICY.UNMUTED],
+      [topicPolicyKey(6, 'Followed'), VISIBILITY_POLICY.FOLLOWED],
+    ]);
+    const result = aggregateUnread(10, rows, { subscribed: new Set([5, 6]), muted: new Set([6]), topicPolicies, oldUnreadsMissing: false });
+    // Muted messages are still listed by topic.
+    expect(result.streams.map((s) => s.unread_message_ids)).toEqual([[1], [2], [4], [5], [3]]);
+    expect(result.count).toBe(3); // 2, 3, 4
+    expect(result.mentions).toEqual([3, 5]); // a personal mention counts even where muting hides the message
   });
 
   it('is empty without unread messages', () => {

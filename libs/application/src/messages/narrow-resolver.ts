@@ -7,6 +7,7 @@ import {
   MENTION_FLAGS_MASK,
   MESSAGE_FLAG_BITS,
   type NarrowParameter,
+  VISIBILITY_POLICY,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
 import type { ChannelDocument } from '../channels/channel.documents';
@@ -15,6 +16,8 @@ import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
 import { canAccessChannelHistory } from './message-access';
+import type { UserTopicDocument } from './message.documents';
+import { UserTopicsService } from './user-topics.service';
 
 export type ResolvedNarrow = { terms: NarrowTerm[]; includeHistory: boolean };
 
@@ -36,9 +39,13 @@ export class NarrowResolver {
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
+    private readonly userTopics: UserTopicsService,
   ) {}
 
   async resolve(viewer: UserDocument, narrow: NarrowParameter[]): Promise<ResolvedNarrow> {
+    // The viewer's muted channels and topic policies, read once, if a term needs them.
+    let visibility: Promise<Visibility> | undefined;
+    const visibilityOf = () => (visibility ??= this.visibility(viewer));
     const terms: NarrowTerm[] = [];
     let channelNarrow = false;
     let dmNarrow = false;
@@ -84,13 +91,18 @@ export class NarrowResolver {
           kind('dm');
           add({ kind: 'is-dm' });
         } else if (operand === 'resolved') add({ kind: 'resolved' });
+        else if (operand === 'followed') {
+          const followed = (await visibilityOf()).topics.filter((t) => t.visibility_policy === VISIBILITY_POLICY.FOLLOWED);
+          add({ kind: 'topics', topics: followed.map((t) => ({ streamId: t.stream_id, topic: t.topic_name })) });
+        } else if (operand === 'muted') add(mutedCondition(await visibilityOf()));
         else if (typeof operand === 'string' && IS_FLAGS[operand]) add(IS_FLAGS[operand]);
         else throw badNarrow(`unknown 'is' operand ${String(operand)}`);
       } else if (operator === 'in') {
         if (operand === 'home') {
-          // Excludes the viewer's muted channels (topic mutes are not kept by this server yet).
-          const muted = (await this.subscriptions.activeSubscriptionsOf(viewer.user_id)).filter((s) => s.is_muted).map((s) => s.channel_id);
-          if (muted.length > 0) terms.push({ kind: 'streams', streamIds: muted, negated: !negated });
+          // by_in: what muting hides is left out (its negation keeps only that); with nothing
+          // muted the term is no condition at all, negated or not, as in Zulip.
+          const muted = mutedCondition(await visibilityOf());
+          if (muted.mutedTopics.length > 0 || muted.mutedStreamIds.length > 0) terms.push({ ...muted, negated: !negated });
         } else if (operand !== 'all') throw badNarrow(`unknown 'in' operand ${String(operand)}`);
       } else if (operator === 'has') {
         if (operand === 'link' || operand === 'image' || operand === 'attachment') add({ kind: 'has', what: operand });
@@ -112,6 +124,11 @@ export class NarrowResolver {
     // A term on the viewer's own flags leaves nothing to find in history they did not receive.
     if (narrow.some((t) => t.operator === 'is')) includeHistory = false;
     return { terms, includeHistory };
+  }
+
+  private async visibility(viewer: UserDocument): Promise<Visibility> {
+    const [subscriptions, topics] = await Promise.all([this.subscriptions.activeSubscriptionsOf(viewer.user_id), this.userTopics.policiesOf(viewer.user_id)]);
+    return { mutedStreamIds: subscriptions.filter((s) => s.is_muted).map((s) => s.channel_id), topics };
   }
 
   private async channel(realmId: number, operand: string | number): Promise<ChannelDocument> {
@@ -139,4 +156,24 @@ export class NarrowResolver {
     for (const name of names) ids.push((await this.user(viewer.realm_id, typeof name === 'string' ? name.trim() : name, error)).user_id);
     return directConversationKey([...ids, viewer.user_id]);
   }
+}
+
+type Visibility = { mutedStreamIds: number[]; topics: UserTopicDocument[] };
+
+/**
+ * exclude_stream_and_topic_mutes as one condition that holds for the messages muting hides:
+ * muted topics anywhere, and the messages of muted channels (subscribed and muted) except
+ * their unmuted or followed topics. `in:home` is its negation, `is:muted` the condition.
+ */
+function mutedCondition({ mutedStreamIds, topics }: Visibility): Extract<NarrowCondition, { kind: 'muted' }> {
+  const ref = (t: UserTopicDocument) => ({ streamId: t.stream_id, topic: t.topic_name });
+  const muted = new Set(mutedStreamIds);
+  return {
+    kind: 'muted',
+    mutedTopics: topics.filter((t) => t.visibility_policy === VISIBILITY_POLICY.MUTED).map(ref),
+    mutedStreamIds,
+    visibleTopics: topics
+      .filter((t) => muted.has(t.stream_id) && (t.visibility_policy === VISIBILITY_POLICY.UNMUTED || t.visibility_policy === VISIBILITY_POLICY.FOLLOWED))
+      .map(ref),
+  };
 }

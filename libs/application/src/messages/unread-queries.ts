@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, MESSAGE_FLAG_BITS as F, NoSuchUserError } from '@app/domain';
+import { type Actor, isMutedByVisibility, MESSAGE_FLAG_BITS as F, NoSuchUserError, type VisibilityPolicy } from '@app/domain';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UnreadMessage, UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { UserTopicsService } from './user-topics.service';
 
 /** zerver/lib/message.py MAX_UNREAD_MESSAGES. */
 export const MAX_UNREAD_MESSAGES = 50_000;
@@ -25,31 +26,41 @@ const WILDCARD_MENTIONED = F.stream_wildcard_mentioned | F.topic_wildcard_mentio
  * there may be older ones), leaving out channels the user is no longer subscribed to, grouped
  * by conversation (one-on-one by the other user, group conversations by "1,2,3", channel
  * messages by channel and topic compared case-insensitively, spelled as in the first one).
- * `mentions` has personal and group mentions, and wildcard mentions outside muted channels;
- * `count` leaves out muted channels (topic mutes are not kept yet).
+ * `mentions` has personal and group mentions, and wildcard mentions of messages muting does not
+ * hide; `count` leaves out what muting hides (is_row_muted: muted topics, and muted channels
+ * except their unmuted or followed topics). Muted messages stay listed under `streams`.
  */
 @Injectable()
 export class UnreadQueries {
   constructor(
     private readonly subscriptions: SubscriptionQueries,
+    private readonly userTopics: UserTopicsService,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
   ) {}
 
   async unreadMsgs(actor: Actor, limit = MAX_UNREAD_MESSAGES): Promise<UnreadMessagesResult> {
     if (actor.userId === null) throw new NoSuchUserError();
     const userId = actor.userId;
-    const [rows, subscriptions] = await Promise.all([this.store.unreadMessages(userId, limit), this.subscriptions.activeSubscriptionsOf(userId)]);
+    const [rows, subscriptions, topics] = await Promise.all([
+      this.store.unreadMessages(userId, limit),
+      this.subscriptions.activeSubscriptionsOf(userId),
+      this.userTopics.policiesOf(userId),
+    ]);
     const muted = new Set(subscriptions.filter((s) => s.is_muted).map((s) => s.channel_id));
     const subscribed = new Set(subscriptions.map((s) => s.channel_id));
-    return aggregateUnread(userId, rows, { subscribed, muted, oldUnreadsMissing: rows.length === limit });
+    const topicPolicies = new Map(topics.map((t) => [topicPolicyKey(t.stream_id, t.topic_name), t.visibility_policy as VisibilityPolicy]));
+    return aggregateUnread(userId, rows, { subscribed, muted, topicPolicies, oldUnreadsMissing: rows.length === limit });
   }
 }
+
+/** How aggregateUnread looks up a topic's visibility policy: "<channel id>:<lower-cased topic>". */
+export const topicPolicyKey = (streamId: number, topic: string) => `${streamId}:${topic.toLowerCase()}`;
 
 /** aggregate_unread_data over rows sorted by id (pure, for tests). */
 export function aggregateUnread(
   userId: number,
   rows: UnreadMessage[],
-  o: { subscribed: Set<number>; muted: Set<number>; oldUnreadsMissing: boolean },
+  o: { subscribed: Set<number>; muted: Set<number>; topicPolicies?: Map<string, VisibilityPolicy>; oldUnreadsMissing: boolean },
 ): UnreadMessagesResult {
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
@@ -64,7 +75,7 @@ export function aggregateUnread(
       let entry = streams.get(key);
       if (!entry) streams.set(key, (entry = { stream_id: row.streamId, topic, unread_message_ids: [] }));
       entry.unread_message_ids.push(row.id);
-      const isMuted = o.muted.has(row.streamId);
+      const isMuted = isMutedByVisibility(o.topicPolicies?.get(topicPolicyKey(row.streamId, topic)) ?? 0, o.muted.has(row.streamId));
       if (!isMuted) count++;
       if ((row.flags & ALWAYS_MENTIONED) !== 0 || ((row.flags & WILDCARD_MENTIONED) !== 0 && !isMuted)) mentions.push(row.id);
       continue;

@@ -28,7 +28,12 @@ export const messageFlagsStream = (userId: number) => `message_flags-${userId}`;
  *   events that precede the change in the log), never to messages sent afterwards.
  */
 export type FlagSelection =
-  | { kind: 'ids'; messageIds: number[] }
+  /**
+   * `historicalIds`: the listed messages the user has no row for (public history they did not
+   * receive); their rows are created with `read | historical` first (Zulip's
+   * create_historical_user_messages), so the change applies to them as well.
+   */
+  | { kind: 'ids'; messageIds: number[]; historicalIds?: number[] }
   | { kind: 'channel'; streamId: number; topic: string | null; upToMessageId: number }
   | { kind: 'all'; upToMessageId: number };
 
@@ -51,6 +56,9 @@ export type ChangeMessageFlags = {
 
 /** The flag names a client may send (UserMessage.flags minus NON_API_FLAGS). */
 const API_FLAGS = Object.keys(MESSAGE_FLAG_BITS).filter((f) => f !== 'is_private');
+
+/** zerver/lib/user_message.py DEFAULT_HISTORICAL_FLAGS: the flags of a message the user has access to but no row for. */
+export const DEFAULT_HISTORICAL_FLAGS = MESSAGE_FLAG_BITS.read | MESSAGE_FLAG_BITS.historical;
 
 /**
  * zerver/actions/message_flags.py do_update_message_flags: the flag must exist ("Invalid flag:
@@ -82,10 +90,10 @@ export const messageFlagsDecider: Decider<ChangeMessageFlags, MessageFlagsChange
  * The rows a selection covers, in the shape of the user-message store's FlagSelector (every
  * given condition holds; ids inclusive): an id list, or one range over a channel, topic or all.
  */
-export function selectionConditions(selection: FlagSelection): { messageIds?: number[]; maxId?: number; streamId?: number; topic?: string } {
+export function selectionConditions(selection: FlagSelection): { messageIds?: number[]; maxId?: number; streamId?: number; topic?: string; createHistorical?: number[] } {
   switch (selection.kind) {
     case 'ids':
-      return { messageIds: selection.messageIds };
+      return selection.historicalIds?.length ? { messageIds: selection.messageIds, createHistorical: selection.historicalIds } : { messageIds: selection.messageIds };
     case 'channel':
       return selection.topic === null
         ? { streamId: selection.streamId, maxId: selection.upToMessageId }

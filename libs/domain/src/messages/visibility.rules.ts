@@ -39,3 +39,13 @@ export function visibilityPolicyForSend(
   if (channelMuted && settings.unmuteTopicsInMutedChannels === AUTOMATIC_POLICY.ON_INITIATION && initiates) policy = UNMUTED;
   return policy;
 }
+
+/**
+ * zerver/lib/message.py extract_unread_data_from_um_rows is_row_muted: whether a channel
+ * message is hidden by muting. A muted channel hides its topics unless they are unmuted or
+ * followed; in other channels only muted topics are hidden.
+ */
+export function isMutedByVisibility(policy: VisibilityPolicy, channelMuted: boolean): boolean {
+  if (channelMuted) return policy !== UNMUTED && policy !== FOLLOWED;
+  return policy === VISIBILITY_POLICY.MUTED;
+}

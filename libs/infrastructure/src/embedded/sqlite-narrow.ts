@@ -58,7 +58,36 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
     }
     case 'nothing':
       return { sql: '0', params: [] };
+    case 'topics':
+      return inTopics(c.topics);
+    case 'muted': {
+      // A muted topic, or a muted channel's message whose topic is not unmuted or followed.
+      const parts: Sql[] = [];
+      if (c.mutedTopics.length > 0) parts.push(inTopics(c.mutedTopics));
+      if (c.mutedStreamIds.length > 0) {
+        const streams = { sql: `m.stream_id IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(c.mutedStreamIds.map(int))] };
+        if (c.visibleTopics.length === 0) parts.push(streams);
+        else {
+          const visible = inTopics(c.visibleTopics);
+          parts.push({ sql: `(${streams.sql} AND NOT (${visible.sql}))`, params: [...streams.params, ...visible.params] });
+        }
+      }
+      if (parts.length === 0) return { sql: '0', params: [] };
+      return { sql: `(m.stream_id IS NOT NULL AND (${parts.map((p) => p.sql).join(' OR ')}))`, params: parts.flatMap((p) => p.params) };
+    }
   }
+}
+
+/** The key topic lists are matched by: "<channel id>:<lower-cased topic>". */
+export const channelTopicKey = (streamId: number, topic: string) => `${int(streamId)}:${topic.toLowerCase()}`;
+
+/** Channel messages of the listed topics; one JSON parameter, so the statement text does not depend on the list. */
+function inTopics(topics: { streamId: number; topic: string }[]): Sql {
+  if (topics.length === 0) return { sql: '0', params: [] };
+  return {
+    sql: "(m.stream_id IS NOT NULL AND (m.stream_id || ':' || m.topic_key) IN (SELECT value FROM json_each(?)))",
+    params: [JSON.stringify(topics.map((t) => channelTopicKey(t.streamId, t.topic)))],
+  };
 }
 
 /**

@@ -57,7 +57,26 @@ function condition(c: NarrowCondition, target: NarrowTarget, prefix: string, fla
     }
     case 'nothing':
       return MATCH_NOTHING;
+    case 'topics':
+      return inTopics(c.topics, f);
+    case 'muted': {
+      // A muted topic, or a muted channel's message whose topic is not unmuted or followed.
+      const parts: Document[] = [];
+      if (c.mutedTopics.length > 0) parts.push(inTopics(c.mutedTopics, f));
+      if (c.mutedStreamIds.length > 0) {
+        const streams = { [f('s')]: { $in: c.mutedStreamIds } };
+        parts.push(c.visibleTopics.length === 0 ? streams : { $and: [streams, { $nor: [inTopics(c.visibleTopics, f)] }] });
+      }
+      if (parts.length === 0) return MATCH_NOTHING;
+      return parts.length === 1 ? parts[0] : { $or: parts };
+    }
   }
+}
+
+/** Channel messages of the listed topics (topic compared case-insensitively). */
+function inTopics(topics: { streamId: number; topic: string }[], f: (name: string) => string): Document {
+  if (topics.length === 0) return MATCH_NOTHING;
+  return { $or: topics.map((t) => ({ [f('s')]: t.streamId, [f('tk')]: t.topic.toLowerCase() })) };
 }
 
 /**

@@ -24,6 +24,11 @@ describe('MessageFlagsChanged → per-user state changes (pure)', () => {
       { type: 'flags-changed', userId: 10, selector: { messageIds: [1, 3] }, op: 'add', mask: F.starred },
     ]));
 
+  it('historical ids ride along as rows to create first (create_historical_user_messages)', () =>
+    expect(userMessageChanges(recorded(flagsChanged(10, 'starred', 'add', { kind: 'ids', messageIds: [1, 3], historicalIds: [3] })))).toEqual([
+      { type: 'flags-changed', userId: 10, selector: { messageIds: [1, 3], createHistorical: [3] }, op: 'add', mask: F.starred },
+    ]));
+
   it('a channel, topic or "all" selection becomes one range change bounded by its message id', () => {
     expect(userMessageChanges(recorded(flagsChanged(10, 'read', 'add', { kind: 'channel', streamId: 5, topic: null, upToMessageId: 9 })))).toEqual([
       { type: 'flags-changed', userId: 10, selector: { streamId: 5, maxId: 9 }, op: 'add', mask: F.read },
@@ -60,6 +65,7 @@ describe('flag changes replayed by the projector (embedded)', () => {
   const state = async () => ({
     hamlet: Object.fromEntries(await store.flagsFor(10, [1, 2, 3, 4, 5])),
     cordelia: Object.fromEntries(await store.flagsFor(11, [1, 2, 3, 4, 5])),
+    historical: Object.fromEntries(await store.flagsFor(12, [1, 2, 3, 4, 5])),
   });
 
   beforeEach(async () => {
@@ -79,6 +85,9 @@ describe('flag changes replayed by the projector (embedded)', () => {
     await append(messageFlagsStream(10), flagsChanged(10, 'starred', 'add', { kind: 'ids', messageIds: [3, 4] }));
     await append(messageFlagsStream(11), flagsChanged(11, 'read', 'add', { kind: 'all', upToMessageId: 4 }));
     await append(messageFlagsStream(11), flagsChanged(11, 'read', 'remove', { kind: 'ids', messageIds: [2] }));
+    // User 12 never received messages 1-3: starring 2 and marking 3 unread create historical rows.
+    await append(messageFlagsStream(12), flagsChanged(12, 'starred', 'add', { kind: 'ids', messageIds: [2], historicalIds: [2] }));
+    await append(messageFlagsStream(12), flagsChanged(12, 'read', 'remove', { kind: 'ids', messageIds: [3], historicalIds: [3] }));
     await append('message-5', messageSent({ messageId: 5, recipientIds: [10, 11], readUserIds: [], recipient: { type: 'stream', streamId: 5, streamName: 'Denmark', topic: 'a' } }));
     await append(messageFlagsStream(10), flagsChanged(10, 'read', 'add', { kind: 'channel', streamId: 5, topic: null, upToMessageId: 3 }));
   });
@@ -93,6 +102,7 @@ describe('flag changes replayed by the projector (embedded)', () => {
     // Topic "a" matched "A" too (case-insensitive); message 5 came after the bound and stays unread.
     hamlet: { 1: F.read, 2: F.read, 3: F.read | F.starred, 4: F.is_private | F.starred, 5: 0 },
     cordelia: { 1: F.read, 2: 0, 3: F.read, 4: F.read | F.is_private, 5: 0 },
+    historical: { 2: F.read | F.historical | F.starred, 3: F.historical },
   };
 
   it('applies the changes in log order, bounded selections leaving later messages alone', async () => {
