@@ -19,7 +19,10 @@ async function bootstrap() {
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger) });
   app.enableShutdownHooks();
   await app.init();
-  logger.info({ eventStore: config.eventStoreDriver, readStore: config.readStoreDriver }, 'worker running projectors');
+  logger.info(
+    { eventStore: config.eventStoreDriver, readStore: config.readStoreDriver, scheduler: config.schedulerDriver, projectors: config.runProjectors },
+    'worker running projectors and scheduled-message deliveries',
+  );
 }
 
 bootstrap().catch((error) => {

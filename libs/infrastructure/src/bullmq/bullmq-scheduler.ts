@@ -1,0 +1,85 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis as IORedis } from 'ioredis';
+import type { ClockPort, JobHandler, ScheduledJob, SchedulerPort } from '@app/application';
+
+/** One queue for every delayed job of the product; jobs are told apart by name. */
+export const SCHEDULER_QUEUE = 'scheduled-jobs';
+
+/**
+ * The servers scheduler: BullMQ delayed jobs in Redis (docs.bullmq.io/guide/jobs/delayed).
+ *
+ * - `schedule` is `queue.add(name, data, {jobId, delay})`: BullMQ ignores an add whose job id
+ *   already exists, which makes scheduling idempotent; completed jobs are removed so the same id
+ *   can be scheduled again later.
+ * - `cancel` is `queue.remove(jobId)`, which leaves a job that a worker holds (locked) alone.
+ * - `process` starts a BullMQ Worker. BullMQ hands each job to one worker under a lock; a worker
+ *   that dies mid-job has the job marked stalled and run again, so handlers must be idempotent.
+ *   Failed handlers are retried with exponential backoff.
+ */
+export class BullmqScheduler implements SchedulerPort {
+  private readonly connection: IORedis;
+  private readonly queue: Queue;
+  private worker: Worker | undefined;
+  private workerConnection: IORedis | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly clock: ClockPort,
+    private readonly options: { queueName?: string; prefix?: string; attempts?: number } = {},
+  ) {
+    // The producer's calls fail fast when Redis is away (the caller logs it and the boot re-arm
+    // repairs it); only the Worker's blocking connection must retry forever (BullMQ's advice).
+    this.connection = new IORedis(url, { maxRetriesPerRequest: 1 });
+    this.queue = new Queue(this.queueName, { connection: this.connection, prefix: options.prefix });
+  }
+
+  private get queueName() {
+    return this.options.queueName ?? SCHEDULER_QUEUE;
+  }
+
+  async schedule(job: ScheduledJob): Promise<void> {
+    const delay = Math.max(0, job.runAt.getTime() - this.clock.now().getTime());
+    await this.queue.add(job.name, job.data, {
+      jobId: job.id,
+      delay,
+      attempts: this.options.attempts ?? 5,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  async cancel(jobId: string): Promise<void> {
+    await this.queue.remove(jobId);
+  }
+
+  async process(handler: JobHandler, options: { concurrency?: number } = {}): Promise<void> {
+    if (this.worker) throw new Error('this scheduler already processes jobs');
+    this.workerConnection = new IORedis(this.url, { maxRetriesPerRequest: null });
+    this.worker = new Worker(
+      this.queueName,
+      async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as Record<string, unknown> }),
+      { connection: this.workerConnection, prefix: this.options.prefix, concurrency: options.concurrency ?? 8 },
+    );
+    // A failing handler is retried by BullMQ; the error event only keeps it from being unhandled.
+    this.worker.on('error', () => undefined);
+    await this.worker.waitUntilReady();
+  }
+
+  async pendingJobIds(): Promise<string[]> {
+    const jobs = await this.queue.getJobs(['delayed', 'waiting', 'active', 'prioritized']);
+    return jobs.map((j) => j.id ?? '').filter((id) => id !== '');
+  }
+
+  /** Removes every job of the queue (tests and benchmarks only). */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+    this.workerConnection?.disconnect();
+    this.connection.disconnect();
+  }
+}

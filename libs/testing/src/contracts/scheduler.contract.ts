@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { JobHandler, SchedulerPort } from '@app/application';
+
+export type SchedulerFixture = {
+  /** A new scheduler; with `shared`, every instance of one fixture sees the same jobs (one queue). */
+  open(): Promise<SchedulerPort>;
+  /** Jobs outlive the scheduler instance that scheduled them (BullMQ: Redis keeps them). */
+  durable: boolean;
+  cleanup(): Promise<void>;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` holds (or fails after `timeoutMs`): an eventual assertion, not a timing one. */
+async function eventually(check: () => void, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(20);
+    }
+  }
+}
+
+/** Records the runs of each job id. */
+function recorder(behaviour: (id: string, run: number) => void = () => undefined) {
+  const runs = new Map<string, number>();
+  const handler: JobHandler = async ({ id }) => {
+    const run = (runs.get(id) ?? 0) + 1;
+    runs.set(id, run);
+    behaviour(id, run);
+  };
+  return { runs, handler, count: (id: string) => runs.get(id) ?? 0 };
+}
+
+/** The behaviour every SchedulerPort adapter must have (real time, short delays). */
+export function schedulerContract(adapterName: string, makeFixture: () => Promise<SchedulerFixture>) {
+  describe(`SchedulerPort contract: ${adapterName}`, () => {
+    let fixture: SchedulerFixture;
+    let schedulers: SchedulerPort[];
+    const open = async () => {
+      const scheduler = await fixture.open();
+      schedulers.push(scheduler);
+      return scheduler;
+    };
+    const job = (id: string, inMs: number) => ({ id, name: 'contract-job', data: { id }, runAt: new Date(Date.now() + inMs) });
+    const id = () => `job-${randomUUID()}`;
+
+    beforeEach(async () => {
+      fixture = await makeFixture();
+      schedulers = [];
+    });
+    afterEach(async () => {
+      for (const s of schedulers) await s.close();
+      await fixture.cleanup();
+    });
+
+    it('runs a job once, not before its time', async () => {
+      const scheduler = await open();
+      const r = recorder();
+      await scheduler.process(r.handler);
+      const j = id();
+      await scheduler.schedule(job(j, 400));
+      expect(r.count(j)).toBe(0);
+      expect(await scheduler.pendingJobIds()).toContain(j);
+      await eventually(() => expect(r.count(j)).toBe(1));
+      await sleep(200);
+      expect(r.count(j)).toBe(1);
+      expect(await scheduler.pendingJobIds()).not.toContain(j);
+    });
+
+    it('runs a job whose time has passed promptly', async () => {
+      const scheduler = await open();
+      const r = recorder();
+      await scheduler.process(r.handler);
+      const j = id();
+      await scheduler.schedule(job(j, -60_000));
+      await eventually(() => expect(r.count(j)).toBe(1));
+    });
+
+    it('is idempotent by job id: scheduling the same id again adds no second run', async () => {
+      const scheduler = await open();
+      const r = recorder();
+      await scheduler.process(r.handler);
+      const j = id();
+      await scheduler.schedule(job(j, 200));
+      await scheduler.schedule(job(j, 250));
+      await scheduler.schedule(job(j, 200));
+      await eventually(() => expect(r.count(j)).toBe(1));
+      await sleep(300);
+      expect(r.count(j)).toBe(1);
+    });
+
+    it('cancel removes a waiting job; cancelling an unknown id is a no-op', async () => {
+      const scheduler = await open();
+      const r = recorder();
+      await scheduler.process(r.handler);
+      const [kept, cancelled] = [id(), id()];
+      await scheduler.schedule(job(cancelled, 300));
+      await scheduler.schedule(job(kept, 400));
+      await scheduler.cancel(cancelled);
+      await scheduler.cancel(id());
+      expect(await scheduler.pendingJobIds()).not.toContain(cancelled);
+      await eventually(() => expect(r.count(kept)).toBe(1));
+      expect(r.count(cancelled)).toBe(0);
+    });
+
+    it('a job cancelled and scheduled again under a new id runs at the new time only (moving a job)', async () => {
+      const scheduler = await open();
+      const r = recorder();
+      await scheduler.process(r.handler);
+      const [before, after] = [id(), id()];
+      await scheduler.schedule(job(before, 150));
+      await scheduler.cancel(before);
+      await scheduler.schedule(job(after, 300));
+      await eventually(() => expect(r.count(after)).toBe(1));
+      expect(r.count(before)).toBe(0);
+    });
+
+    it('retries a job whose handler throws', async () => {
+      const scheduler = await open();
+      const r = recorder((_, run) => {
+        if (run === 1) throw new Error('transient');
+      });
+      await scheduler.process(r.handler);
+      const j = id();
+      await scheduler.schedule(job(j, 0));
+      await eventually(() => expect(r.count(j)).toBe(2), 10_000);
+    });
+
+    it('jobs scheduled before processing starts run once it starts', async () => {
+      const scheduler = await open();
+      const j = id();
+      await scheduler.schedule(job(j, 0));
+      const r = recorder();
+      await sleep(100);
+      expect(r.count(j)).toBe(0);
+      await scheduler.process(r.handler);
+      await eventually(() => expect(r.count(j)).toBe(1));
+    });
+
+    it('durable adapters: jobs survive the instance that scheduled them, and two racing workers run each job once', async () => {
+      if (!fixture.durable) return; // embedded: the application re-arms from its read models at boot
+      const producer = await open();
+      const ids = Array.from({ length: 40 }, id);
+      for (const j of ids) await producer.schedule(job(j, 200));
+      await producer.close();
+      schedulers.splice(schedulers.indexOf(producer), 1);
+      const runs = new Map<string, number>();
+      const handler: JobHandler = async ({ id: j }) => {
+        runs.set(j, (runs.get(j) ?? 0) + 1);
+        await sleep(5);
+      };
+      const [a, b] = [await open(), await open()];
+      // Duplicates from both sides, as a restart's re-arm and a racing instance would add them.
+      for (const j of ids) await a.schedule(job(j, 200));
+      await a.process(handler, { concurrency: 4 });
+      await b.process(handler, { concurrency: 4 });
+      for (const j of ids) await b.schedule(job(j, 200));
+      await eventually(() => expect(ids.every((j) => runs.get(j) === 1)).toBe(true), 15_000);
+      await sleep(300);
+      expect([...runs.values()].every((n) => n === 1)).toBe(true);
+    });
+  });
+}
