@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import { DomainError } from '@app/domain';
+import { TooManyParametersError } from './request-limits';
 
 export type BodyLimits = { formBytes: number; fileBytes: number; fields: number };
 
@@ -10,6 +11,12 @@ export class PayloadTooLargeError extends DomainError {
     super(message, 'BAD_REQUEST', 413);
   }
 }
+
+/**
+ * Routes (below /api/v1) that stream their own multipart body (POST /user_uploads writes the file
+ * to the blob store as it arrives): the parser leaves their multipart bodies unread.
+ */
+export const STREAMED_MULTIPART_PATHS: ReadonlySet<string> = new Set(['/user_uploads', '/user_uploads/']);
 
 /**
  * Parses bodies the way Zulip reads them, for every method (PATCH and DELETE included):
@@ -26,7 +33,7 @@ export function bodyParsers(limits: BodyLimits) {
   return (req: Request, res: Response, next: NextFunction) => {
     const type = req.headers['content-type'] ?? '';
     const done = (error?: unknown) => next(error ? translateBodyError(error) : undefined);
-    if (type.startsWith('multipart/form-data')) return multipart(req, res, done);
+    if (type.startsWith('multipart/form-data')) return STREAMED_MULTIPART_PATHS.has(req.path.toLowerCase()) ? next() : multipart(req, res, done);
     if (type.startsWith('application/x-www-form-urlencoded')) return form(req, res, done);
     next();
   };
@@ -37,7 +44,7 @@ function translateBodyError(error: unknown): unknown {
   if (e.type === 'entity.too.large' || e.code === 'LIMIT_FIELD_VALUE') return new PayloadTooLargeError();
   if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeError('Uploaded file is larger than the allowed limit');
   if (e.type === 'parameters.too.many' || e.code === 'LIMIT_FIELD_COUNT' || e.code === 'LIMIT_PART_COUNT' || e.code === 'LIMIT_FILE_COUNT') {
-    return new PayloadTooLargeError('Too many parameters');
+    return new TooManyParametersError();
   }
   // Malformed bodies (bad multipart boundaries, wrong charset, aborted streams) are the client's fault.
   if (e.status !== undefined && e.status >= 400 && e.status < 500) return new DomainError('Malformed request body', 'BAD_REQUEST', 400);

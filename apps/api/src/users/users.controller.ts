@@ -8,6 +8,8 @@ import {
   formatOwnUser,
   formatUser,
   ReactivateUserCommand,
+  RemoveProfileDataCommand,
+  UpdateProfileDataCommand,
   UserQueries,
 } from '@app/application';
 import { checkFullName, DomainError, NoSuchUserError, roleFromValue } from '@app/domain';
@@ -74,7 +76,7 @@ export class UsersController {
 
   @Patch(':user_id')
   @RequireRole('administrator')
-  @Summary('Change a user\'s name or role (administrators; owners for the owner role).')
+  @Summary('Change a user\'s name, role or custom profile field values (administrators; owners for the owner role).')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id') rawId: string, @Params() params: UpdateUserDto) {
     const userId = intPathParam(rawId);
     const target = await this.users.byId(actor.realmId, userId);
@@ -84,11 +86,18 @@ export class UsersController {
       role = roleFromValue(params.role);
       if (!role) throw new DomainError('Invalid role');
     }
-    if (params.full_name === undefined && role === undefined) throw new DomainError('No new data supplied');
+    if (params.full_name === undefined && role === undefined && params.profile_data === undefined) throw new DomainError('No new data supplied');
     // Check the name before changing the role, so a bad request changes nothing.
     if (params.full_name !== undefined) checkFullName(params.full_name);
     if (role !== undefined) await this.commands.execute(new ChangeUserRoleCommand({ actor }, userId, role));
     if (params.full_name !== undefined) await this.commands.execute(new ChangeUserFullNameCommand({ actor }, userId, params.full_name));
+    if (params.profile_data !== undefined) {
+      // update_user_backend: an empty or null value removes the field's value; the rest are set.
+      const removed = params.profile_data.filter((item) => item.value === null || item.value === '' || (Array.isArray(item.value) && item.value.length === 0));
+      const set = params.profile_data.filter((item) => !removed.includes(item)) as { id: number; value: string | number[] }[];
+      if (removed.length > 0) await this.commands.execute(new RemoveProfileDataCommand({ actor }, userId, removed.map((item) => item.id)));
+      if (set.length > 0) await this.commands.execute(new UpdateProfileDataCommand({ actor }, userId, set));
+    }
     return {};
   }
 

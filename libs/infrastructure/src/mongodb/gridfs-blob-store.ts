@@ -33,7 +33,13 @@ export class GridFsBlobStore implements BlobStorePort {
     const metadata: FileMetadata = { contentType: options.contentType ?? null };
     const upload = this.bucket.openUploadStream(key, { metadata });
     const source = body instanceof Uint8Array ? Readable.from([body]) : body instanceof Readable ? body : Readable.from(body);
-    await pipeline(source, upload);
+    try {
+      await pipeline(source, upload);
+    } catch (error) {
+      // A failed body (an upload cut off at its size limit) leaves no chunks behind: destroying the stream does not remove them.
+      await upload.abort().catch(() => undefined);
+      throw error;
+    }
     for (const file of previous) await this.bucket.delete(file._id).catch(() => undefined);
     return { size: upload.length, contentType: metadata.contentType };
   }

@@ -42,6 +42,18 @@ export function blobStoreContract(adapterName: string, open: () => Promise<BlobS
       expect(data.every((b) => b === 7)).toBe(true);
     });
 
+    it('rejects a put whose stream fails, keeping nothing under the key (an upload cut off at its size limit)', async () => {
+      const k = key('cut.bin');
+      const chunk = Buffer.alloc(64 * 1024, 3);
+      const failing = Readable.from((function* () {
+        for (let i = 0; i < 4; i++) yield chunk;
+        throw new Error('body cut off');
+      })());
+      await expect(fixture.store.put(k, failing)).rejects.toThrow('body cut off');
+      expect(await fixture.store.get(k)).toBeNull();
+      expect(await fixture.store.delete(k)).toBe(false);
+    });
+
     it('replaces an object put again under the same key', async () => {
       const k = key();
       await fixture.store.put(k, Buffer.from('first'), { contentType: 'text/plain' });

@@ -1,0 +1,7 @@
+export * from './uploads.documents';
+export * from './uploads.commands';
+export * from './uploads.providers';
+export * from './attachment-queries';
+export * from './upload-intake';
+export * from './detached-uploads';
+export * from './upload-url-signer';
