@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Post } from '@nestjs/common';
-import { API_LIMITS, APP_CONFIG, RANDOM, type RandomPort, versionFields } from '@app/application';
+import { API_LIMITS, APP_CONFIG, buildNarrowPredicate, versionFields } from '@app/application';
+import { DomainError } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { Params } from '../http/params/params.decorator';
 import { RegisterDto } from './register.dto';
@@ -7,18 +8,19 @@ import { RegisterState } from './register-state';
 import { CurrentUser } from '../http/auth.decorators';
 import type { AuthenticatedUser } from '../http/request-context';
 import type { Actor } from '@app/domain';
+import { RegisterCoordinator } from '../events/register-coordinator';
 
 /**
- * POST /register (and GET, as the spec names it): a queue id, the server's version, the R5
- * constants and the initial state built so far (RegisterState); the event queue itself arrives
- * with the events issue.
+ * POST /register (and GET, as the spec names it): creates an event queue for the caller and
+ * answers the initial state (RegisterState) consistent with it (RegisterCoordinator), the
+ * server's version and the R5 constants.
  */
 @Controller('api/v1/register')
 export class RegisterController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(RANDOM) private readonly random: RandomPort,
     private readonly initialState: RegisterState,
+    private readonly coordinator: RegisterCoordinator,
   ) {}
 
   @Post()
@@ -32,9 +34,28 @@ export class RegisterController {
   }
 
   private async state(actor: Actor, params: RegisterDto) {
+    // narrow_dataclasses_from_tuples: a term is [operator, operand] (more items are ignored; fewer
+    // would fail in Zulip with a server error, refused here as a bad request).
+    if (params.narrow?.some((term) => term.length < 2)) throw new DomainError('Invalid narrow');
+    const narrow = params.narrow && params.narrow.length > 0 ? buildNarrowPredicate(params.narrow.map(([operator, operand]) => [operator, operand])) : undefined;
+    const { queue, state } = await this.coordinator.register(
+      {
+        userId: actor.userId!,
+        realmId: actor.realmId,
+        eventTypes: params.event_types ?? null,
+        queueLifespanSecs: params.queue_lifespan_secs,
+        narrow,
+        capabilities: {
+          streamTypingNotifications: params.client_capabilities?.stream_typing_notifications === true,
+          emptyTopicName: params.client_capabilities?.empty_topic_name === true,
+        },
+      },
+      () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, { includeSubscribers: params.include_subscribers ?? false }),
+    );
     return {
-      ...(await this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types)),
-      queue_id: `${Date.now()}:${this.random.alphanumeric(8)}`,
+      ...state,
+      queue_id: queue.id,
+      // Every event the queue holds (ids from 0) comes after the state: the client asks from -1.
       last_event_id: -1,
       ...versionFields({ zulipAliases: this.config.zulipAliases }),
       ...API_LIMITS,

@@ -1,7 +1,7 @@
 import { BoolParam, IntParam, JsonParam } from '../http/params/param.decorators';
 import { shapes } from '../http/params/json-shapes';
 
-/** POST /register parameters read so far (the event system arrives with the events issue). */
+/** POST /register parameters (zerver/views/events_register.py events_register_backend). */
 export class RegisterDto {
   @BoolParam({ optional: true, description: 'Whether the client can compute gravatars itself.' })
   apply_markdown?: boolean;
@@ -15,8 +15,8 @@ export class RegisterDto {
   @JsonParam(shapes.list(shapes.string()), { optional: true, description: 'Initial state to fetch.' })
   fetch_event_types?: string[];
 
-  @JsonParam(shapes.list(shapes.any()), { optional: true })
-  narrow?: unknown[];
+  @JsonParam(shapes.list(shapes.list(shapes.string())), { optional: true, description: 'Only message events matching these [operator, operand] terms.' })
+  narrow?: string[][];
 
   @BoolParam({ optional: true })
   all_public_streams?: boolean;

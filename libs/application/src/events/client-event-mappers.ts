@@ -1,0 +1,67 @@
+import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
+import type { ReadStorePort } from '../ports/read-store.port';
+import type { ClientEvent } from './event-queue';
+import type { EventQueue } from './event-queue';
+
+/**
+ * What one domain event means for connected clients: events for users. `perUser` shapes the event
+ * for each recipient (a message's flags); `perQueue` for one queue (local echo's local_message_id).
+ */
+export type ClientEventDelivery = {
+  userIds: Iterable<number>;
+  event: ClientEvent;
+  perUser?: (userId: number) => ClientEvent;
+  perQueue?: (queue: EventQueue, event: ClientEvent) => ClientEvent | undefined;
+};
+
+/** What mappers may read: the read models, which reflect the log at least up to the mapped event. */
+export type ClientEventMapperContext = {
+  readStore: ReadStorePort;
+  /** For facts the read models no longer hold (a deleted message's recipients: its own stream). */
+  events: EventStorePort;
+  /** Active users of an organization (realm-wide events go to them). */
+  activeUserIds(realmId: number): Promise<number[]>;
+  /** Whether this process holds a queue of the user (to skip per-user reads for nobody). */
+  hasQueues(userId: number): boolean;
+};
+
+export type ClientEventMapper<E extends RecordedEvent = RecordedEvent> = (
+  event: E,
+  context: ClientEventMapperContext,
+) => ClientEventDelivery[] | Promise<ClientEventDelivery[]>;
+
+/**
+ * Domain event type → client events (Zulip's send_event calls, one per mutation). Each area plugs
+ * its mappers in (`register`); a domain event without a mapper produces no client event.
+ */
+export class ClientEventMappers {
+  private readonly mappers = new Map<string, ClientEventMapper[]>();
+
+  register(type: string, mapper: ClientEventMapper<any>): this {
+    const list = this.mappers.get(type) ?? [];
+    list.push(mapper);
+    this.mappers.set(type, list);
+    return this;
+  }
+
+  registerAll(mappers: Record<string, ClientEventMapper<any>>): this {
+    for (const [type, mapper] of Object.entries(mappers)) this.register(type, mapper);
+    return this;
+  }
+
+  has(type: string): boolean {
+    return this.mappers.has(type);
+  }
+
+  types(): string[] {
+    return [...this.mappers.keys()].sort();
+  }
+
+  async map(event: RecordedEvent, context: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const mappers = this.mappers.get(event.type);
+    if (!mappers) return [];
+    const out: ClientEventDelivery[] = [];
+    for (const mapper of mappers) out.push(...(await mapper(event, context)));
+    return out;
+  }
+}

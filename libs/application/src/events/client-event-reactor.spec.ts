@@ -1,0 +1,48 @@
+import type { AllSubscriptionHandler, EventStorePort, RecordedEvent } from '../ports/event-store.port';
+import type { ReadStorePort } from '../ports/read-store.port';
+import type { ProjectionWaiter } from '../shared/projection-waiter';
+import { ClientEventMappers } from './client-event-mappers';
+import { ClientEventReactor } from './client-event-reactor';
+import { EventQueues } from './event-queues';
+
+/** The reactor with a scripted log: order, positions, the mapper registry, failure isolation. */
+describe('ClientEventReactor', () => {
+  let handler: AllSubscriptionHandler | undefined;
+  const events = {
+    headPosition: async () => 10n,
+    subscribeToAll: (options: { after?: bigint }, h: AllSubscriptionHandler) => {
+      expect(options.after).toBe(10n);
+      handler = h;
+      return { close: async () => undefined, done: new Promise<void>(() => undefined) };
+    },
+  } as unknown as EventStorePort;
+  const readStore = { find: async () => [] } as unknown as ReadStorePort;
+  const waited: bigint[] = [];
+  const waiter = { waitFor: async (p: bigint) => void waited.push(p) } as unknown as ProjectionWaiter;
+  const errors: string[] = [];
+  const recorded = (position: bigint, type: string, data: object): RecordedEvent =>
+    ({ id: String(position), streamId: 's', revision: 0n, position, type, data, metadata: { schemaVersion: 1 }, recordedAt: '' }) as RecordedEvent;
+
+  it('starts at the head, waits for the read models, maps in order and isolates a failing mapper', async () => {
+    const queues = new EventQueues({ instanceId: 't' });
+    const mappers = new ClientEventMappers()
+      .register('Noted', (e: RecordedEvent<string, { userId: number; n: number }>) => [{ userIds: [e.data.userId], event: { type: 'note', n: e.data.n } }])
+      .register('Noted', (e: RecordedEvent<string, { userId: number; n: number }>) => [{ userIds: [e.data.userId], event: { type: 'echo', n: e.data.n } }])
+      .register('Broken', () => {
+        throw new Error('bad mapper');
+      });
+    const reactor = new ClientEventReactor(events, readStore, waiter, mappers, queues, { error: (_o, msg) => errors.push(msg) });
+    await reactor.start();
+    expect(reactor.position).toBe(10n);
+    const queue = queues.create({ userId: 1, realmId: 1, eventTypes: null });
+    queue.open(10n);
+    await handler!([recorded(11n, 'Noted', { userId: 1, n: 1 }), recorded(12n, 'Broken', {}), recorded(13n, 'Unmapped', {}), recorded(14n, 'Noted', { userId: 2, n: 2 })]);
+    await handler!([recorded(15n, 'Noted', { userId: 1, n: 3 })]);
+    expect(reactor.position).toBe(15n);
+    expect(waited).toEqual([14n, 15n]);
+    expect(errors).toEqual(['client event mapper failed']);
+    expect((await queues.fetch(queue, -1, true)).map((e) => [e.type, e.n])).toEqual([['note', 1], ['echo', 1], ['note', 3], ['echo', 3]]);
+    expect(mappers.types()).toEqual(['Broken', 'Noted']);
+    queues.stop();
+  });
+});

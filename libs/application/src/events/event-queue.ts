@@ -1,0 +1,178 @@
+import { displayTopic } from '@app/domain';
+import type { GlobalPosition } from '../ports/event-store.port';
+import type { NarrowPredicate } from './narrow-predicate';
+
+/** An event as a client receives it from GET /events (Zulip's event dicts), before its queue id. */
+export type ClientEvent = { type: string; [field: string]: unknown };
+export type QueuedEvent = ClientEvent & { id: number };
+
+type Poll = { resolve: (events: QueuedEvent[]) => void; timer: NodeJS.Timeout | undefined };
+
+/** The `client_capabilities` of POST /register that change what a queue receives (Zulip's ClientDescriptor). */
+export type QueueCapabilities = {
+  /** Channel typing notifications are sent only to clients that declare them. */
+  streamTypingNotifications?: boolean;
+  /** Without it, a message to the empty topic shows the realm's display name for it. */
+  emptyTopicName?: boolean;
+};
+
+export type EventQueueOptions = {
+  id: string;
+  userId: number;
+  realmId: number;
+  /** null: every type (Zulip's event_types omitted). */
+  eventTypes: string[] | null;
+  lifespanMs: number;
+  now: number;
+  capabilities?: QueueCapabilities;
+  /** The register's `narrow`, for message events. */
+  narrow?: NarrowPredicate;
+};
+
+/**
+ * One client's event queue (zerver/tornado/event_queue.py ClientDescriptor + EventQueue).
+ *
+ * Ids start at 0 and grow by one; a GET /events with `last_event_id` acknowledges (prunes) every
+ * event up to it. Events from the global log carry their log position: while the queue is being
+ * registered it only buffers them, and `open(floor)` keeps those after the position the initial
+ * state was read at (see RegisterCoordinator) — later deliveries at or below the floor are dropped
+ * the same way, so the state plus the queued events is never a duplicate or a gap.
+ */
+export class EventQueue {
+  readonly id: string;
+  readonly userId: number;
+  readonly realmId: number;
+  readonly lifespanMs: number;
+  private readonly eventTypes: Set<string> | null;
+  private readonly capabilities: QueueCapabilities;
+  private readonly narrow: NarrowPredicate | undefined;
+  private events: QueuedEvent[] = [];
+  private nextId = 0;
+  /** Newest event id pruned by an acknowledgement (Zulip's newest_pruned_id). */
+  private newestPrunedId = -1;
+  private poll: Poll | undefined;
+  /** undefined while registering: events are buffered with their positions. */
+  private floor: GlobalPosition | undefined;
+  private buffered: { event: ClientEvent; position: GlobalPosition | undefined }[] | undefined = [];
+  lastTouched: number;
+
+  constructor(options: EventQueueOptions) {
+    this.id = options.id;
+    this.userId = options.userId;
+    this.realmId = options.realmId;
+    this.eventTypes = options.eventTypes === null ? null : new Set(options.eventTypes);
+    this.lifespanMs = options.lifespanMs;
+    this.lastTouched = options.now;
+    this.capabilities = options.capabilities ?? {};
+    this.narrow = options.narrow;
+  }
+
+  wants(type: string): boolean {
+    // Heartbeats reach every queue (Zulip's ClientDescriptor.accepts_event).
+    return this.eventTypes === null || type === 'heartbeat' || this.eventTypes.has(type);
+  }
+
+  /** ClientDescriptor.accepts_event and process_message_event's per-client adjustments. */
+  private adapt(event: ClientEvent): ClientEvent | undefined {
+    if (!this.wants(event.type)) return undefined;
+    if (event.type === 'typing' && event.message_type === 'stream' && !this.capabilities.streamTypingNotifications) return undefined;
+    if (event.type === 'message' && this.narrow && !this.narrow((event.message ?? {}) as Record<string, unknown>, (event.flags ?? []) as string[])) return undefined;
+    if (event.type === 'message' && !this.capabilities.emptyTopicName) {
+      const message = event.message as { type?: string; subject?: string } | undefined;
+      if (message?.type === 'stream' && message.subject === '') return { ...event, message: { ...message, subject: displayTopic('', false) } };
+    }
+    return event;
+  }
+
+  /** Ends registration: events at or below `floor` are already in the state the client got. */
+  open(floor: GlobalPosition): void {
+    this.floor = floor;
+    const buffered = this.buffered ?? [];
+    this.buffered = undefined;
+    for (const { event, position } of buffered) this.push(event, position);
+  }
+
+  get isOpen(): boolean {
+    return this.buffered === undefined;
+  }
+
+  /** Adds an event (`position`: where it comes from in the global log; none for typing, heartbeats). */
+  push(incoming: ClientEvent, position?: GlobalPosition): void {
+    const event = this.adapt(incoming);
+    if (!event) return;
+    if (this.buffered !== undefined) {
+      this.buffered.push({ event, position });
+      return;
+    }
+    if (position !== undefined && this.floor !== undefined && position <= this.floor) return;
+    this.events.push({ ...event, id: this.nextId++ });
+    this.wake();
+  }
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  get lastEventId(): number {
+    return this.nextId - 1;
+  }
+
+  get hasPoll(): boolean {
+    return this.poll !== undefined;
+  }
+
+  /** Acknowledges every event up to `lastEventId` (Zulip's EventQueue.prune). */
+  prune(lastEventId: number): void {
+    let drop = 0;
+    while (drop < this.events.length && this.events[drop].id <= lastEventId) drop++;
+    if (drop > 0) {
+      this.newestPrunedId = this.events[drop - 1].id;
+      this.events = this.events.slice(drop);
+    }
+  }
+
+  get newestPruned(): number {
+    return this.newestPrunedId;
+  }
+
+  /** The events after `lastEventId` (all of them when it is -1 or older). */
+  contentsAfter(lastEventId: number): QueuedEvent[] {
+    return this.events.filter((e) => e.id > lastEventId);
+  }
+
+  /**
+   * Waits for the next event (resolving with every queued event) or for `timeoutMs` (resolving
+   * with none). A new long poll replaces a pending one, which answers empty (Zulip disconnects
+   * the old handler the same way).
+   */
+  waitForEvents(timeoutMs: number, onTimeout: () => void): { events: Promise<QueuedEvent[]>; cancel: () => void } {
+    this.cancelPoll();
+    let poll: Poll | undefined;
+    const events = new Promise<QueuedEvent[]>((resolve) => {
+      const created: Poll = { resolve, timer: undefined };
+      created.timer = setTimeout(() => {
+        if (this.poll === created) onTimeout();
+      }, timeoutMs);
+      created.timer.unref?.();
+      this.poll = poll = created;
+    });
+    return { events, cancel: () => this.cancelPoll(poll) };
+  }
+
+  /** Answers a pending long poll (or only `which`, if it is still the pending one) with nothing: client gone, queue deleted. */
+  cancelPoll(which?: Poll): void {
+    const poll = this.poll;
+    if (!poll || (which !== undefined && which !== poll)) return;
+    this.poll = undefined;
+    clearTimeout(poll.timer);
+    poll.resolve([]);
+  }
+
+  private wake(): void {
+    const poll = this.poll;
+    if (!poll) return;
+    this.poll = undefined;
+    clearTimeout(poll.timer);
+    poll.resolve([...this.events]);
+  }
+}

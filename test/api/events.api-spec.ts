@@ -1,0 +1,223 @@
+import { EventQueues } from '@app/application';
+import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+
+/** POST /register's queue, GET /events, DELETE /events, POST /typing (≈ zerver/tests/test_event_system.py). */
+const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
+
+describe('event queues', () => {
+  let api: ApiTestClient;
+  beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
+  afterAll(() => api.close());
+
+  const id = (name: string) => api.user(name).userId;
+  const register = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post('/api/v1/register', params));
+  const events = async (who: string, queueId: string, lastEventId = -1, dontBlock = true) =>
+    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock })).events as any[];
+
+  it('registers a queue with last_event_id -1 and answers events after it', async () => {
+    const { queue_id, last_event_id } = await register('hamlet', { event_types: ['muted_users'] });
+    expect(typeof queue_id).toBe('string');
+    expect(last_event_id).toBe(-1);
+    expect(await events('hamlet', queue_id)).toEqual([]);
+    expectSuccess(await api.as('hamlet').post(`/api/v1/users/me/muted_users/${id('polonius')}`));
+    const got = await events('hamlet', queue_id);
+    expect(got).toEqual([{ id: 0, type: 'muted_users', muted_users: [{ id: id('polonius'), timestamp: expect.any(Number) }] }]);
+    expectSuccess(await api.as('hamlet').delete(`/api/v1/users/me/muted_users/${id('polonius')}`));
+    // Acknowledging 0 prunes it; the next event is 1.
+    expect(await events('hamlet', queue_id, 0)).toEqual([{ id: 1, type: 'muted_users', muted_users: [] }]);
+    expect(await events('hamlet', queue_id, 1)).toEqual([]);
+  });
+
+  it('delivers only the requested event types', async () => {
+    const { queue_id } = await register('hamlet', { event_types: ['drafts'] });
+    expectSuccess(await api.as('hamlet').post(`/api/v1/users/me/muted_users/${id('polonius')}`));
+    expectSuccess(await api.as('hamlet').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'x' }] }));
+    const got = await events('hamlet', queue_id);
+    expect(got.map((e) => e.type)).toEqual(['drafts']);
+    expectSuccess(await api.as('hamlet').delete(`/api/v1/users/me/muted_users/${id('polonius')}`));
+  });
+
+  it('wakes a long poll when an event arrives', async () => {
+    const { queue_id } = await register('cordelia', { event_types: ['drafts'] });
+    const poll = api.as('cordelia').get('/api/v1/events', { queue_id, last_event_id: -1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expectSuccess(await api.as('cordelia').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content: 'woken' }] }));
+    const body = expectSuccess(await poll);
+    expect(body.events).toEqual([expect.objectContaining({ id: 0, type: 'drafts', op: 'add' })]);
+    expect(body.queue_id).toBe(queue_id);
+  });
+
+  it('answers BAD_EVENT_QUEUE_ID for an unknown queue and for another user\'s queue', async () => {
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id: 'nope:1', last_event_id: -1, dont_block: true }), 'Bad event queue ID: nope:1', {
+      code: 'BAD_EVENT_QUEUE_ID',
+      status: 400,
+    });
+    const res = await api.as('hamlet').get('/api/v1/events', { queue_id: 'nope:1', dont_block: true });
+    expect(res.body.queue_id).toBe('nope:1');
+    const { queue_id } = await register('cordelia');
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, dont_block: true }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
+    expectError(await api.as('hamlet').delete('/api/v1/events', { queue_id }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
+  });
+
+  it('refuses an acknowledgement older than what was pruned, and an id never queued', async () => {
+    const { queue_id } = await register('hamlet', { event_types: ['drafts'] });
+    for (const content of ['a', 'b']) expectSuccess(await api.as('hamlet').post('/api/v1/drafts', { drafts: [{ type: '', to: [], topic: '', content }] }));
+    expect((await events('hamlet', queue_id, 0)).map((e) => e.id)).toEqual([1]);
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, last_event_id: -1, dont_block: true }), 'An event newer than -1 has already been pruned!');
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, last_event_id: 5, dont_block: true }), 'Event 5 was not in this queue');
+  });
+
+  it('deletes a queue', async () => {
+    const { queue_id } = await register('hamlet');
+    expectSuccess(await api.as('hamlet').delete('/api/v1/events', { queue_id }));
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, dont_block: true }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
+  });
+
+  it('requires queue_id', async () => {
+    expectError(await api.as('hamlet').get('/api/v1/events', { dont_block: true }), "Missing 'queue_id' argument", { code: 'REQUEST_VARIABLE_MISSING' });
+  });
+
+  it('keeps a queue of a given lifespan at least 10 minutes (Zulip clamps queue_lifespan_secs)', async () => {
+    const { queue_id } = await register('hamlet', { queue_lifespan_secs: 1 });
+    expect(api.app.get(EventQueues).get(queue_id)?.lifespanMs).toBe(600_000);
+  });
+
+  describe('message events', () => {
+    let denmark: number;
+    beforeAll(async () => {
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia')] }));
+      const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
+      denmark = streams.find((s) => s.name === 'Denmark')!.stream_id;
+    });
+
+    it('carries each recipient\'s flags, and local_message_id to the sending queue only', async () => {
+      const mine = await register('hamlet', { event_types: ['message'] });
+      const other = await register('hamlet', { event_types: ['message'] });
+      const theirs = await register('cordelia', { event_types: ['message'] });
+      const sent = expectSuccess(
+        await api.as('hamlet').post('/api/v1/messages', {
+          type: 'stream', to: denmark, topic: 'echo', content: '@**Cordelia Lear** hi', queue_id: mine.queue_id, local_id: '12.01',
+        }),
+      );
+      const [own] = await events('hamlet', mine.queue_id);
+      expect(own).toMatchObject({ type: 'message', local_message_id: '12.01', message: { id: sent.id, stream_id: denmark, subject: 'echo' } });
+      // The flags each recipient's GET /messages shows.
+      expect(own.flags).toEqual(expectSuccess(await api.as('hamlet').get(`/api/v1/messages/${sent.id}`)).message.flags);
+      expect(own.message).not.toHaveProperty('flags');
+      const [second] = await events('hamlet', other.queue_id);
+      expect(second).not.toHaveProperty('local_message_id');
+      const [received] = await events('cordelia', theirs.queue_id);
+      expect(received).toMatchObject({ type: 'message', message: { id: sent.id } });
+      expect(received).not.toHaveProperty('local_message_id');
+      expect(received.flags).toEqual(expectSuccess(await api.as('cordelia').get(`/api/v1/messages/${sent.id}`)).message.flags);
+      expect(received.flags).toContain('mentioned');
+    });
+  });
+
+  it('shows the empty topic by its display name unless the client declares empty_topic_name', async () => {
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Empty topics' }], principals: [id('hamlet'), id('cordelia')] }));
+    const modern = await register('cordelia', { event_types: ['message'], client_capabilities: { empty_topic_name: true } });
+    const legacy = await register('cordelia', { event_types: ['message'] });
+    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: 'Empty topics', topic: '', content: 'no topic' }));
+    expect((await events('cordelia', modern.queue_id))[0].message.subject).toBe('');
+    expect((await events('cordelia', legacy.queue_id))[0].message.subject).toBe('general chat');
+  });
+
+  it('sends two subscription updates for is_muted / in_home_view (feature level 139)', async () => {
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Muting' }] }));
+    const { stream_id } = expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'Muting' }));
+    const { queue_id } = await register('hamlet', { event_types: ['subscription'] });
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/subscriptions/properties', { subscription_data: [{ stream_id, property: 'in_home_view', value: false }] }));
+    expect(await events('hamlet', queue_id)).toEqual([
+      { id: 0, type: 'subscription', op: 'update', stream_id, property: 'in_home_view', value: false },
+      { id: 1, type: 'subscription', op: 'update', stream_id, property: 'is_muted', value: true },
+    ]);
+  });
+
+  it('sends realm update_dict for settings, and update for the name', async () => {
+    const { queue_id } = await register('cordelia', { event_types: ['realm'] });
+    expectSuccess(await api.as('iago').patch('/api/v1/realm', { message_content_edit_limit_seconds: 1200, name: 'Acme Events' }));
+    expect(await events('cordelia', queue_id)).toEqual(
+      expect.arrayContaining([
+        { id: expect.any(Number), type: 'realm', op: 'update_dict', property: 'default', data: { message_content_edit_limit_seconds: 1200 } },
+        { id: expect.any(Number), type: 'realm', op: 'update', property: 'name', value: 'Acme Events' },
+      ]),
+    );
+  });
+
+  it('sends user_topic when a send follows the topic automatically', async () => {
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Following' }] }));
+    const { stream_id } = expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'Following' }));
+    // AUTOMATICALLY_CHANGE_VISIBILITY_POLICY_ON_SEND.
+    expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { automatically_follow_topics_policy: 2 }));
+    const { queue_id } = await register('hamlet', { event_types: ['user_topic'] });
+    const sent = expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: stream_id, topic: 'followed by sending', content: 'hi' }));
+    expect(sent.automatic_new_visibility_policy).toBe(3);
+    expect(await events('hamlet', queue_id)).toEqual([
+      { id: 0, type: 'user_topic', stream_id, topic_name: 'followed by sending', last_updated: expect.any(Number), visibility_policy: 3 },
+    ]);
+    expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { automatically_follow_topics_policy: 4 }));
+  });
+
+  it('applies the register narrow to message events, with Zulip\'s operators', async () => {
+    for (const name of ['Narrowed', 'Elsewhere']) {
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name }], principals: [id('hamlet'), id('cordelia')] }));
+    }
+    const { queue_id } = await register('cordelia', { event_types: ['message'], narrow: [['stream', 'narrowed'], ['topic', 'news']] });
+    for (const [to, topic] of [['Narrowed', 'news'], ['Elsewhere', 'news'], ['Narrowed', 'gossip'], ['Narrowed', 'big news today']]) {
+      expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to, topic, content: `${to}/${topic}` }));
+    }
+    expect((await events('cordelia', queue_id)).map((e) => e.message.subject)).toEqual(['news', 'big news today']);
+    const dms = await register('cordelia', { event_types: ['message'], narrow: [['is', 'dm']] });
+    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: 'psst' }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: 'Narrowed', topic: 'news', content: 'loud' }));
+    expect((await events('cordelia', dms.queue_id)).map((e) => e.message.type)).toEqual(['private']);
+    expectError(await api.as('cordelia').post('/api/v1/register', { narrow: [['search', 'x']] }), 'Operator search not supported.');
+    expectError(await api.as('cordelia').post('/api/v1/register', { narrow: [['is', 'followed']] }), 'Operand followed not supported.');
+  });
+
+  describe('POST /typing', () => {
+    it('delivers typing start and stop to the recipients of a direct conversation', async () => {
+      const { queue_id } = await register('cordelia', { event_types: ['typing'] });
+      expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'start', to: JSON.stringify([id('cordelia')]) }));
+      expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'stop', type: 'direct', to: JSON.stringify([id('cordelia')]) }));
+      const got = await events('cordelia', queue_id);
+      const sender = { user_id: id('hamlet'), email: api.user('hamlet').email };
+      expect(got).toEqual([
+        { id: 0, type: 'typing', message_type: 'direct', op: 'start', sender, recipients: expect.arrayContaining([{ user_id: id('cordelia'), email: api.user('cordelia').email }, sender]) },
+        expect.objectContaining({ id: 1, op: 'stop' }),
+      ]);
+    });
+
+    it('skips users who turned receives_typing_notifications off', async () => {
+      const { queue_id } = await register('polonius', { event_types: ['typing'] });
+      expectSuccess(await api.as('polonius').patch('/api/v1/settings', { receives_typing_notifications: false }));
+      expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'start', to: JSON.stringify([id('polonius')]) }));
+      expect(await events('polonius', queue_id)).toEqual([]);
+      expectSuccess(await api.as('polonius').patch('/api/v1/settings', { receives_typing_notifications: true }));
+    });
+
+    it('delivers channel typing to subscribers whose clients declare stream_typing_notifications', async () => {
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Typing room' }], principals: [id('hamlet'), id('cordelia')] }));
+      const { stream_id } = expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'Typing room' }));
+      const capable = await register('cordelia', { event_types: ['typing'], client_capabilities: { stream_typing_notifications: true } });
+      const legacy = await register('cordelia', { event_types: ['typing'] });
+      expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'start', type: 'stream', stream_id, topic: 'plans' }));
+      expect(await events('cordelia', capable.queue_id)).toEqual([
+        { id: 0, type: 'typing', message_type: 'stream', op: 'start', sender: { user_id: id('hamlet'), email: api.user('hamlet').email }, stream_id, topic: 'plans' },
+      ]);
+      expect(await events('cordelia', legacy.queue_id)).toEqual([]);
+      expectError(await api.as('polonius').post('/api/v1/typing', { op: 'start', type: 'channel', stream_id: 99999, topic: 'x' }), 'Invalid channel ID');
+    });
+
+    it('validates as Zulip does', async () => {
+      expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'start' }), "Missing 'to' argument");
+      expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'start', to: '[]' }), "Empty 'to' list");
+      expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'start', to: '[99999]' }), 'Invalid user ID 99999');
+      expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'start', type: 'stream', topic: 't' }), "Missing 'stream_id' argument");
+      expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'start', type: 'stream', stream_id: 1 }), 'Missing topic');
+      expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'dance', to: '[1]' }), 'Invalid op');
+      expectError(await api.as('hamlet').post('/api/v1/typing', { to: '[1]' }), "Missing 'op' argument");
+    });
+  });
+});
