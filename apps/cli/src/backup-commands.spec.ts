@@ -2,13 +2,16 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { join } from 'node:path';
-import { CreateRealmCommand, CreateUserCommand, UserQueries } from '@app/application';
+import { AddRealmEmojiCommand, BLOB_STORE, type BlobStorePort, CreateRealmCommand, CreateUserCommand, RealmEmojiQueries, UserQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { makeTempDir, testConfig } from '@app/testing';
+import { makeTempDir, testConfig, TINY_PNG } from '@app/testing';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CliModule } from './cli.module';
 import { buildProgram } from './commands';
 
 /** export-events from one installation, import-events into a fresh one: the users come back. */
+jest.setTimeout(60_000);
+
 describe('CLI backup commands', () => {
   const dirs: ReturnType<typeof makeTempDir>[] = [];
   afterAll(() => dirs.forEach((d) => d.remove()));
@@ -39,9 +42,53 @@ describe('CLI backup commands', () => {
     await app.close();
 
     const file = join(source.path, 'backup.ndjson');
-    expect(await run(source.path, ['export-events', '--out', file])).toEqual([`Exported 2 events to ${file}.`]);
+    expect(await run(source.path, ['export-events', '--out', file, '--no-blobs'])).toEqual([`Exported 2 events to ${file}.`]);
+    expect(existsSync(`${file}.blobs`)).toBe(false);
     expect(await run(target.path, ['import-events', '--in', file])).toEqual([`Imported 2 events from ${file}.`]);
     expect(await run(target.path, ['list-users', '--json'])).toEqual([expect.stringContaining('"email": "ada@acme.test"')]);
+    // The id sequences continue above the imported ids: a new user does not reuse Ada's id.
+    const created = await run(target.path, ['create-user', '--email', 'bob@acme.test', '--full-name', 'Bob']);
+    const ids = JSON.parse((await run(target.path, ['list-users', '--json']))[0]).map((u: { user_id: number }) => u.user_id);
+    expect(new Set(ids).size).toBe(2);
+    expect(created[0]).toMatch(/^Created user bob@acme.test \(id \d+, member\)/);
     await expect(run(target.path, ['import-events', '--in', file])).rejects.toThrow('The target event store is not empty');
+  });
+
+  it('takes the blobs along: an emoji image comes back byte for byte, and a damaged blob is refused', async () => {
+    const source = makeTempDir();
+    const target = makeTempDir();
+    const damaged = makeTempDir();
+    dirs.push(source, target, damaged);
+    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(source.path) }), { logger: false });
+    await app.init();
+    const bus = app.get(CommandBus);
+    const { realmId } = await bus.execute(new CreateRealmCommand('acme', 'Acme'));
+    const { userId } = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'ada@acme.test', fullName: 'Ada', role: 'owner', password: null }));
+    const actor = { ...operatorActor(realmId), userId, role: 'owner' as const, isBot: false };
+    await bus.execute(new AddRealmEmojiCommand({ actor } as never, 'party', [{ size: TINY_PNG.length, data: TINY_PNG }]));
+    await app.close();
+
+    const file = join(source.path, 'backup.ndjson');
+    expect(await run(source.path, ['export-events', '--out', file])).toEqual([expect.stringMatching(/^Exported \d+ events/), `Exported 1 blobs to ${file}.blobs.`]);
+    expect(await run(target.path, ['import-events', '--in', file])).toEqual([expect.stringMatching(/^Imported \d+ events/), `Imported 1 blobs from ${file}.blobs.`]);
+
+    const restored = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(target.path) }), { logger: false });
+    await restored.init();
+    try {
+      const emoji = Object.values(await restored.get(RealmEmojiQueries).list(realmId)) as { name: string; source_url: string }[];
+      expect(emoji.map((e) => e.name)).toEqual(['party']);
+      const key = `emoji/${realmId}/${emoji[0].source_url.split('/').pop()}`;
+      const blob = await restored.get<BlobStorePort>(BLOB_STORE).get(key);
+      expect(blob && Buffer.compare(blob.data, TINY_PNG)).toBe(0);
+      expect(blob?.contentType).toBe('image/png');
+    } finally {
+      await restored.close();
+    }
+
+    // A blob changed on the way is refused before anything is imported.
+    const index = readFileSync(join(`${file}.blobs`, 'index.ndjson'), 'utf8');
+    const key = (JSON.parse(index.split('\n')[0]) as { key: string }).key;
+    writeFileSync(join(`${file}.blobs`, ...key.split('/')), Buffer.from('not the image'));
+    await expect(run(damaged.path, ['import-events', '--in', file])).rejects.toThrow(`blob ${key}: the file does not match its SHA-256 in the index`);
   });
 });

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ApplicationModule } from '@app/application';
 import { InfrastructureModule, type InfrastructureOptions } from '@app/infrastructure';
-import { ProjectionsModule } from '@app/projections';
+import { OperationsModule, ProjectionsModule } from '@app/projections';
 
 /** The same providers as the server, without HTTP: commands go through the same handlers. */
 @Module({})
@@ -13,6 +13,7 @@ export class CliModule {
         InfrastructureModule.forRoot(options),
         ProjectionsModule.forRoot({ runProjectors: options.config.runProjectors }),
         ApplicationModule,
+        OperationsModule,
       ],
     };
   }

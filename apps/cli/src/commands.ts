@@ -1,7 +1,8 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { EVENT_STORE, type EventStorePort, exportEventLog, importEventLog } from '@app/application';
+import { BLOB_STORE, type BlobStorePort, ID_ALLOCATOR, type IdAllocatorPort, EVENT_STORE, type EventStorePort, exportBlobs, exportEventLog, importBlobs, importEventLog } from '@app/application';
+import { existsSync } from 'node:fs';
 import {
   CreateBotCommand,
   CreateRealmCommand,
@@ -13,8 +14,16 @@ import {
   UserQueries,
 } from '@app/application';
 import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
+import { type HistoryTarget, historyTable, ImportError, StreamHistory } from '@app/application';
+import { ProjectionRebuilder, type RebuildProgress } from '@app/projections';
+import { SingleBar } from 'cli-progress';
 
-export type Output = { out(line: string): void; err(line: string): void };
+export type Output = {
+  out(line: string): void;
+  err(line: string): void;
+  /** A terminal for progress bars (stderr); without one, progress is printed as lines. */
+  progress?: NodeJS.WritableStream;
+};
 
 /** Picks the organization a command acts on: the named one, or the only one there is. */
 async function resolveRealm(app: INestApplicationContext, stringId: string | undefined) {
@@ -184,10 +193,17 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
     .command('export-events')
     .description('Write the whole event log to an NDJSON file (a backup; also how to move to another adapter set)')
     .requiredOption('--out <file>', 'file to write')
-    .action((opts: { out: string }) =>
+    .option('--blobs <dir>', 'directory for the uploads and emoji images the log references (default: <file>.blobs)')
+    .option('--no-blobs', 'export the event log only')
+    .action((opts: { out: string; blobs: string | boolean }) =>
       withApp(async (app) => {
-        const count = await exportEventLog(app.get<EventStorePort>(EVENT_STORE), opts.out, (n) => output.err(`exported ${n} events`));
+        const events = app.get<EventStorePort>(EVENT_STORE);
+        const count = await exportEventLog(events, opts.out, (n) => output.err(`exported ${n} events`));
         output.out(`Exported ${count} events to ${opts.out}.`);
+        if (opts.blobs === false) return;
+        const dir = typeof opts.blobs === 'string' ? opts.blobs : `${opts.out}.blobs`;
+        const blobs = await exportBlobs(events, app.get<BlobStorePort>(BLOB_STORE), dir, (n) => output.err(`exported ${n} blobs`));
+        output.out(`Exported ${blobs} blobs to ${dir}.`);
       }),
     );
 
@@ -195,12 +211,157 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
     .command('import-events')
     .description('Append an NDJSON export to an empty event store; the read models are rebuilt from it')
     .requiredOption('--in <file>', 'file to read')
-    .action((opts: { in: string }) =>
+    .option('--blobs <dir>', 'blob export to restore (default: <file>.blobs when it exists)')
+    .action((opts: { in: string; blobs?: string }) =>
       withApp(async (app) => {
-        const count = await importEventLog(app.get<EventStorePort>(EVENT_STORE), opts.in, (n) => output.err(`imported ${n} events`));
+        // Blobs first: once the events are in, the read models point at them.
+        const dir = opts.blobs ?? (existsSync(`${opts.in}.blobs`) ? `${opts.in}.blobs` : undefined);
+        const events = app.get<EventStorePort>(EVENT_STORE);
+        if ((await events.headPosition()) !== undefined && (await events.readAll({ maxCount: 1 })).length > 0) {
+          throw new ImportError('The target event store is not empty; import only into an empty store.');
+        }
+        const blobs = dir ? await importBlobs(app.get<BlobStorePort>(BLOB_STORE), dir, (n) => output.err(`imported ${n} blobs`)) : 0;
+        const count = await importEventLog(events, opts.in, (n) => output.err(`imported ${n} events`), app.get<IdAllocatorPort>(ID_ALLOCATOR));
         output.out(`Imported ${count} events from ${opts.in}.`);
+        if (dir) output.out(`Imported ${blobs} blobs from ${dir}.`);
+      }),
+    );
+
+  program
+    .command('projections')
+    .description('List every projection with its checkpoint, its lag behind the event log and the read-model copy holding it')
+    .option('--json', 'print JSON instead of a table')
+    .action((opts: { json?: boolean }) =>
+      withApp(async (app) => {
+        const rows = await app.get(ProjectionRebuilder).list();
+        if (opts.json) {
+          output.out(JSON.stringify(rows, null, 2));
+          return;
+        }
+        printTable(output, ['PROJECTION', 'COLLECTION', 'CHECKPOINT', 'LAG', 'COPY'], rows.map((r) => [r.name, r.collection, r.checkpoint ?? '-', r.lag, r.copy]));
+      }),
+    );
+
+  program
+    .command('rebuild')
+    .description('Rebuild one projection or all of them blue/green: replay the event log into a fresh copy, then switch to it')
+    .argument('[projection]', 'a projection name (see `projections`), or all', 'all')
+    .option('--server <url>', 'ask a running server to rebuild (POST /api/v1/svc/projections/rebuild) and follow its progress')
+    .option('--email <email>', 'with --server: an administrator\'s email')
+    .option('--api-key <key>', 'with --server: that administrator\'s API key')
+    .action((projection: string, opts: { server?: string; email?: string; apiKey?: string }) => {
+      const { onProgress, stop } = progressReporter(output);
+      const report = (result: RebuildProgress) => {
+        const seconds = (Date.parse(result.finishedAt!) - Date.parse(result.startedAt)) / 1000;
+        output.out(`Rebuilt ${result.target} from ${result.total} events in ${seconds.toFixed(1)} s; now serving ${result.copy}.`);
+      };
+      if (opts.server) {
+        if (!opts.email || !opts.apiKey) throw new DomainError('--server needs --email and --api-key (an administrator\'s).');
+        return rebuildOnServer(opts.server, opts.email, opts.apiKey, projection, onProgress).then(
+          (result) => (stop(), report(result)),
+          (error) => (stop(), Promise.reject(error)),
+        );
+      }
+      return withApp(async (app) => {
+        try {
+          const result = await app.get(ProjectionRebuilder).rebuild(projection, onProgress);
+          stop();
+          report(result);
+        } catch (error) {
+          stop();
+          throw error;
+        }
+      });
+    });
+
+  program
+    .command('history')
+    .description('Audit history of a stream or an entity: who did what when, with old and new values')
+    .option('--stream <name>', 'an event stream, e.g. message-42, channels-1')
+    .option('--message <id>', 'a message id', parseId)
+    .option('--channel <id>', 'a channel id', parseId)
+    .option('--user <email>', 'a user (by email)')
+    .option('--realm-settings', 'the organization\'s settings')
+    .option('--realm <string_id>', 'organization (default: the only one)')
+    .option('--json', 'print JSON instead of a table')
+    .action((opts: { stream?: string; message?: number; channel?: number; user?: string; realmSettings?: boolean; realm?: string; json?: boolean }) =>
+      withApp(async (app) => {
+        const chosen = [opts.stream, opts.message, opts.channel, opts.user, opts.realmSettings].filter((v) => v !== undefined);
+        if (chosen.length !== 1) throw new DomainError('Pass exactly one of --stream, --message, --channel, --user or --realm-settings.');
+        let target: HistoryTarget;
+        if (opts.stream !== undefined) target = { kind: 'stream', stream: opts.stream };
+        else if (opts.message !== undefined) target = { kind: 'message', id: opts.message };
+        else {
+          const realm = await resolveRealm(app, opts.realm);
+          if (opts.channel !== undefined) target = { kind: 'channel', realmId: realm.id, id: opts.channel };
+          else if (opts.user !== undefined) target = { kind: 'user', realmId: realm.id, id: (await app.get(UserQueries).mustFindByEmail(realm.id, opts.user)).user_id };
+          else target = { kind: 'realm', realmId: realm.id };
+        }
+        const entries = await app.get(StreamHistory).history(target);
+        if (opts.json) output.out(JSON.stringify(entries, null, 2));
+        else for (const line of historyTable(entries)) output.out(line);
       }),
     );
 
   return program;
+}
+
+/** A progress bar on a terminal (cli-progress), otherwise one line per phase. */
+function progressReporter(output: Output): { onProgress: (p: RebuildProgress) => void; stop: () => void } {
+  const bar = output.progress
+    ? new SingleBar({
+        stream: output.progress,
+        format: 'rebuild {target} |{bar}| {percentage}% | {value}/{total} events | {eps} events/s | ETA {eta_formatted} | {phase}',
+        etaBuffer: 50,
+        hideCursor: true,
+      })
+    : undefined;
+  let started = false;
+  let lastPhase = '';
+  return {
+    onProgress: (p) => {
+      if (bar) {
+        if (!started) bar.start(Math.max(p.total, 1), p.done, { target: p.target, eps: p.eventsPerSecond, phase: p.phase });
+        else bar.setTotal(Math.max(p.total, 1));
+        bar.update(p.done, { eps: p.eventsPerSecond, phase: p.phase });
+      } else if (p.phase !== lastPhase) {
+        output.err(`rebuild ${p.target}: ${p.phase} (${p.done}/${p.total} events)`);
+      }
+      started = true;
+      lastPhase = p.phase;
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+/** Starts a rebuild on a running server and polls GET /svc/projections until it is done. */
+async function rebuildOnServer(server: string, email: string, apiKey: string, projection: string, onProgress: (p: RebuildProgress) => void): Promise<RebuildProgress> {
+  const base = server.replace(/\/+$/, '');
+  const headers = { authorization: `Basic ${Buffer.from(`${email}:${apiKey}`).toString('base64')}` };
+  const call = async (method: string, path: string, body?: URLSearchParams) => {
+    const response = await fetch(`${base}/api/v1${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) }, body });
+    const json = (await response.json().catch(() => ({}))) as { result?: string; msg?: string; rebuild?: RebuildProgress | null };
+    if (json.result !== 'success') throw new DomainError(`${server}: ${json.msg ?? `HTTP ${response.status}`}`);
+    return json;
+  };
+  const { rebuild: started } = await call('POST', '/svc/projections/rebuild', new URLSearchParams({ projection }));
+  onProgress(started!);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 250));
+    const { rebuild } = await call('GET', '/svc/projections');
+    if (!rebuild || rebuild.startedAt !== started!.startedAt) continue;
+    onProgress(rebuild);
+    if (rebuild.phase === 'done') return rebuild;
+    if (rebuild.phase === 'failed') throw new DomainError(`The rebuild failed: ${rebuild.error}`);
+  }
+}
+
+const parseId = (value: string): number => {
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+};
+
+function printTable(output: Output, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) output.out(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
 }

@@ -8,7 +8,11 @@ import { ImportError } from '@app/application';
 import { CliModule } from './cli.module';
 import { buildProgram } from './commands';
 
-const output = { out: (line: string) => process.stdout.write(line + '\n'), err: (line: string) => process.stderr.write(line + '\n') };
+const output = {
+  out: (line: string) => process.stdout.write(line + '\n'),
+  err: (line: string) => process.stderr.write(line + '\n'),
+  progress: process.stderr.isTTY ? process.stderr : undefined,
+};
 
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig();

@@ -2,6 +2,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
+import type { IdAllocatorPort } from '../ports/id-allocator.port';
+import { rawEventStore } from './event-upcasting';
 
 /**
  * Backup and restore of the event log as NDJSON: one event a line, in global order. The log is
@@ -24,7 +26,9 @@ const toLine = (e: RecordedEvent): string =>
   JSON.stringify({ streamId: e.streamId, revision: e.revision.toString(), id: e.id, type: e.type, data: e.data, metadata: e.metadata, recordedAt: e.recordedAt } satisfies ExportedEvent);
 
 /** Writes every event of the log to `file`; returns how many. */
-export async function exportEventLog(store: EventStorePort, file: string, progress: BackupProgress = () => undefined): Promise<number> {
+export async function exportEventLog(live: EventStorePort, file: string, progress: BackupProgress = () => undefined): Promise<number> {
+  // Verbatim, each event at the schema version it was written with (upcast again when read back).
+  const store = rawEventStore(live);
   const out = createWriteStream(file, { encoding: 'utf8' });
   let after: bigint | undefined;
   let count = 0;
@@ -53,7 +57,14 @@ export class ImportError extends Error {}
  * keeping their ids (so an interrupted import can be rerun: the events already there are
  * recognised as the same appends). Consecutive events of one stream go in one append.
  */
-export async function importEventLog(store: EventStorePort, file: string, progress: BackupProgress = () => undefined): Promise<number> {
+export async function importEventLog(
+  live: EventStorePort,
+  file: string,
+  progress: BackupProgress = () => undefined,
+  ids?: IdAllocatorPort,
+): Promise<number> {
+  const store = rawEventStore(live);
+  const maxima = new Map<string, number>();
   if ((await store.headPosition()) !== undefined) {
     const first = await store.readAll({ maxCount: 1 });
     if (first.length > 0) throw new ImportError('The target event store is not empty; import only into an empty store.');
@@ -90,7 +101,51 @@ export async function importEventLog(store: EventStorePort, file: string, progre
     const continues = last && last.streamId === event.streamId && BigInt(last.revision) + 1n === BigInt(event.revision);
     if (!continues || pending.length >= 500) await flush();
     pending.push(event);
+    collectIds(event.data, maxima);
   }
   await flush();
+  if (ids) await advanceSequences(ids, maxima);
   return count;
+}
+
+/**
+ * The id sequences (IdAllocatorPort) each id field of the events draws from. After an import the
+ * target's sequences must continue above the ids the log already holds, or the next message,
+ * user, channel… would reuse one.
+ */
+const ID_SEQUENCES: Record<string, string> = {
+  messageId: 'message',
+  userId: 'user',
+  botId: 'user',
+  channelId: 'channel',
+  streamId: 'channel',
+  folderId: 'channel_folder',
+  fieldId: 'custom_profile_field',
+  attachmentId: 'attachment',
+  emojiId: 'realm_emoji',
+  savedSnippetId: 'saved_snippet',
+  scheduledMessageId: 'scheduled_message',
+  draftId: 'draft',
+};
+
+/** The largest value of each id field anywhere in an event's payload (nested lists included). */
+export function collectIds(value: unknown, maxima: Map<string, number>, depth = 0): void {
+  if (depth > 6 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectIds(item, maxima, depth + 1);
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const sequence = ID_SEQUENCES[key];
+    if (sequence && typeof v === 'number' && Number.isSafeInteger(v) && v > (maxima.get(sequence) ?? 0)) maxima.set(sequence, v);
+    else if (typeof v === 'object') collectIds(v, maxima, depth + 1);
+  }
+}
+
+/** Moves each sequence to at least the largest imported id (allocating never goes backwards). */
+export async function advanceSequences(ids: IdAllocatorPort, maxima: Map<string, number>): Promise<void> {
+  for (const [sequence, max] of maxima) {
+    const next = await ids.next(sequence);
+    if (next < max) await ids.nextBlock(sequence, max - next);
+  }
 }

@@ -1,0 +1,26 @@
+import type { Upcaster } from './event-upcasting';
+import { UpcasterRegistry } from './event-upcasting';
+
+/**
+ * UserStatusChanged v1 → v2. Version 1 carried the status emoji as one nested object
+ * (`emoji: {name, code, reactionType}`, `null` to clear it); version 2 carries Zulip's three
+ * request fields flat (`emojiName`, `emojiCode`, `reactionType`), each optional, as
+ * do_update_user_status takes them, so that an update can change the text alone. A v1 event
+ * that already has the flat shape (written before versions were tracked per type) is left as is.
+ */
+export const userStatusChangedV1: Upcaster = {
+  type: 'UserStatusChanged',
+  fromVersion: 1,
+  upcast(data: Record<string, unknown>) {
+    if (!('emoji' in data)) return data;
+    const { emoji, ...rest } = data as { emoji: { name: string; code: string; reactionType: string } | null };
+    return emoji === null || emoji === undefined
+      ? { ...rest, emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' }
+      : { ...rest, emojiName: emoji.name, emojiCode: emoji.code, reactionType: emoji.reactionType };
+  },
+};
+
+/** Every upcaster of the product. A payload shape change registers one here (never rewrite stored events). */
+export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1];
+
+export const upcasterRegistry = (): UpcasterRegistry => new UpcasterRegistry(ALL_UPCASTERS);

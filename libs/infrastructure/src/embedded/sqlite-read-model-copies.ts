@@ -1,0 +1,129 @@
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import {
+  type LiveReadModels,
+  type ReadModelCopiesPort,
+  type ReadModelCopy,
+  type ReadModelLayout,
+  type ReadStorePort,
+  RoutingReadStore,
+  SwitchableUserMessageStore,
+  type UserMessageStorePort,
+} from '@app/application';
+import { openSqlite, type SqliteSynchronous } from './sqlite';
+import { SqliteReadStore } from './sqlite-read-store';
+import { SqliteUserMessageStore } from './sqlite-user-message-store';
+
+/** Records which SQLite file holds which read models; absent = everything in read-models.sqlite. */
+export const READ_MODEL_LAYOUT_FILE = 'read-models.layout.json';
+export const DEFAULT_READ_MODELS_FILE = 'read-models.sqlite';
+/** The checkpoint of the per-user message state: its store lives in the copy that holds it. */
+const USER_MESSAGES_CHECKPOINT = 'user_messages';
+
+export function readModelLayout(dataDir: string): ReadModelLayout {
+  const file = join(dataDir, READ_MODEL_LAYOUT_FILE);
+  if (!existsSync(file)) return { default: DEFAULT_READ_MODELS_FILE, collections: {}, checkpoints: {} };
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as ReadModelLayout;
+  return { default: parsed.default, collections: parsed.collections ?? {}, checkpoints: parsed.checkpoints ?? {} };
+}
+
+type OpenCopy = ReadModelCopy & { db: Database.Database; sqliteUserMessages: SqliteUserMessageStore };
+
+/**
+ * Read-model copies as SQLite files in the data directory. Each copy is a whole read-model
+ * database (documents, checkpoints, per-user message state); the layout file says which copy
+ * holds which collections, and is replaced atomically (write + rename) at a switch.
+ */
+export class SqliteReadModelCopies implements ReadModelCopiesPort {
+  readonly supported = true;
+  private readonly open = new Map<string, OpenCopy>();
+  private counter = 0;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly synchronous: SqliteSynchronous,
+  ) {}
+
+  /** Opens the copies of the stored layout and returns the live, switchable stores over them. */
+  static openLive(dataDir: string, synchronous: SqliteSynchronous): LiveReadModels {
+    const copies = new SqliteReadModelCopies(dataDir, synchronous);
+    const layout = readModelLayout(dataDir);
+    const labels = new Set([layout.default, ...Object.values(layout.collections), ...Object.values(layout.checkpoints)]);
+    const stores = new Map<string, ReadStorePort>();
+    for (const label of labels) stores.set(label, copies.openCopy(label).readStore);
+    const userMessagesLabel = layout.checkpoints[USER_MESSAGES_CHECKPOINT] ?? layout.default;
+    return {
+      readStore: new RoutingReadStore(stores, layout),
+      userMessages: new SwitchableUserMessageStore(copies.open.get(userMessagesLabel)!.userMessageStore),
+      copies,
+    };
+  }
+
+  private openCopy(label: string): OpenCopy {
+    const existing = this.open.get(label);
+    if (existing) return existing;
+    const db = openSqlite(join(this.dataDir, label), this.synchronous);
+    const sqliteUserMessages = new SqliteUserMessageStore(db);
+    const copy: OpenCopy = { label, db, readStore: new SqliteReadStore(db), userMessageStore: sqliteUserMessages, sqliteUserMessages };
+    this.open.set(label, copy);
+    return copy;
+  }
+
+  async create(): Promise<ReadModelCopy> {
+    const stamp = new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15);
+    let label: string;
+    do label = `read-models-${stamp}-${process.pid}-${++this.counter}.sqlite`;
+    while (existsSync(join(this.dataDir, label)));
+    return this.openCopy(label);
+  }
+
+  async persistLayout(layout: ReadModelLayout): Promise<void> {
+    const file = join(this.dataDir, READ_MODEL_LAYOUT_FILE);
+    writeFileSync(`${file}.tmp`, JSON.stringify(layout, null, 2) + '\n');
+    renameSync(`${file}.tmp`, file);
+  }
+
+  async drop(label: string): Promise<void> {
+    const copy = this.open.get(label);
+    if (copy) {
+      this.open.delete(label);
+      await copy.sqliteUserMessages.close();
+      await copy.readStore.close();
+      copy.db.close();
+    }
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(this.dataDir, label + suffix), { force: true });
+  }
+
+  async close(): Promise<void> {
+    for (const copy of this.open.values()) {
+      await copy.sqliteUserMessages.close();
+      await copy.readStore.close();
+      copy.db.close();
+    }
+    this.open.clear();
+  }
+}
+
+/** Servers mode: a single live copy; rebuilds into suffixed collections are not implemented yet. */
+export class UnsupportedReadModelCopies implements ReadModelCopiesPort {
+  readonly supported = false;
+  constructor(readonly reason: string) {}
+  create(): Promise<ReadModelCopy> {
+    return Promise.reject(new Error(this.reason));
+  }
+  persistLayout(): Promise<void> {
+    return Promise.reject(new Error(this.reason));
+  }
+  async drop(): Promise<void> {}
+  async close(): Promise<void> {}
+}
+
+/** Wraps single stores (the servers set) as live read models that cannot be rebuilt blue/green. */
+export function singleCopyLiveReadModels(readStore: ReadStorePort, userMessageStore: UserMessageStorePort, reason: string): LiveReadModels {
+  return {
+    readStore: new RoutingReadStore(new Map([['live', readStore]]), { default: 'live', collections: {}, checkpoints: {} }),
+    userMessages: new SwitchableUserMessageStore(userMessageStore),
+    copies: new UnsupportedReadModelCopies(reason),
+  };
+}
