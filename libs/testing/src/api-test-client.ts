@@ -15,7 +15,7 @@ import { CURRENT_SCHEMA_VERSION, operatorActor } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { Projector } from '@app/projections';
 import { randomUUID } from 'node:crypto';
-import { AppModule } from '../../../apps/api/src/app.module';
+import { AppModule, type AppOptions } from '../../../apps/api/src/app.module';
 import { configureHttp } from '../../../apps/api/src/http/configure-http';
 import { FakeClock } from './fake-clock';
 import { PERSONAS, type PersonaName } from './personas';
@@ -48,11 +48,11 @@ export class ApiTestClient {
     private readonly removeDir: () => void,
   ) {}
 
-  static async start(options: { personas?: PersonaName[]; config?: Partial<AppConfig> } = {}): Promise<ApiTestClient> {
+  static async start(options: { personas?: PersonaName[]; config?: Partial<AppConfig>; logger?: AppOptions['logger'] } = {}): Promise<ApiTestClient> {
     const dir = makeTempDir('team-chat-api-');
     const clock = new FakeClock();
     const config = testConfig(dir.path, options.config);
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock })] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock, logger: options.logger })] }).compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
     configureHttp(app, config);
     await app.init();

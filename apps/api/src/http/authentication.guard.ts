@@ -1,7 +1,8 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
-import { APP_CONFIG, AuthenticationService } from '@app/application';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { APP_CONFIG, AuthenticationService, LOGGER, RATE_LIMIT_STORE, type RateLimitStorePort } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { type Actor, DomainError, isAdministrator, MustBeAdministratorError, MustBeBotUserError, MustBeOwnerError } from '@app/domain';
 import { MissingAuthenticationError, UnauthorizedError } from './api-errors';
@@ -15,29 +16,42 @@ import { RealmContext } from './realm-context';
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
-  private readonly limiter = new RateLimiter();
+  private readonly limiter: RateLimiter;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly authentication: AuthenticationService,
     private readonly realmContext: RealmContext,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(RATE_LIMIT_STORE) rateLimitStore: RateLimitStorePort,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.limiter = new RateLimiter(rateLimitStore, logger);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
+    const response = context.switchToHttp().getResponse<Response>();
     // Only the chat API is governed here (not /health).
     if (!request.path.startsWith('/api/v1/')) return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ENDPOINT, targets)) {
-      this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp);
+      await this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response);
       return true;
     }
-    const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
-    const realm = await this.realmContext.current();
-    // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
-    const { user, actor } = await this.authentication.authenticateHttpBasic(realm.id, email, apiKey);
-    this.limiter.hit(`user:${user.user_id}`, this.config.rateLimits.perUser);
+    let authenticated: Awaited<ReturnType<AuthenticationService['authenticateHttpBasic']>>;
+    try {
+      const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
+      const realm = await this.realmContext.current();
+      // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
+      authenticated = await this.authentication.authenticateHttpBasic(realm.id, email, apiKey);
+    } catch (error) {
+      // Failed authentications count against the caller's IP: API keys cannot be guessed at speed.
+      await this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response);
+      throw error;
+    }
+    const { user, actor } = authenticated;
+    await this.limiter.hit(`user:${user.user_id}`, this.config.rateLimits.perUser, response);
     request.auth = { actor, user };
     this.checkRole(actor, this.reflector.getAllAndOverride<string>(REQUIRED_ROLE, targets));
     this.checkCallerKind(actor, this.reflector.getAllAndOverride<string>(CALLER_KIND, targets));

@@ -6,6 +6,7 @@ import { LOGGER } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { bodyParsers } from './body-parsing';
 import { requestLogging } from './request-logging';
+import { MAX_PARAMETERS, parameterCountLimit } from './request-limits';
 
 /**
  * Express-level settings shared by the server, the API tests and the benchmarks: request ids and
@@ -20,9 +21,10 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig): v
   app.set('query parser', 'simple');
   app.use(requestLogging(app.get<Logger>(LOGGER)));
   answerMalformedHttpInTheEnvelope(app.getHttpServer() as Server);
+  app.use('/api/v1', parameterCountLimit());
   app.use(
     '/api/v1',
-    bodyParsers({ formBytes: config.maxRequestBodyBytes, fileBytes: config.maxFileUploadSizeMib * 1024 * 1024, fields: 1000 }),
+    bodyParsers({ formBytes: config.maxRequestBodyBytes, fileBytes: config.maxFileUploadSizeMib * 1024 * 1024, fields: MAX_PARAMETERS }),
   );
 }
 

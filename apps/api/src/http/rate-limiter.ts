@@ -1,36 +1,42 @@
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import type { RateLimitStorePort } from '@app/application';
 import { RateLimitedError } from './api-errors';
 
 export type RateLimitRule = { requests: number; windowSeconds: number };
 
 /**
- * Fixed-window request counting per key (a user id, or an IP address for unauthenticated calls),
- * as Zulip's defaults: 200 requests per minute per user, 100 per IP. In-process: each API
- * instance counts its own requests.
+ * Zulip's rate limiting: fixed windows counted per key, `user:<id>` for authenticated requests and
+ * `ip:<address>` for unauthenticated ones (public endpoints and failed authentications, so API keys
+ * cannot be guessed at speed). Defaults as Zulip's: 200 requests per minute per user, 100 per IP.
+ * The counters live behind RateLimitStorePort: in process when embedded, in Redis in servers mode
+ * (one budget per caller across API instances). Over the limit: 429 RATE_LIMIT_HIT with
+ * Retry-After and Zulip's `retry-after` field; every counted response carries Zulip's
+ * X-RateLimit-Limit / -Remaining / -Reset headers. If the store is unreachable the request is let
+ * through and a warning logged: an outage of the counters must not take the whole API down.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-  private sweeps = 0;
+  constructor(
+    private readonly store: RateLimitStorePort,
+    private readonly logger?: Pick<Logger, 'warn'>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  constructor(private readonly now: () => number = Date.now) {}
-
-  hit(key: string, rule: RateLimitRule): void {
+  async hit(key: string, rule: RateLimitRule, response?: Response): Promise<void> {
     if (rule.requests <= 0) return; // disabled
-    const now = this.now();
-    const windowMs = rule.windowSeconds * 1000;
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= windowMs) {
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
+    let counted: { count: number; resetInMs: number };
+    try {
+      counted = await this.store.hit(key, rule.windowSeconds);
+    } catch (error) {
+      this.logger?.warn({ err: { message: (error as Error).message }, kind: key.split(':')[0] }, 'rate-limit store unavailable; request not counted');
+      return;
     }
-    window.count++;
-    if (window.count > rule.requests) {
-      throw new RateLimitedError(Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)));
+    const resetInSeconds = Math.max(1, Math.ceil(counted.resetInMs / 1000));
+    if (response && !response.headersSent) {
+      response.setHeader('X-RateLimit-Limit', String(rule.requests));
+      response.setHeader('X-RateLimit-Remaining', String(Math.max(0, rule.requests - counted.count)));
+      response.setHeader('X-RateLimit-Reset', String(Math.ceil((this.now() + counted.resetInMs) / 1000)));
     }
-    if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs);
-  }
-
-  /** Forgets finished windows so memory stays bounded by the active callers. */
-  private sweep(now: number, windowMs: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= windowMs) this.windows.delete(key);
+    if (counted.count > rule.requests) throw new RateLimitedError(resetInSeconds);
   }
 }

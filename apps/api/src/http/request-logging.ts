@@ -17,10 +17,15 @@ export function requestLogging(logger: Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const entry = { reqId: req.id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, userId: req.auth?.user.user_id };
+      const entry = { reqId: req.id, method: req.method, path: redactPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10, userId: req.auth?.user.user_id };
       if (res.statusCode >= 500) logger.error(entry, 'request failed');
       else logger.debug(entry, 'request');
     });
     next();
   };
+}
+
+/** Paths that carry a credential (a temporary upload link, an email-confirmation key) are logged without it. */
+export function redactPath(path: string): string {
+  return path.replace(/(\/user_uploads\/temporary\/|\/accounts\/confirm_new_email\/)[^/]+/, '$1[redacted]');
 }

@@ -1,3 +1,4 @@
+import { checkJsonDepth } from '../request-limits';
 import { ConfusingParamsError, InvalidParamError, MissingParamError } from './param-errors';
 import { getParamSpecs, type ParamSpec } from './param.decorators';
 import type { RequestParams } from './request-params';
@@ -19,6 +20,7 @@ export function readParam(params: RequestParams, spec: ParamSpec): unknown {
   if (spec.encoding === 'string') {
     return spec.shape.parse(raw, used);
   }
+  checkJsonDepth(raw, used);
   let decoded: unknown;
   try {
     decoded = JSON.parse(raw);
