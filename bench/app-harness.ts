@@ -76,3 +76,41 @@ export function writeDocSection(doc: string, start: string, end: string, title: 
   writeFileSync(doc, from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}` : `${existing.replace(/\s*$/, '\n\n')}${section}\n`);
   progress(`results written to ${doc}`);
 }
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type JsonResponse = { status: number; body: any };
+
+/**
+ * One request to the app over a keep-alive agent, as the Python bindings send it: parameters in
+ * the query string for GET and DELETE, form-encoded in the body otherwise. Shared by the benches so
+ * that each measures the server, not its own client.
+ */
+export function jsonRequest(
+  target: { port: number; auth: string; agent: http.Agent },
+  method: HttpMethod,
+  path: string,
+  params: Record<string, string> = {},
+): Promise<JsonResponse> {
+  const form = new URLSearchParams(params).toString();
+  const inQuery = method === 'GET' || method === 'DELETE';
+  const url = inQuery && form ? `${path}?${form}` : path;
+  const bodyHeaders = inQuery ? {} : { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) };
+  return new Promise((done, reject) => {
+    const req = http.request({ host: HOST, port: target.port, method, path: url, agent: target.agent, headers: { authorization: target.auth, ...bodyHeaders } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    if (!inQuery) req.write(form);
+    req.end();
+  });
+}
+
+/** jsonRequest that insists on HTTP 200 and returns the body. */
+export async function jsonOk(target: { port: number; auth: string; agent: http.Agent }, method: HttpMethod, path: string, params: Record<string, string> = {}): Promise<any> {
+  const response = await jsonRequest(target, method, path, params);
+  if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+  return response.body;
+}

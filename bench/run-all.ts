@@ -34,6 +34,13 @@ const SCRIPTS: Script[] = [
     quickArgs: ['--count', '20000', ...PROPOSED_REPLAY_FIXES],
   },
   { name: 'http-ceiling', args: [], quickArgs: ['--duration', '2', '--warmup', '1'] },
+  { name: 'message-move', args: [], quickArgs: ['--quick', '--no-doc'] },
+  { name: 'event-queues', args: [], quickArgs: ['--quick', '--no-doc'] },
+  { name: 'uploads', args: [], quickArgs: ['--mib', '8', '--limit-mib', '16', '--oversize-mib', '32', '--no-doc'] },
+  { name: 'scheduled-lateness', args: [], quickArgs: ['--quick', '--no-doc'] },
+  { name: 'scheduled-restarts', args: [], quickArgs: ['--quick', '--no-doc'] },
+  // P6 is a rate (1,000,000 events in < 50 s); 300,000 keeps the fill and the rebuild inside the script time limit.
+  { name: 'rebuild-throughput', args: ['--count', '300000'], quickArgs: ['--count', '20000', '--no-doc'] },
 ];
 
 type Outcome = { script: Script; result?: BenchResult; error?: string; load: number[] };

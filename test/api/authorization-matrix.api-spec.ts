@@ -1,8 +1,10 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateBotCommand, DeactivateUserCommand } from '@app/application';
+import { CreateBotCommand, CreateUserCommand, DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, PUSH_KEY, TINY_PNG } from '@app/testing';
+import { ProjectionRebuilder } from '@app/projections';
 import type { Response } from 'supertest';
+import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 
 /**
  * Who may call what (spec A1–A7, Zulip's decorators): every endpoint × every kind of caller, with
@@ -15,7 +17,7 @@ const PERSONA: Partial<Record<Caller, string>> = {
 };
 
 /** ok: success; 401: credential failure; admin / owner / human / guest: the refusal of that guard; no_channel / not_channel_admin: Zulip's channel access refusals. */
-type Outcome = 'ok' | 401 | 'admin' | 'owner' | 'human' | 'no_guest' | 'no_channel' | 'not_channel_admin' | 'bot_only' | 'insufficient' | 'not_emoji_author' | 'no_push';
+type Outcome = 'ok' | 401 | 'admin' | 'owner' | 'human' | 'no_guest' | 'no_channel' | 'not_channel_admin' | 'bot_only' | 'insufficient' | 'not_emoji_author' | 'no_push' | 'invalid_message' | 'only_owner' | 'invalid_attachment' | 'no_edit' | 'no_delete';
 const AUTHENTICATED: Caller[] = ['guest', 'member', 'moderator', 'administrator', 'owner', 'bot'];
 
 type Row = {
@@ -113,6 +115,11 @@ const CHANNEL_ROWS: Row[] = [
 /** Personal data: drafts, saved snippets and mutes belong to every account; bot storage to bots only. */
 const draftOf = (caller: Caller) => JSON.stringify([{ type: '', to: [], topic: '', content: `Draft of ${caller}` }]);
 const botsOnly = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('bot_only'), bot: 'ok' });
+const scheduledOf = (api: ApiTestClient, caller: Caller) => {
+  const self = PERSONA[caller] ? api.credentials.get(PERSONA[caller]!)?.userId : undefined;
+  const at = Math.floor(api.clock.now().getTime() / 1000) + 3600;
+  return { type: 'direct', to: JSON.stringify([self ?? 0]), content: `Scheduled by ${caller}`, scheduled_delivery_timestamp: String(at) };
+};
 const PERSONAL_DATA_ROWS: Row[] = [
   { name: 'GET /drafts', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/drafts')) },
   { name: 'POST /drafts', outcomes: everyone('ok'), send: (api, as, caller) => form(as(api.http.post('/api/v1/drafts')), { drafts: draftOf(caller) }) },
@@ -130,6 +137,25 @@ const PERSONAL_DATA_ROWS: Row[] = [
     send: async (api, as, caller) => {
       const { ids } = (await form(as(api.http.post('/api/v1/drafts')), { drafts: draftOf(caller) })).body;
       return as(api.http.delete(`/api/v1/drafts/${ids?.[0]}`));
+    },
+  },
+  // Scheduled messages: every account schedules its own (here, a direct message to itself).
+  { name: 'GET /scheduled_messages', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/scheduled_messages')) },
+  { name: 'POST /scheduled_messages', outcomes: everyone('ok'), send: (api, as, caller) => form(as(api.http.post('/api/v1/scheduled_messages')), scheduledOf(api, caller)) },
+  {
+    name: 'PATCH /scheduled_messages/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { scheduled_message_id } = (await form(as(api.http.post('/api/v1/scheduled_messages')), scheduledOf(api, caller))).body;
+      return form(as(api.http.patch(`/api/v1/scheduled_messages/${scheduled_message_id}`)), { content: 'Edited' });
+    },
+  },
+  {
+    name: 'DELETE /scheduled_messages/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { scheduled_message_id } = (await form(as(api.http.post('/api/v1/scheduled_messages')), scheduledOf(api, caller))).body;
+      return as(api.http.delete(`/api/v1/scheduled_messages/${scheduled_message_id}`));
     },
   },
   { name: 'GET /saved_snippets', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/saved_snippets')) },
@@ -354,6 +380,199 @@ const MESSAGE_FLAGS_ROWS: Row[] = [
       return form(as(api.http.post('/api/v1/mark_topic_as_read')), { stream_id: String(streamId), topic_name: 'news' });
     },
   },
+  {
+    name: 'POST /user_topics',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) =>
+      form(as(api.http.post('/api/v1/user_topics')), { stream_id: String(await channelFor(api, 'topics muted by everyone')), topic: `muted by ${caller}`, visibility_policy: '1' }),
+  },
+  {
+    name: 'POST /user_topics (private)',
+    outcomes: { ...everyone('no_channel'), administrator: 'ok' },
+    send: async (api, as, caller) =>
+      form(as(api.http.post('/api/v1/user_topics')), { stream_id: String(await channelFor(api, `topics followed by ${caller}`, { private: true })), topic: 'news', visibility_policy: '3' }),
+  },
+  {
+    name: 'POST /user_topics (removing, private)',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) =>
+      form(as(api.http.post('/api/v1/user_topics')), { stream_id: String(await channelFor(api, `topics unmuted by ${caller}`, { private: true })), topic: 'news', visibility_policy: '0' }),
+  },
+];
+
+/** Messages, registration, deprecated settings aliases, own deactivation, Apple push tokens (issue 12's sweep of routes without rows). */
+const channelMessage = async (api: ApiTestClient, caller: Caller): Promise<number> => {
+  const name = `read here by ${caller}`;
+  await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] });
+  return (await api.as('iago').post('/api/v1/messages', { type: 'stream', to: name, topic: 'matrix', content: `For ${caller}` })).body.id;
+};
+/**
+ * Editing, moving and deleting (issue #5), on Iago's message in a public channel the guest is not
+ * in: anyone may move its topic (can_move_messages_between_topics_group defaults to everyone),
+ * only its sender (Iago) may edit its content, administrators may delete it; the guest cannot see it.
+ */
+const MESSAGE_EDIT_ROWS: Row[] = [
+  {
+    name: 'PATCH /messages/{id} (topic)',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => form(as(api.http.patch(`/api/v1/messages/${await channelMessage(api, caller)}`)), { topic: `moved by ${caller}` }),
+  },
+  {
+    name: 'PATCH /messages/{id} (content of another\'s message)',
+    // Iago (the administrator) sent it, so only he may.
+    outcomes: { ...everyone('no_edit'), guest: 'invalid_message', administrator: 'ok' },
+    send: async (api, as, caller) => form(as(api.http.patch(`/api/v1/messages/${await channelMessage(api, caller)}`)), { content: `edited by ${caller}` }),
+  },
+  {
+    name: 'DELETE /messages/{id}',
+    outcomes: { ...everyone('no_delete'), guest: 'invalid_message', administrator: 'ok', owner: 'ok' },
+    send: async (api, as, caller) => as(api.http.delete(`/api/v1/messages/${await channelMessage(api, caller)}`)),
+  },
+  {
+    name: 'GET /messages/{id}/history',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/messages/${await channelMessage(api, caller)}/history`)),
+  },
+];
+/** Real-time events (issue #10): every caller works on its own queue; another's queue is refused as unknown. */
+const EVENT_ROWS: Row[] = [
+  {
+    name: 'GET /events',
+    outcomes: everyone('ok'),
+    send: async (api, as) => {
+      const { queue_id } = (await as(api.http.post('/api/v1/register')).type('form').send({ event_types: '["drafts"]' })).body;
+      return as(api.http.get('/api/v1/events')).query({ queue_id: queue_id ?? 'none', last_event_id: '-1', dont_block: 'true' });
+    },
+  },
+  {
+    name: 'DELETE /events',
+    outcomes: everyone('ok'),
+    send: async (api, as) => {
+      const { queue_id } = (await as(api.http.post('/api/v1/register')).type('form').send({ event_types: '["drafts"]' })).body;
+      return as(api.http.delete('/api/v1/events')).query({ queue_id: queue_id ?? 'none' });
+    },
+  },
+  { name: 'POST /typing', outcomes: everyone('ok'), send: (api, as) => form(as(api.http.post('/api/v1/typing')), { op: 'start', to: JSON.stringify([api.user('hamlet').userId]) }) },
+];
+
+const SWEEP_ROWS: Row[] = [
+  { name: 'GET /messages', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/messages')).query({ anchor: 'newest', num_before: '5', num_after: '0' }) },
+  {
+    name: 'POST /messages',
+    outcomes: everyone('ok'),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/messages')), { type: 'direct', to: JSON.stringify([api.user('iago').userId]), content: `Hello from ${caller}` }),
+  },
+  {
+    name: 'GET /messages/{id}',
+    // A public channel's message: every member may read it, a guest who is not subscribed may not.
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/messages/${await channelMessage(api, caller)}`)),
+  },
+  {
+    name: 'GET /messages/{id} (direct message to someone else)',
+    outcomes: { ...everyone('invalid_message'), member: 'ok' },
+    send: async (api, as, caller) => {
+      // From someone who is none of the callers, to Hamlet (the member): no one else may read it, administrators included.
+      const sender = await api.app.get(CommandBus).execute(
+        new CreateUserCommand({ actor: operatorActor(api.realmId) }, { email: `dm-sender-${caller}@acme.test`, fullName: `Sender ${caller}`, role: 'member', password: null }),
+      );
+      const sent = await form(api.http.post('/api/v1/messages').auth(`dm-sender-${caller}@acme.test`, sender.apiKey), {
+        type: 'direct', to: JSON.stringify([api.user('hamlet').userId]), content: `Secret for hamlet, read by ${caller}`,
+      });
+      return as(api.http.get(`/api/v1/messages/${sent.body.id}`));
+    },
+  },
+  { name: 'GET /register', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/register')) },
+  { name: 'PATCH /settings/display', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as) => form(as(api.http.patch('/api/v1/settings/display')), { twenty_four_hour_time: 'true' }) },
+  { name: 'PATCH /settings/notifications', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as) => form(as(api.http.patch('/api/v1/settings/notifications')), { twenty_four_hour_time: 'false' }) },
+  {
+    name: 'POST /users/me/apns_device_token',
+    outcomes: { ...everyone('ok'), bot: 'human' },
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/users/me/apns_device_token')), { token: `apns-${caller}`.padEnd(64, '0').replace(/[^0-9a-f]/g, 'a'), appid: 'org.zulip.Zulip' }),
+  },
+  {
+    name: 'DELETE /users/me/apns_device_token',
+    outcomes: { ...everyone('ok'), bot: 'human' },
+    send: async (api, as, caller) => {
+      const token = `apnsgone-${caller}`.padEnd(64, '0').replace(/[^0-9a-f]/g, 'b');
+      await form(as(api.http.post('/api/v1/users/me/apns_device_token')), { token, appid: 'org.zulip.Zulip' });
+      return as(api.http.delete('/api/v1/users/me/apns_device_token')).query({ token });
+    },
+  },
+  {
+    name: 'DELETE /users/me',
+    // Each caller deactivates themself, then the owner reactivates them (the only owner may not leave).
+    outcomes: { ...everyone('ok'), owner: 'only_owner' },
+    send: async (api, as, caller) => {
+      const response = await as(api.http.delete('/api/v1/users/me'));
+      const persona = PERSONA[caller];
+      if (response.status === 200 && persona) await api.as('desdemona').post(`/api/v1/users/${api.user(persona).userId}/reactivate`);
+      // Deactivating Hamlet also deactivated the bots he owns (as in Zulip): bring the matrix bot back.
+      if (response.status === 200 && caller === 'member') await api.as('desdemona').post(`/api/v1/users/${api.user('bot').userId}/reactivate`);
+      return response;
+    },
+  },
+];
+
+/** Uploads and attachments (who may read a file is the access matrix of test/api/uploads.api-spec.ts). */
+const uploadAs = (as: (req: ReturnType<ApiTestClient['http']['get']>) => ReturnType<ApiTestClient['http']['get']>, api: ApiTestClient, name: string) =>
+  as(api.http.post('/api/v1/user_uploads')).attach('file', Buffer.from(`contents of ${name}`), name);
+const UPLOAD_ROWS: Row[] = [
+  { name: 'POST /user_uploads', outcomes: everyone('ok'), send: (api, as, caller) => uploadAs(as, api, `by-${caller}.txt`) },
+  {
+    name: 'GET /user_uploads/{realm_id}/*path (temporary URL of an own upload)',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      const { email, apiKey } = api.user('desdemona');
+      const fallback = (await api.http.post('/api/v1/user_uploads').auth(email, apiKey).attach('file', Buffer.from('x'), 'fallback.txt')).body.url as string;
+      const own = (await uploadAs(as, api, `url-of-${caller}.txt`)).body.url as string | undefined;
+      return as(api.http.get(`/api/v1${own ?? fallback}`));
+    },
+  },
+  { name: 'GET /attachments', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/attachments')) },
+  {
+    name: 'DELETE /attachments/{id} (own)',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => {
+      await uploadAs(as, api, `deleted-by-${caller}.txt`);
+      const listed = (await as(api.http.get('/api/v1/attachments'))).body.attachments as { id: number; name: string }[] | undefined;
+      const id = listed?.find((a) => a.name === `deleted-by-${caller}.txt`)?.id ?? 999_999;
+      return as(api.http.delete(`/api/v1/attachments/${id}`));
+    },
+  },
+  {
+    name: "DELETE /attachments/{id} (another's)",
+    outcomes: everyone('invalid_attachment'),
+    send: async (api, as, caller) => {
+      const { email, apiKey } = api.user('desdemona');
+      await api.http.post('/api/v1/user_uploads').auth(email, apiKey).attach('file', Buffer.from('x'), `kept-from-${caller}.txt`);
+      const listed = (await api.as('desdemona').get('/api/v1/attachments')).body.attachments as { id: number; name: string }[];
+      const { id } = listed.find((a) => a.name === `kept-from-${caller}.txt`)!;
+      // The owner herself may: that is the (own) row.
+      return caller === 'owner' ? as(api.http.delete('/api/v1/attachments/999999')) : as(api.http.delete(`/api/v1/attachments/${id}`));
+    },
+  },
+  {
+    name: 'PATCH /users/{id} (profile_data)',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) =>
+      form(as(api.http.patch(`/api/v1/users/${api.user('hamlet').userId}`)), { profile_data: JSON.stringify([{ id: await profileFieldFor(api, `Set for hamlet by ${caller}`), value: 'x' }]) }),
+  },
+];
+
+/** Operators' endpoints (docs/operations.md): administrators only. */
+const OPERATIONS_ROWS: Row[] = [
+  { name: 'GET /svc/projections', outcomes: adminsOnly(), send: (api, as) => as(api.http.get('/api/v1/svc/projections')) },
+  {
+    name: 'POST /svc/projections/rebuild',
+    outcomes: adminsOnly(),
+    send: async (api, as) => {
+      // One rebuild at a time: let the previous caller's finish first.
+      await api.app.get(ProjectionRebuilder).settled();
+      return form(as(api.http.post('/api/v1/svc/projections/rebuild')), { projection: 'drafts' });
+    },
+  },
+  { name: 'GET /svc/history', outcomes: adminsOnly(), send: (api, as) => as(api.http.get('/api/v1/svc/history')).query({ realm: 'true' }) },
 ];
 
 const ROWS: Row[] = [
@@ -402,7 +621,23 @@ const ROWS: Row[] = [
   ...ADMINISTRATION_ROWS,
   ...REALM_SETTINGS_ROWS,
   ...MESSAGE_FLAGS_ROWS,
+  ...SWEEP_ROWS,
+  ...MESSAGE_EDIT_ROWS,
+  ...EVENT_ROWS,
+  ...UPLOAD_ROWS,
+  ...OPERATIONS_ROWS,
 ];
+
+/** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */
+const NOT_IN_MATRIX = new Map<string, string>([
+  ['POST /fetch_api_key', 'takes a user name and password instead of an API key (test/api/authentication.api-spec.ts)'],
+  ['POST /dev_fetch_api_key', 'development only, takes an email instead of an API key (test/api/authentication.api-spec.ts)'],
+  ['GET /dev_list_users', 'development only, public (test/api/authentication.api-spec.ts)'],
+  ['POST /tus', 'the tus protocol answers in its own shapes (201, 204, headers): credentials and ownership in test/api/tus.api-spec.ts'],
+  ['HEAD /tus/{}', 'the tus protocol (test/api/tus.api-spec.ts)'],
+  ['PATCH /tus/{}', 'the tus protocol (test/api/tus.api-spec.ts)'],
+  ['DELETE /tus/{}', 'the tus protocol (test/api/tus.api-spec.ts)'],
+]);
 
 const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {
   admin: 'Must be an organization administrator',
@@ -415,6 +650,11 @@ const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {
   insufficient: 'Insufficient permission',
   not_emoji_author: 'Must be an organization administrator or emoji author',
   no_push: 'Server is not configured to use push notification service.',
+  invalid_message: 'Invalid message(s)',
+  only_owner: 'Cannot deactivate the only organization owner.',
+  invalid_attachment: 'Invalid attachment',
+  no_edit: "You don't have permission to edit this message",
+  no_delete: "You don't have permission to delete this message",
 };
 
 describe('authorization matrix', () => {
@@ -435,6 +675,15 @@ describe('authorization matrix', () => {
     credentials.set('bad_key', { email: api.user('hamlet').email, apiKey: 'Z'.repeat(32) });
   });
   afterAll(() => api.close());
+
+  it('has a row for every /api/v1 route', () => {
+    const shape = (name: string) => name.replace(/ \(.*\)$/, '').replace(/\/api\/v1/, '').replace(/\{[^}]*\}|:[A-Za-z_]+/g, '{}');
+    const covered = new Set(ROWS.map((row) => shape(row.name)));
+    const missing = listApiRoutes(api.app)
+      .map((route) => shape(`${route.method} ${route.path}`))
+      .filter((name) => !covered.has(name) && !NOT_IN_MATRIX.has(name));
+    expect(missing).toEqual([]);
+  });
 
   const cases = ROWS.flatMap((row) => CALLERS.map((caller) => [row.name, caller, row] as const));
 

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ApplicationModule } from '@app/application';
 import { InfrastructureModule, type InfrastructureOptions } from '@app/infrastructure';
-import { ProjectionsModule } from '@app/projections';
+import { OperationsModule, ProjectionsModule } from '@app/projections';
 import { HealthController } from './health/health.controller';
 import { DevelopmentOrganization } from './development/development-organization';
 import { HttpConventionsModule } from './http/http-conventions.module';
@@ -10,6 +10,7 @@ import { ServerSettingsController } from './server-settings/server-settings.cont
 import { StaticController } from './server-settings/static.controller';
 import { RegisterController } from './register/register.controller';
 import { RegisterState } from './register/register-state';
+import { EventsModule } from './events/events.module';
 import { OpenApiController } from './openapi/openapi.controller';
 import { UsersController } from './users/users.controller';
 import { BotsController } from './bots/bots.controller';
@@ -19,7 +20,9 @@ import { ChannelsController } from './channels/channels.controller';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { MessagesController } from './messages/messages.controller';
 import { MessageFlagsController } from './messages/message-flags.controller';
+import { UserTopicsController } from './messages/user-topics.controller';
 import { DraftsController } from './drafts/drafts.controller';
+import { ScheduledMessagesController } from './scheduled-messages/scheduled-messages.controller';
 import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
 import { MutedUsersController } from './muted-users/muted-users.controller';
 import { BotStorageController } from './bot-storage/bot-storage.controller';
@@ -34,6 +37,12 @@ import { RealmEmojiController } from './realm-emoji/realm-emoji.controller';
 import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
 import { PushDevicesController } from './push-devices/push-devices.controller';
 import { RealmController } from './realm/realm.controller';
+import { OperationsController } from './operations/operations.controller';
+import { UploadsController } from './uploads/uploads.controller';
+import { UserUploadFilesController } from './uploads/user-upload-files.controller';
+import { AttachmentsController } from './attachments/attachments.controller';
+import { TusController } from './tus/tus.controller';
+import { TusUploads } from './tus/tus-uploads';
 
 export type AppOptions = InfrastructureOptions;
 
@@ -48,9 +57,11 @@ export class AppModule {
         ApplicationModule,
         HttpConventionsModule,
         DiscoveryModule,
+        EventsModule,
+        OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, MessageFlagsController, DraftsController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController],
-      providers: [RegisterState, DevelopmentOrganization],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, UploadsController, UserUploadFilesController, AttachmentsController, TusController],
+      providers: [RegisterState, DevelopmentOrganization, TusUploads],
     };
   }
 }

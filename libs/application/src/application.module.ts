@@ -29,16 +29,23 @@ import { AddSubscriptionsHandler } from './subscriptions/add-subscriptions.handl
 import { RemoveSubscriptionsHandler } from './subscriptions/remove-subscriptions.handler';
 import { SendMessageHandler } from './messages/send-message.handler';
 import { SendMessageFactsLoader } from './messages/send-message.facts-loader';
+import { EditMessageHandler } from './messages/edit-message.handler';
+import { DeleteMessageHandler } from './messages/delete-message.handler';
+import { EditMessageFactsLoader } from './messages/edit-message.facts-loader';
+import { MessageHistoryQueries } from './messages/message-history.queries';
+import { MessageNotices } from './messages/message-notices';
 import { NarrowResolver } from './messages/narrow-resolver';
 import { MessageQueries } from './messages/get-messages.queries';
 import { MessageFlagsService } from './messages/message-flags.service';
 import { UnreadQueries } from './messages/unread-queries';
+import { UserTopicsService } from './messages/user-topics.service';
 import { MarkdownChannelDescriptionRenderer, MessageChannelTopics } from './messages/message-channel-topics';
 
 import { SETTINGS_HANDLERS, SETTINGS_QUERIES } from './settings/settings.providers';
 import { SUBSCRIPTION_PROPERTIES_HANDLERS } from './subscription-properties/subscription-properties.providers';
 import { USER_STATUS_HANDLERS, USER_STATUS_QUERIES } from './user-status/user-status.providers';
 import { DRAFTS_HANDLERS, DRAFTS_QUERIES } from './drafts/drafts.providers';
+import { SCHEDULED_MESSAGES_HANDLERS, SCHEDULED_MESSAGES_QUERIES } from './scheduled-messages/scheduled-messages.providers';
 import { SAVED_SNIPPETS_HANDLERS, SAVED_SNIPPETS_QUERIES } from './saved-snippets/saved-snippets.providers';
 import { MUTED_USERS_HANDLERS, MUTED_USERS_QUERIES } from './muted-users/muted-users.providers';
 import { BOT_STORAGE_HANDLERS, BOT_STORAGE_QUERIES } from './bot-storage/bot-storage.providers';
@@ -47,6 +54,7 @@ import { CHANNEL_FOLDERS_HANDLERS, CHANNEL_FOLDERS_QUERIES } from './channel-fol
 import { CUSTOM_PROFILE_FIELDS_HANDLERS, CUSTOM_PROFILE_FIELDS_QUERIES } from './custom-profile-fields/custom-profile-fields.providers';
 import { REALM_EMOJI_HANDLERS, REALM_EMOJI_QUERIES } from './realm-emoji/realm-emoji.providers';
 import { PUSH_DEVICES_HANDLERS, PUSH_DEVICES_QUERIES } from './push-devices/push-devices.providers';
+import { UPLOADS_HANDLERS, UPLOADS_QUERIES } from './uploads/uploads.providers';
 
 const HANDLERS = [CreateRealmHandler, CreateUserHandler];
 const QUERIES = [RealmQueries, UserQueries];
@@ -69,9 +77,9 @@ const CHANNEL_QUERIES = [ChannelQueries, ChannelViews, SubscriptionQueries, Subs
  * Seams other areas fill: the messaging core binds its Markdown renderer and its topics read
  * model, the user-groups area its system group ids (each replacing the class named here).
  */
-const MESSAGE_HANDLERS = [SendMessageHandler];
-const MESSAGE_QUERIES = [MessageQueries, MessageFlagsService, UnreadQueries];
-const MESSAGE_SERVICES = [SendMessageFactsLoader, NarrowResolver];
+const MESSAGE_HANDLERS = [SendMessageHandler, EditMessageHandler, DeleteMessageHandler];
+const MESSAGE_QUERIES = [MessageQueries, MessageFlagsService, UnreadQueries, UserTopicsService, MessageHistoryQueries];
+const MESSAGE_SERVICES = [SendMessageFactsLoader, NarrowResolver, EditMessageFactsLoader, MessageNotices];
 const CHANNEL_SEAMS = [
   { provide: ChannelDescriptionRenderer, useClass: MarkdownChannelDescriptionRenderer },
   { provide: ChannelTopics, useClass: MessageChannelTopics },
@@ -81,7 +89,7 @@ const CHANNEL_SEAMS = [
 /** Command handlers and read-model queries. Needs the infrastructure and projections modules (global). */
 @Module({
   imports: [CqrsModule.forRoot()],
-  providers: [DeciderRunner, ...HANDLERS, ...QUERIES, ...IDENTITY_HANDLERS, ...IDENTITY_SERVICES, ...CHANNEL_HANDLERS, ...CHANNEL_QUERIES, ...CHANNEL_SEAMS, ...MESSAGE_HANDLERS, ...MESSAGE_QUERIES, ...MESSAGE_SERVICES, ...SETTINGS_HANDLERS, ...SETTINGS_QUERIES, ...SUBSCRIPTION_PROPERTIES_HANDLERS, ...USER_STATUS_HANDLERS, ...USER_STATUS_QUERIES, ...DRAFTS_HANDLERS, ...DRAFTS_QUERIES, ...SAVED_SNIPPETS_HANDLERS, ...SAVED_SNIPPETS_QUERIES, ...MUTED_USERS_HANDLERS, ...MUTED_USERS_QUERIES, ...BOT_STORAGE_HANDLERS, ...BOT_STORAGE_QUERIES, ...CHANNEL_FOLDERS_HANDLERS, ...CHANNEL_FOLDERS_QUERIES, ...CUSTOM_PROFILE_FIELDS_HANDLERS, ...CUSTOM_PROFILE_FIELDS_QUERIES, ...REALM_EMOJI_HANDLERS, ...REALM_EMOJI_QUERIES, ...PUSH_DEVICES_HANDLERS, ...PUSH_DEVICES_QUERIES],
-  exports: [CqrsModule, DeciderRunner, ...QUERIES, ...IDENTITY_SERVICES, ...CHANNEL_QUERIES, ChannelDescriptionRenderer, ChannelTopics, SystemGroupIds, ...MESSAGE_QUERIES, ...SETTINGS_QUERIES, ...USER_STATUS_QUERIES, ...DRAFTS_QUERIES, ...SAVED_SNIPPETS_QUERIES, ...MUTED_USERS_QUERIES, ...BOT_STORAGE_QUERIES, ...CHANNEL_FOLDERS_QUERIES, ...CUSTOM_PROFILE_FIELDS_QUERIES, ...REALM_EMOJI_QUERIES, ...PUSH_DEVICES_QUERIES],
+  providers: [DeciderRunner, ...HANDLERS, ...QUERIES, ...IDENTITY_HANDLERS, ...IDENTITY_SERVICES, ...CHANNEL_HANDLERS, ...CHANNEL_QUERIES, ...CHANNEL_SEAMS, ...MESSAGE_HANDLERS, ...MESSAGE_QUERIES, ...MESSAGE_SERVICES, ...SETTINGS_HANDLERS, ...SETTINGS_QUERIES, ...SUBSCRIPTION_PROPERTIES_HANDLERS, ...USER_STATUS_HANDLERS, ...USER_STATUS_QUERIES, ...DRAFTS_HANDLERS, ...DRAFTS_QUERIES, ...SCHEDULED_MESSAGES_HANDLERS, ...SCHEDULED_MESSAGES_QUERIES, ...SAVED_SNIPPETS_HANDLERS, ...SAVED_SNIPPETS_QUERIES, ...MUTED_USERS_HANDLERS, ...MUTED_USERS_QUERIES, ...BOT_STORAGE_HANDLERS, ...BOT_STORAGE_QUERIES, ...CHANNEL_FOLDERS_HANDLERS, ...CHANNEL_FOLDERS_QUERIES, ...CUSTOM_PROFILE_FIELDS_HANDLERS, ...CUSTOM_PROFILE_FIELDS_QUERIES, ...REALM_EMOJI_HANDLERS, ...REALM_EMOJI_QUERIES, ...PUSH_DEVICES_HANDLERS, ...PUSH_DEVICES_QUERIES, ...UPLOADS_HANDLERS, ...UPLOADS_QUERIES],
+  exports: [CqrsModule, DeciderRunner, ...QUERIES, ...IDENTITY_SERVICES, ...CHANNEL_QUERIES, ChannelDescriptionRenderer, ChannelTopics, SystemGroupIds, ...MESSAGE_QUERIES, ...SETTINGS_QUERIES, ...USER_STATUS_QUERIES, ...DRAFTS_QUERIES, ...SCHEDULED_MESSAGES_QUERIES, ...SAVED_SNIPPETS_QUERIES, ...MUTED_USERS_QUERIES, ...BOT_STORAGE_QUERIES, ...CHANNEL_FOLDERS_QUERIES, ...CUSTOM_PROFILE_FIELDS_QUERIES, ...REALM_EMOJI_QUERIES, ...PUSH_DEVICES_QUERIES, ...UPLOADS_QUERIES],
 })
 export class ApplicationModule {}

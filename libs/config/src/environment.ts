@@ -44,6 +44,14 @@ export class EnvironmentVariables {
   @IsOptional() @IsIn(DRIVERS)
   READ_STORE_DRIVER?: Driver;
 
+  /** Delayed jobs (scheduled messages): embedded timers, or BullMQ on REDIS_URL (servers). */
+  @IsOptional() @IsIn(DRIVERS)
+  SCHEDULER_DRIVER?: Driver;
+
+  /** Run due scheduled jobs (deliveries) in this process. Servers mode may leave them to apps/worker. */
+  @Transform(toBool) @IsBoolean()
+  RUN_SCHEDULED_JOBS = true;
+
   /** normal: survives a process crash (default); full: also survives power loss, slower appends. */
   @IsIn(['normal', 'full'])
   SQLITE_SYNCHRONOUS: 'normal' | 'full' = 'normal';
@@ -133,6 +141,8 @@ export type AppConfig = {
   dataDir: string;
   eventStoreDriver: Driver;
   readStoreDriver: Driver;
+  schedulerDriver: Driver;
+  runScheduledJobs: boolean;
   sqliteSynchronous: 'normal' | 'full';
   esdbUrl: string;
   mongodbUri: string;
@@ -163,6 +173,8 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     dataDir: v.DATA_DIR,
     eventStoreDriver: v.EVENT_STORE_DRIVER ?? v.STORAGE_DRIVER,
     readStoreDriver: v.READ_STORE_DRIVER ?? v.STORAGE_DRIVER,
+    schedulerDriver: v.SCHEDULER_DRIVER ?? v.STORAGE_DRIVER,
+    runScheduledJobs: v.RUN_SCHEDULED_JOBS,
     sqliteSynchronous: v.SQLITE_SYNCHRONOUS,
     esdbUrl: v.ESDB_URL,
     mongodbUri: v.MONGODB_URI,

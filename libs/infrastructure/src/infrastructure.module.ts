@@ -16,18 +16,25 @@ import {
   USER_MESSAGE_STORE,
   type UserMessageStorePort,
   BLOB_STORE,
+  RATE_LIMIT_STORE,
+  SCHEDULER,
+  LIVE_READ_MODELS,
+  type LiveReadModels,
+  UpcastingEventStore,
+  upcasterRegistry,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
 import { openSqlite } from './embedded/sqlite';
 import { SqliteEventStore } from './embedded/sqlite-event-store';
-import { SqliteReadStore } from './embedded/sqlite-read-store';
 import { SqliteIdAllocator } from './embedded/sqlite-id-allocator';
-import { SqliteUserMessageStore } from './embedded/sqlite-user-message-store';
+import { singleCopyLiveReadModels, SqliteReadModelCopies } from './embedded/sqlite-read-model-copies';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
 import { blobStoreProvider } from './blob-store.provider';
+import { rateLimitStoreProvider } from './rate-limit-store.provider';
+import { schedulerProvider } from './scheduler.provider';
 
 export type Adapters = {
   eventStore: EventStorePort;
@@ -35,6 +42,8 @@ export type Adapters = {
   idAllocator: IdAllocatorPort;
   /** Per-user message state, in the read store's database (it shares its checkpoints). */
   userMessageStore: UserMessageStorePort;
+  /** The read models as switchable copies, for blue/green rebuilds (docs/operations.md). */
+  liveReadModels: LiveReadModels;
   close(): Promise<void>;
 };
 
@@ -54,13 +63,16 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
   };
   // The servers adapters are loaded only when chosen, so an embedded installation never loads
   // the gRPC and MongoDB drivers.
-  const eventStore =
+  const storedEvents =
     config.eventStoreDriver === 'servers'
       ? (await import('./eventstoredb/esdb-event-store')).EsdbEventStore.connect(config.esdbUrl)
       : new SqliteEventStore(openEmbedded('events.sqlite'), { pollIntervalMs: 100, now: () => clock.now() });
+  // Reads come back upcast to the current event shapes; appends carry each type's schema version.
+  const eventStore = new UpcastingEventStore(storedEvents, upcasterRegistry());
   let readStore: ReadStorePort;
   let idAllocator: IdAllocatorPort;
   let userMessageStore: UserMessageStorePort;
+  let liveReadModels: LiveReadModels;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadStore } = await import('./mongodb/mongo-read-store');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -68,21 +80,29 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
     readStore = mongo;
     idAllocator = MongoIdAllocator.fromReadStore(mongo);
     userMessageStore = (await import('./mongodb/mongo-user-message-store')).MongoUserMessageStore.fromReadStore(mongo);
+    liveReadModels = singleCopyLiveReadModels(readStore, userMessageStore, 'Blue/green rebuilds of the MongoDB read models are not implemented yet (see docs/operations.md).');
+    readStore = liveReadModels.readStore;
+    userMessageStore = liveReadModels.userMessages.port;
   } else {
-    readStore = new SqliteReadStore(openEmbedded('read-models.sqlite'));
+    // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
+    // switches to a fresh copy); the layout file names them.
+    liveReadModels = SqliteReadModelCopies.openLive(config.dataDir, config.sqliteSynchronous);
+    readStore = liveReadModels.readStore;
     // Ids live beside the events: both are the embedded installation's durable state.
     idAllocator = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
-    userMessageStore = new SqliteUserMessageStore(openEmbedded('read-models.sqlite'));
+    userMessageStore = liveReadModels.userMessages.port;
   }
   return {
     eventStore,
     readStore,
     idAllocator,
     userMessageStore,
+    liveReadModels,
     async close() {
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
+      await liveReadModels.copies.close();
       for (const db of sqlite.values()) db.close();
     },
   };
@@ -115,12 +135,15 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: READ_STORE, useFactory: (a: Adapters) => a.readStore, inject: [ADAPTERS] },
       { provide: ID_ALLOCATOR, useFactory: (a: Adapters) => a.idAllocator, inject: [ADAPTERS] },
       { provide: USER_MESSAGE_STORE, useFactory: (a: Adapters) => a.userMessageStore, inject: [ADAPTERS] },
+      { provide: LIVE_READ_MODELS, useFactory: (a: Adapters) => a.liveReadModels, inject: [ADAPTERS] },
       blobStoreProvider(options.config),
+      rateLimitStoreProvider(options.config),
+      schedulerProvider(options.config),
     ];
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER],
     };
   }
 

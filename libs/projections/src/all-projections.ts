@@ -7,6 +7,7 @@ import { messagesProjection, userTopicsProjection } from './messages/messages.pr
 import { emailChangesProjection, userSettingsProjection } from './settings/user-settings.projection';
 import { userStatusProjection } from './user-status/user-status.projection';
 import { draftsProjection } from './drafts/drafts.projection';
+import { scheduledMessagesProjection } from './scheduled-messages/scheduled-messages.projection';
 import { savedSnippetsProjection } from './saved-snippets/saved-snippets.projection';
 import { mutedUsersProjection } from './muted-users/muted-users.projection';
 import { botStorageProjection } from './bot-storage/bot-storage.projection';
@@ -15,6 +16,7 @@ import { customProfileFieldsProjection } from './custom-profile-fields/custom-pr
 import { customProfileValuesProjection } from './custom-profile-fields/custom-profile-values.projection';
 import { realmEmojiProjection } from './realm-emoji/realm-emoji.projection';
 import { pushRegistrationsProjection } from './push-devices/push-registrations.projection';
+import { attachmentsProjection, uploadSpaceProjection } from './uploads/attachments.projection';
 
 /** Every read model of the product. A new area registers its projections here. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -30,6 +32,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   emailChangesProjection,
   userStatusProjection,
   draftsProjection,
+  scheduledMessagesProjection,
   savedSnippetsProjection,
   mutedUsersProjection,
   botStorageProjection,
@@ -38,4 +41,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   customProfileValuesProjection,
   realmEmojiProjection,
   pushRegistrationsProjection,
+  attachmentsProjection,
+  uploadSpaceProjection,
 ];

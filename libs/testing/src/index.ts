@@ -24,4 +24,7 @@ export * from './builders/channel-folders.builder';
 export * from './builders/custom-profile-fields.builder';
 export * from './builders/realm-emoji.builder';
 export * from './builders/push-devices.builder';
+export * from './builders/uploads.builder';
 export * from './contracts/blob-store.contract';
+export * from './contracts/scheduler.contract';
+export * from './contracts/rate-limit-store.contract';

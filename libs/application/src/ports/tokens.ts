@@ -7,3 +7,4 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
 export const LOGGER = Symbol('LOGGER');
 export const USER_MESSAGE_STORE = Symbol('USER_MESSAGE_STORE');
 export const BLOB_STORE = Symbol('BLOB_STORE');
+export const SCHEDULER = Symbol('SCHEDULER');
