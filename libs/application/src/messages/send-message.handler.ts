@@ -35,12 +35,14 @@ export class SendMessageHandler implements ICommandHandler<SendMessageCommand> {
     const addressee = parseAddressee(request.type, request.to, request.topic);
     const facts = await this.factsLoader.load(command, sender, addressee, this.clock.now().toISOString());
     facts.readBySender = request.readBySender ?? defaultReadBySender(request.client);
-    checkSendMessage(facts);
-    const messageId = await this.ids.next('message');
+    // One object for the check and the decision, so the decider reuses this check (one rendering).
+    const data = { ...facts, messageId: 0 };
+    checkSendMessage(data);
+    const messageId = (data.messageId = await this.ids.next('message'));
     const { newEvents, position } = await this.runner.run(
       messageDecider,
       messageStream(messageId),
-      { type: 'SendMessage', data: { ...facts, messageId } },
+      { type: 'SendMessage', data },
       { actorId: actor.userId },
       { newStream: true }, // the id was just allocated
     );

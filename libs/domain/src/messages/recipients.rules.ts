@@ -19,7 +19,11 @@ export type Addressee =
   | { kind: 'channel'; channel: { name: string } | { id: number }; topic: string }
   | { kind: 'direct'; recipients: { emails: string[] } | { ids: number[] } };
 
+/** Text that cannot start a JSON value (most channel names) skips JSON.parse and its throw. */
+const CANNOT_START_JSON = /^\s*[^\s[{"\-0-9tfn]/;
+
 const tryJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
+  if (CANNOT_START_JSON.test(text)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -82,6 +82,19 @@ export const defaultCanMentionManyUsers = (sender: UserFacts): boolean =>
  * rendering and its wildcard mentions. Pure: it throws Zulip's error or returns what will be sent.
  */
 export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
+  // Pure, so its answer for one facts object is kept: the send handler checks before taking a
+  // message id (a refused message leaves no trace) and the decider checks again when it decides;
+  // the same object renders the Markdown once. Facts are not changed once checked.
+  const known = checkedFacts.get(facts);
+  if (known) return known;
+  const checked = checkFacts(facts);
+  checkedFacts.set(facts, checked);
+  return checked;
+}
+
+const checkedFacts = new WeakMap<SendMessageFacts, CheckedMessage>();
+
+function checkFacts(facts: SendMessageFacts): CheckedMessage {
   const addressee = parseAddressee(facts.type, facts.to, facts.topic);
   const named = addressee.kind === 'direct' ? resolveDirectRecipients(addressee, facts) : [];
   const content = normalizeContent(facts.content, facts.maxMessageLength);
