@@ -21,18 +21,9 @@ const SCRIPT_TIMEOUT_MS = 150_000;
 
 type Script = { name: string; label?: string; args: string[]; quickArgs: string[] };
 
-/** The read-store changes proposed in this document, measured with bench/read-store-experiment.ts. */
-const PROPOSED_REPLAY_FIXES = ['--experiment', 'diff-index-columns,write-behind', '--batch-size', '10000', '--read-pragma', 'synchronous=OFF'];
-
 const SCRIPTS: Script[] = [
   { name: 'append-throughput', args: [], quickArgs: ['--count', '5000', '--full-count', '200'] },
   { name: 'replay-throughput', args: [], quickArgs: ['--count', '20000'] },
-  {
-    name: 'replay-throughput',
-    label: 'Projection replay from zero, with the proposed read-store fixes (experiment)',
-    args: PROPOSED_REPLAY_FIXES,
-    quickArgs: ['--count', '20000', ...PROPOSED_REPLAY_FIXES],
-  },
   { name: 'http-ceiling', args: [], quickArgs: ['--duration', '2', '--warmup', '1'] },
   { name: 'message-move', args: [], quickArgs: ['--quick', '--no-doc'] },
   { name: 'event-queues', args: [], quickArgs: ['--quick', '--no-doc'] },
