@@ -37,6 +37,35 @@ describe('DELETE /messages/{message_id}', () => {
     expect((await api.newEvents()).map((e) => e.type)).toEqual(['MessageDeleted']);
   });
 
+  it("senders delete within the organization's limit (600 s by default), which administrators set", async () => {
+    const old = await send('hamlet');
+    api.clock.advance(601_000);
+    expectError(await api.as('hamlet').delete(`${MESSAGES}/${old}`), 'The time limit for deleting this message has passed');
+    const fresh = await send('hamlet');
+    api.clock.advance(599_000);
+    expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${fresh}`));
+
+    expectError(await api.as('hamlet').patch('/api/v1/realm', { message_content_delete_limit_seconds: JSON.stringify('unlimited') }), 'Must be an organization administrator');
+    expect(expectSuccess(await api.as('iago').patch('/api/v1/realm', { message_content_delete_limit_seconds: JSON.stringify('unlimited') }))).toMatchObject({ message_content_delete_limit_seconds: null });
+    expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${old}`));
+    expectError(await api.as('iago').patch('/api/v1/realm', { message_content_delete_limit_seconds: 0 }), "Bad value for 'message_content_delete_limit_seconds': 0");
+  });
+
+  it("the organization's delete permission groups decide who deletes", async () => {
+    const { user_groups } = expectSuccess(await api.as('iago').get('/api/v1/user_groups'));
+    const group = (name: string) => user_groups.find((g: { name: string }) => g.name === name).id;
+    const own = await send('hamlet');
+    expectSuccess(await api.as('iago').patch('/api/v1/realm', { can_delete_own_message_group: JSON.stringify({ new: group('role:nobody') }) }));
+    expectError(await api.as('hamlet').delete(`${MESSAGES}/${own}`), "You don't have permission to delete this message");
+
+    expectSuccess(await api.as('iago').patch('/api/v1/realm', { can_delete_any_message_group: JSON.stringify({ new: group('role:moderators') }) }));
+    expectSuccess(await api.as('shiva').delete(`${MESSAGES}/${own}`));
+    const { realm_can_delete_any_message_group, realm_message_content_delete_limit_seconds } = expectSuccess(
+      await api.as('cordelia').post('/api/v1/register', { fetch_event_types: JSON.stringify(['realm']) }),
+    );
+    expect([realm_can_delete_any_message_group, realm_message_content_delete_limit_seconds]).toEqual([group('role:moderators'), 600]);
+  });
+
   it('a bot\'s owner deletes the bot\'s messages; a direct message by its sender', async () => {
     const bot = await api.app.get(CommandBus).execute(new CreateBotCommand({ actor: operatorActor(api.realmId) }, { fullName: 'Helper', shortName: 'helper', ownerId: id('hamlet') }));
     expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [bot.userId] }));

@@ -30,6 +30,7 @@ export class RealmController {
         messaging: {
           allow_message_editing: params.allow_message_editing,
           message_content_edit_limit_seconds: params.message_content_edit_limit_seconds,
+          message_content_delete_limit_seconds: params.message_content_delete_limit_seconds,
           move_messages_within_stream_limit_seconds: params.move_messages_within_stream_limit_seconds,
           move_messages_between_streams_limit_seconds: params.move_messages_between_streams_limit_seconds,
           topics_policy: params.topics_policy,

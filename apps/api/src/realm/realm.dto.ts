@@ -38,6 +38,12 @@ export class UpdateRealmDto {
   @BoolParam({ optional: true, description: 'Whether users may edit their messages.' })
   allow_message_editing?: boolean;
 
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may delete any message (default role:administrators)') })
+  can_delete_any_message_group?: GroupSettingChangeRequest;
+
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may delete their own messages, within message_content_delete_limit_seconds (default role:everyone)') })
+  can_delete_own_message_group?: GroupSettingChangeRequest;
+
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may use wildcard mentions in large channels (default role:administrators)') })
   can_mention_many_users_group?: GroupSettingChangeRequest;
 
@@ -55,6 +61,9 @@ export class UpdateRealmDto {
 
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Direct messages must include a member of this group (default role:everyone)') })
   direct_message_permission_group?: GroupSettingChangeRequest;
+
+  @JsonParam(timeLimit, { optional: true, description: 'Seconds after sending during which senders may delete their messages: a positive integer or "unlimited" (default 600).' })
+  message_content_delete_limit_seconds?: number | string;
 
   @JsonParam(timeLimit, { optional: true, description: 'Seconds after sending during which content may be edited: a positive integer or "unlimited".' })
   message_content_edit_limit_seconds?: number | string;

@@ -45,13 +45,6 @@ export type AccessedMessage = {
   moveTargets: number[];
 };
 
-/** Zulip's Realm defaults for deleting, which this server's organizations do not store yet. */
-export const DEFAULT_DELETE_SETTINGS = {
-  canDeleteAnyMessageGroup: 'role:administrators',
-  canDeleteOwnMessageGroup: 'role:everyone',
-  deleteLimitSeconds: null,
-} as const;
-
 const channelFacts = (channel: ChannelDocument, subscriberIds: number[]): EditChannelFacts => ({
   streamId: channel.stream_id,
   name: channel.name,
@@ -158,6 +151,9 @@ export class EditMessageFactsLoader {
   async forDelete(accessed: AccessedMessage, now: string): Promise<DeleteMessageFacts> {
     const { editor, doc, channel } = accessed;
     const sender = doc.sender_id === editor.user_id ? editor : await this.users.byId(editor.realm_id, doc.sender_id);
+    const realm = await this.realms.byId(editor.realm_id);
+    const groups = realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings();
+    const settings = realm ? realmMessagingSettingsOf(realm) : DEFAULT_REALM_MESSAGING_SETTINGS;
     return {
       realmId: editor.realm_id,
       messageId: doc.id,
@@ -166,7 +162,9 @@ export class EditMessageFactsLoader {
       location: doc.type === 'stream' ? { streamId: doc.stream_id!, topic: doc.subject } : null,
       channelGroups: channel ? channel.group_settings : null,
       senderIsOwnBot: sender !== null && sender.is_bot && sender.bot_owner_id === editor.user_id,
-      ...DEFAULT_DELETE_SETTINGS,
+      canDeleteAnyMessageGroup: groups.can_delete_any_message_group,
+      canDeleteOwnMessageGroup: groups.can_delete_own_message_group,
+      deleteLimitSeconds: settings.message_content_delete_limit_seconds,
     };
   }
 

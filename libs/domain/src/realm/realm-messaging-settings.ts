@@ -8,6 +8,8 @@ import { DomainError } from '../shared/domain-error';
 
 /** Realm.DEFAULT_MESSAGE_CONTENT_EDIT_LIMIT_SECONDS. */
 export const DEFAULT_MESSAGE_CONTENT_EDIT_LIMIT_SECONDS = 600;
+/** Realm.DEFAULT_MESSAGE_CONTENT_DELETE_LIMIT_SECONDS. */
+export const DEFAULT_MESSAGE_CONTENT_DELETE_LIMIT_SECONDS = 600;
 /** Realm.DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS (7 days). */
 export const DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS = 7 * 86400;
 
@@ -19,6 +21,8 @@ export type RealmMessagingSettings = {
   allow_message_editing: boolean;
   /** null: no limit. */
   message_content_edit_limit_seconds: number | null;
+  /** How long senders may delete their own messages (null: no limit); administrators are not limited. */
+  message_content_delete_limit_seconds: number | null;
   move_messages_within_stream_limit_seconds: number | null;
   move_messages_between_streams_limit_seconds: number | null;
   topics_policy: RealmTopicsPolicy;
@@ -28,6 +32,7 @@ export type RealmMessagingProperty = keyof RealmMessagingSettings;
 export const DEFAULT_REALM_MESSAGING_SETTINGS: RealmMessagingSettings = {
   allow_message_editing: true,
   message_content_edit_limit_seconds: DEFAULT_MESSAGE_CONTENT_EDIT_LIMIT_SECONDS,
+  message_content_delete_limit_seconds: DEFAULT_MESSAGE_CONTENT_DELETE_LIMIT_SECONDS,
   move_messages_within_stream_limit_seconds: DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS,
   move_messages_between_streams_limit_seconds: DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS,
   topics_policy: 'allow_empty_topic',
@@ -36,6 +41,7 @@ export const DEFAULT_REALM_MESSAGING_SETTINGS: RealmMessagingSettings = {
 /** The time-limit settings, which take a positive integer or "unlimited" (parse_message_time_limit_setting). */
 export const REALM_TIME_LIMIT_PROPERTIES = [
   'message_content_edit_limit_seconds',
+  'message_content_delete_limit_seconds',
   'move_messages_within_stream_limit_seconds',
   'move_messages_between_streams_limit_seconds',
 ] as const;
@@ -46,6 +52,8 @@ type GroupPermissionConfig = { defaultGroup: SystemGroupName; allowNobody: boole
 
 /** In Zulip's REALM_PERMISSION_GROUP_SETTINGS order, which is the order update_realm checks them in. */
 export const REALM_GROUP_SETTINGS = {
+  can_delete_any_message_group: { defaultGroup: 'role:administrators', allowNobody: false, allowEveryone: false },
+  can_delete_own_message_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   can_mention_many_users_group: { defaultGroup: 'role:administrators', allowNobody: true, allowEveryone: true },
   can_move_messages_between_channels_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
   can_move_messages_between_topics_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },

@@ -37,6 +37,7 @@ export type RealmRegistration = { name: string; description: string };
 export type RealmMessagingSettingsInput = {
   allow_message_editing?: boolean;
   message_content_edit_limit_seconds?: number | string;
+  message_content_delete_limit_seconds?: number | string;
   move_messages_within_stream_limit_seconds?: number | string;
   move_messages_between_streams_limit_seconds?: number | string;
   topics_policy?: RealmTopicsPolicy;
