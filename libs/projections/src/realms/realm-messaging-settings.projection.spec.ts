@@ -11,10 +11,11 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
   it('keeps Zulip\'s defaults until a setting changes', () => {
     const realm = realmAfter([]);
     expect(realmMessagingSettingsOf(realm)).toEqual({
-      allow_message_editing: true, message_content_edit_limit_seconds: 600, move_messages_within_stream_limit_seconds: 604800,
+      allow_message_editing: true, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: 600, move_messages_within_stream_limit_seconds: 604800,
       move_messages_between_streams_limit_seconds: 604800, topics_policy: 'allow_empty_topic',
     });
     expect(realmGroupSettingsOf(realm)).toEqual({
+      can_delete_any_message_group: 'role:administrators', can_delete_own_message_group: 'role:everyone',
       can_mention_many_users_group: 'role:administrators', can_move_messages_between_channels_group: 'role:members',
       can_move_messages_between_topics_group: 'role:everyone', can_resolve_topics_group: 'role:everyone', direct_message_permission_group: 'role:everyone',
     });
