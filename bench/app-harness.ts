@@ -114,3 +114,18 @@ export async function jsonOk(target: { port: number; auth: string; agent: http.A
   if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
   return response.body;
 }
+
+/**
+ * One keep-alive connection at a time, as a single client would hold it. `reconnect` opens a fresh
+ * one after a long pause (the server closes idle keep-alive connections after 5 s).
+ */
+export function singleConnection() {
+  let agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return {
+    ok: (api: { port: number; auth: string }, method: HttpMethod, path: string, params: Record<string, string> = {}) => jsonOk({ ...api, agent }, method, path, params),
+    reconnect: () => {
+      agent.destroy();
+      agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    },
+  };
+}

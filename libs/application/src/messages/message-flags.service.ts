@@ -3,7 +3,6 @@ import {
   type Actor,
   type ChangeMessageFlags,
   checkFlagChange,
-  CURRENT_SCHEMA_VERSION,
   DEFAULT_HISTORICAL_FLAGS,
   DomainError,
   EMPTY_TOPIC_FALLBACK_NAME,
@@ -17,10 +16,9 @@ import {
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
 import type { ClockPort } from '../ports/clock.port';
-import type { EventStorePort } from '../ports/event-store.port';
-import type { RandomPort } from '../ports/random.port';
-import { CLOCK, EVENT_STORE, RANDOM, USER_MESSAGE_STORE } from '../ports/tokens';
+import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import { MessageQueries } from './get-messages.queries';
@@ -66,9 +64,8 @@ export class MessageFlagsService {
     private readonly subscriptions: SubscriptionQueries,
     private readonly projections: ProjectionWaiter,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
-    @Inject(EVENT_STORE) private readonly events: EventStorePort,
+    private readonly runner: DeciderRunner,
     @Inject(CLOCK) private readonly clock: ClockPort,
-    @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
 
   /** POST /messages/flags/narrow (update_message_flags_for_narrow). */
@@ -193,19 +190,8 @@ export class MessageFlagsService {
       type: 'ChangeMessageFlags',
       data: { realmId: actor.realmId, userId, flag, op, selection, updatedCount, at: this.clock.now().toISOString() },
     };
-    const newEvents = messageFlagsDecider.decide(command, messageFlagsDecider.initialState());
+    const { newEvents, position } = await this.runner.run(messageFlagsDecider, messageFlagsStream(userId), command, { actorId: actor.userId }, { stateless: true });
     if (newEvents.length === 0) return 0;
-    const commandId = this.random.uuid();
-    const { position } = await this.events.appendToStream(
-      messageFlagsStream(userId),
-      newEvents.map((event) => ({
-        id: this.random.uuid(),
-        type: event.type,
-        data: event.data,
-        metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId, actorId: actor.userId },
-      })),
-      { expectedRevision: 'any' },
-    );
     await this.projections.waitFor(position);
     return updatedCount;
   }

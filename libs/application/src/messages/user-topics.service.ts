@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   checkUserTopicChange,
-  CURRENT_SCHEMA_VERSION,
   InvalidChannelIdError,
   NoSuchUserError,
   type SetUserTopicVisibilityPolicy,
@@ -13,10 +12,9 @@ import {
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
 import type { ClockPort } from '../ports/clock.port';
-import type { EventStorePort } from '../ports/event-store.port';
-import type { RandomPort } from '../ports/random.port';
 import type { ReadStorePort } from '../ports/read-store.port';
-import { CLOCK, EVENT_STORE, RANDOM, READ_STORE } from '../ports/tokens';
+import { CLOCK, READ_STORE } from '../ports/tokens';
+import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 
@@ -34,9 +32,8 @@ export class UserTopicsService {
     private readonly channels: ChannelQueries,
     private readonly projections: ProjectionWaiter,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
-    @Inject(EVENT_STORE) private readonly events: EventStorePort,
+    private readonly runner: DeciderRunner,
     @Inject(CLOCK) private readonly clock: ClockPort,
-    @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
 
   /** Every policy the user has set (rows with INHERIT do not exist). */
@@ -80,19 +77,8 @@ export class UserTopicsService {
         at: this.clock.now().toISOString(),
       },
     };
-    const newEvents = userTopicsDecider.decide(command, userTopicsDecider.initialState());
+    const { newEvents, position } = await this.runner.run(userTopicsDecider, userTopicsStream(userId), command, { actorId: actor.userId }, { stateless: true });
     if (newEvents.length === 0) return;
-    const commandId = this.random.uuid();
-    const { position } = await this.events.appendToStream(
-      userTopicsStream(userId),
-      newEvents.map((event) => ({
-        id: this.random.uuid(),
-        type: event.type,
-        data: event.data,
-        metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId, actorId: actor.userId },
-      })),
-      { expectedRevision: 'any' },
-    );
     await this.projections.waitFor(position);
   }
 

@@ -233,4 +233,19 @@ describe('DeciderRunner (SQLite event store)', () => {
     );
     expect((await registry()).map((e) => e.data.stringId)).toEqual(['first', 'second']);
   });
+
+  it('stateless, decides on the initial state and appends at any without ever reading the stream', async () => {
+    let reads = 0;
+    const counting: EventStorePort = Object.create(events);
+    counting.readStream = async (streamId, options) => {
+      reads += 1;
+      return events.readStream(streamId, options);
+    };
+    const counted = new DeciderRunner(counting, new SequentialRandom());
+    await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { stateless: true });
+    // The registry's own rule would refuse this; a stateless run does not see the stream.
+    await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { stateless: true });
+    expect(reads).toBe(0);
+    expect((await registry()).map((e) => e.data.stringId)).toEqual(['first', 'first']);
+  });
 });

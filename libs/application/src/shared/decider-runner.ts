@@ -20,6 +20,11 @@ export type RunOptions = {
    * stream exists after all, that append conflicts and the next attempt reads it as usual.
    */
   newStream?: boolean;
+  /**
+   * The stream guards no invariant (a per-user log of changes such as flag changes): decide on the
+   * initial state and append at `any`, never reading a stream that only grows.
+   */
+  stateless?: boolean;
 };
 
 /**
@@ -44,8 +49,11 @@ export class DeciderRunner {
   ): Promise<RunResult<E>> {
     const commandId = this.random.uuid();
     for (let attempt = 1; ; attempt++) {
-      const { events, revision } =
-        attempt === 1 && options.newStream ? { events: [], revision: 'no_stream' as const } : await this.store.readStream(streamId);
+      const { events, revision } = options.stateless
+        ? { events: [], revision: 'any' as const }
+        : attempt === 1 && options.newStream
+          ? { events: [], revision: 'no_stream' as const }
+          : await this.store.readStream(streamId);
       const state = (events as RecordedEvent[]).reduce(
         (s, e) => decider.evolve(s, { type: e.type, data: e.data } as unknown as E),
         decider.initialState(),
