@@ -28,7 +28,7 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from './embedded/sqlite';
 import { SqliteEventStore } from './embedded/sqlite-event-store';
 import { SqliteIdAllocator } from './embedded/sqlite-id-allocator';
-import { singleCopyLiveReadModels, SqliteReadModelCopies } from './embedded/sqlite-read-model-copies';
+import { SqliteReadModelCopies } from './embedded/sqlite-read-model-copies';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -74,14 +74,15 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
   let userMessageStore: UserMessageStorePort;
   let liveReadModels: LiveReadModels;
   if (config.readStoreDriver === 'servers') {
-    const { MongoReadStore } = await import('./mongodb/mongo-read-store');
+    const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
-    const mongo = await MongoReadStore.connect(config.mongodbUri, config.mongodbDb);
-    readStore = mongo;
-    idAllocator = MongoIdAllocator.fromReadStore(mongo);
-    userMessageStore = (await import('./mongodb/mongo-user-message-store')).MongoUserMessageStore.fromReadStore(mongo);
-    liveReadModels = singleCopyLiveReadModels(readStore, userMessageStore, 'Blue/green rebuilds of the MongoDB read models are not implemented yet (see docs/operations.md).');
+    // The live read models under their own names; opening finishes a blue/green switch a stopped
+    // process left halfway and drops abandoned copies (docs/operations.md, servers mode). The
+    // copies object owns the MongoClient (closed by liveReadModels.copies.close()).
+    const mongo = await MongoReadModelCopies.openLive(config.mongodbUri, config.mongodbDb);
+    liveReadModels = mongo;
     readStore = liveReadModels.readStore;
+    idAllocator = new MongoIdAllocator(mongo.copies.db);
     userMessageStore = liveReadModels.userMessages.port;
   } else {
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild

@@ -28,3 +28,4 @@ export * from './builders/uploads.builder';
 export * from './contracts/blob-store.contract';
 export * from './contracts/scheduler.contract';
 export * from './contracts/rate-limit-store.contract';
+export * from './contracts/read-model-copies.contract';

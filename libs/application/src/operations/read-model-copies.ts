@@ -7,9 +7,10 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
  * (see RoutingReadStore) and the switch is recorded so that the next start opens the new copy.
  *
  * Embedded: a copy is a new SQLite file in the data directory, and the switch is recorded in a
- * small layout file (which file holds which collections). Servers: a copy would be a set of
- * MongoDB collections with a suffix, renamed over the live ones at the switch (see
- * docs/operations.md); not implemented yet.
+ * small layout file (which file holds which collections). Servers (MongoReadModelCopies): a copy
+ * is the live collections' names with a suffix, renamed over the live ones at the switch
+ * (persistLayout), so every process reads the new documents under the live names (see
+ * docs/operations.md).
  */
 export type ReadModelCopy = {
   /** What the operator sees (a file name, a collection suffix). */
@@ -31,9 +32,18 @@ export type ReadModelLayout = {
 export interface ReadModelCopiesPort {
   /** False when the adapter set cannot make copies (the rebuild then says why). */
   readonly supported: boolean;
+  /**
+   * True when persistLayout moves the copy's data over the live data (MongoDB renames): the old
+   * documents are gone and the old stores already read the new ones, so after a one-projection
+   * rebuild nothing may be cleared from the old copy.
+   */
+  readonly renamesOverLive?: boolean;
   /** Opens a fresh, empty copy next to the live ones. */
   create(): Promise<ReadModelCopy>;
-  /** Records the layout the next start opens (atomically: the old layout or the new, never half). */
+  /**
+   * Records the layout the next start opens (atomically: the old layout or the new, never half;
+   * MongoDB renames collection by collection, and a start finishes a switch left halfway).
+   */
   persistLayout(layout: ReadModelLayout): Promise<void>;
   /** Closes a copy no longer in the layout and removes its data. */
   drop(label: string): Promise<void>;

@@ -9,7 +9,6 @@ import {
   type ReadStorePort,
   RoutingReadStore,
   SwitchableUserMessageStore,
-  type UserMessageStorePort,
 } from '@app/application';
 import { openSqlite, type SqliteSynchronous } from './sqlite';
 import { SqliteReadStore } from './sqlite-read-store';
@@ -103,27 +102,4 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
     }
     this.open.clear();
   }
-}
-
-/** Servers mode: a single live copy; rebuilds into suffixed collections are not implemented yet. */
-export class UnsupportedReadModelCopies implements ReadModelCopiesPort {
-  readonly supported = false;
-  constructor(readonly reason: string) {}
-  create(): Promise<ReadModelCopy> {
-    return Promise.reject(new Error(this.reason));
-  }
-  persistLayout(): Promise<void> {
-    return Promise.reject(new Error(this.reason));
-  }
-  async drop(): Promise<void> {}
-  async close(): Promise<void> {}
-}
-
-/** Wraps single stores (the servers set) as live read models that cannot be rebuilt blue/green. */
-export function singleCopyLiveReadModels(readStore: ReadStorePort, userMessageStore: UserMessageStorePort, reason: string): LiveReadModels {
-  return {
-    readStore: new RoutingReadStore(new Map([['live', readStore]]), { default: 'live', collections: {}, checkpoints: {} }),
-    userMessages: new SwitchableUserMessageStore(userMessageStore),
-    copies: new UnsupportedReadModelCopies(reason),
-  };
 }

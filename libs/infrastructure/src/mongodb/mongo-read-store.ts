@@ -9,12 +9,14 @@ import type {
   StoredDocument,
 } from '@app/application';
 import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+import { MongoNamespace } from './mongo-namespace';
 
 /** A stored document: the API document plus its id and the position it was written at. */
 type Row = { _id: string; _pos: string | null } & Document;
 type CheckpointRow = { _id: string; position: string };
 
-const CHECKPOINTS = '_checkpoints';
+/** The base names (a read-model copy adds its suffix, see MongoNamespace). */
+export const CHECKPOINTS = '_checkpoints';
 
 // Server error codes (https://www.mongodb.com/docs/manual/reference/error-codes/).
 const NAMESPACE_EXISTS = 48;
@@ -26,7 +28,8 @@ const assertName = (kind: string, name: string) => {
   if (!NAME.test(name)) throw new Error(`invalid ${kind} name: ${name}`);
   return name;
 };
-const collectionName = (collection: string) => `rm_${assertName('collection', collection)}`;
+/** The base name of a read-model collection's MongoDB collection. */
+export const collectionName = (collection: string) => `rm_${assertName('collection', collection)}`;
 
 /** Reads return the document as it was put: without the storage fields. */
 const WITHOUT_STORAGE_FIELDS = { projection: { _id: 0, _pos: 0 } } as const;
@@ -51,7 +54,7 @@ const checkIndexedField = (doc: object, field: string) => {
  */
 const toJson = (doc: object): Record<string, unknown> => JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
 
-async function ensureCollectionExists(db: Db, name: string): Promise<void> {
+export async function ensureCollectionExists(db: Db, name: string): Promise<void> {
   const existing = await db.listCollections({ name }, { nameOnly: true }).toArray();
   if (existing.length > 0) return;
   try {
@@ -66,6 +69,9 @@ async function ensureCollectionExists(db: Db, name: string): Promise<void> {
  * stored as `{ _id: id, _pos: position as a decimal string | null, ...doc }` with a real index per
  * declared field, and projector checkpoints in `_checkpoints`. A batch commits in one
  * multi-document transaction, which needs a replica set (the compose file runs a single-node one).
+ *
+ * A blue/green copy (MongoReadModelCopies) is the same collections with a suffix: the store's
+ * MongoNamespace names them, and a switch renames them over the live names.
  */
 export class MongoReadStore implements ReadStorePort {
   private readonly specs = new Map<string, CollectionSpec>();
@@ -73,20 +79,28 @@ export class MongoReadStore implements ReadStorePort {
   private constructor(
     private readonly client: MongoClient,
     private readonly database: Db,
+    /** The collection names (live, or a copy's suffixed ones). */
+    readonly namespace: MongoNamespace,
+    /** Whether close() closes the client (a store that opened it); copies share their client. */
+    private readonly ownsClient: boolean,
   ) {}
 
   static async connect(uri: string, dbName: string): Promise<MongoReadStore> {
     const client = new MongoClient(uri);
     try {
       await client.connect();
-      const db = client.db(dbName);
-      // Collections are created up front so transactions only ever write to existing ones.
-      await ensureCollectionExists(db, CHECKPOINTS);
-      return new MongoReadStore(client, db);
+      return await MongoReadStore.open(client, client.db(dbName), new MongoNamespace(), true);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** A store over a connected client (shared: close() leaves it open unless `ownsClient`). */
+  static async open(client: MongoClient, db: Db, namespace: MongoNamespace, ownsClient = false): Promise<MongoReadStore> {
+    // Collections are created up front so transactions only ever write to existing ones.
+    await ensureCollectionExists(db, namespace.of(CHECKPOINTS));
+    return new MongoReadStore(client, db, namespace, ownsClient);
   }
 
   /** The client, for adapters that share this connection and its transactions (the user-message store). */
@@ -106,16 +120,16 @@ export class MongoReadStore implements ReadStorePort {
   }
 
   private rows(collection: string): Collection<Row> {
-    return this.database.collection<Row>(collectionName(collection));
+    return this.database.collection<Row>(this.namespace.of(collectionName(collection)));
   }
 
   private checkpoints(): Collection<CheckpointRow> {
-    return this.database.collection<CheckpointRow>(CHECKPOINTS);
+    return this.database.collection<CheckpointRow>(this.namespace.of(CHECKPOINTS));
   }
 
   async ensureCollection(spec: CollectionSpec): Promise<void> {
     const rows = this.rows(spec.name);
-    await ensureCollectionExists(this.database, collectionName(spec.name));
+    await ensureCollectionExists(this.database, this.namespace.of(collectionName(spec.name)));
     const fieldTypes = new Map(spec.fields.map((f) => [assertName('field', f.name), f.type]));
     const fieldsOf = (names: string[]) => names.map((n) => assertName('field', n));
     const create = async (keys: Document, options: { name: string; unique?: boolean; partialFilterExpression?: Document }) => {
@@ -301,8 +315,14 @@ export class MongoReadStore implements ReadStorePort {
     }
   }
 
+  /** The collections this store has ensured (read-model names). */
+  ensuredCollections(): string[] {
+    return [...this.specs.keys()];
+  }
+
   async close(): Promise<void> {
-    // This store opened the client, so it closes it (the id allocator shares it).
-    await this.client.close();
+    // A store that opened the client closes it (the id allocator shares it); a store over a
+    // shared client (the read-model copies) leaves it to whoever opened it.
+    if (this.ownsClient) await this.client.close();
   }
 }

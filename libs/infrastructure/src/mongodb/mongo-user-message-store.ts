@@ -17,6 +17,7 @@ import type {
 import { decodePosition, encodePosition, firstPerTopic } from '@app/application';
 import { MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS, RESOLVED_TOPIC_PREFIX } from '@app/domain';
 import type { MongoReadStore } from './mongo-read-store';
+import { MongoNamespace } from './mongo-namespace';
 import { and, ATTR, flagCondition, narrowFilters, needsMessageDocument, needsUserRow, selectorFilter } from './mongo-narrow';
 
 /** The message index: `_id` is the message id. */
@@ -37,6 +38,9 @@ const READ = MESSAGE_FLAG_BITS.read;
 /** Zulip's DEFAULT_HISTORICAL_FLAGS. */
 const HISTORICAL_FLAGS = MESSAGE_FLAG_BITS.read | MESSAGE_FLAG_BITS.historical;
 const INDEX_CONFLICT = [85, 86];
+/** Base collection names (a read-model copy adds its suffix, see MongoNamespace). */
+export const UM_MESSAGES = 'um_messages';
+export const UM_USER_MESSAGES = 'um_user_messages';
 
 /**
  * Per-user message state on MongoDB, in the read store's database: `um_messages` (the index)
@@ -50,25 +54,27 @@ export class MongoUserMessageStore implements UserMessageStorePort {
   constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
+    /** The collection names: live, or a blue/green copy's suffixed ones (shared with its read store). */
+    private readonly namespace: MongoNamespace = new MongoNamespace(),
   ) {}
 
-  /** Shares the read store's client (closing the read store closes it). */
+  /** Shares the read store's client (closing the read store closes it) and its collection names. */
   static fromReadStore(store: MongoReadStore): MongoUserMessageStore {
-    return new MongoUserMessageStore(store.mongoClient, store.db);
+    return new MongoUserMessageStore(store.mongoClient, store.db, store.namespace);
   }
 
   private messages(): Collection<MessageDoc> {
-    return this.db.collection<MessageDoc>('um_messages');
+    return this.db.collection<MessageDoc>(this.namespace.of(UM_MESSAGES));
   }
   private rows(): Collection<RowDoc> {
-    return this.db.collection<RowDoc>('um_user_messages');
+    return this.db.collection<RowDoc>(this.namespace.of(UM_USER_MESSAGES));
   }
   private checkpoints(): Collection<CheckpointRow> {
-    return this.db.collection<CheckpointRow>('_checkpoints');
+    return this.db.collection<CheckpointRow>(this.namespace.of('_checkpoints'));
   }
 
   async prepare(): Promise<void> {
-    for (const name of ['um_messages', 'um_user_messages', '_checkpoints']) {
+    for (const name of [UM_MESSAGES, UM_USER_MESSAGES, '_checkpoints'].map((base) => this.namespace.of(base))) {
       if ((await this.db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0) continue;
       try {
         await this.db.createCollection(name);
@@ -251,7 +257,7 @@ export class MongoUserMessageStore implements UserMessageStorePort {
       const { early, late } = narrowFilters(query.terms, 'rows', needsMessageDocument, 'msg.', { early: 'f', late: 'f' });
       const pipeline: Document[] = [{ $match: and([{ u: query.userId, m: bound }, ...early]) }, { $sort: { m: order } }];
       if (late.length > 0) {
-        pipeline.push({ $lookup: { from: 'um_messages', localField: 'm', foreignField: '_id', as: 'msg' } }, { $unwind: '$msg' }, { $match: and(late) });
+        pipeline.push({ $lookup: { from: this.namespace.of(UM_MESSAGES), localField: 'm', foreignField: '_id', as: 'msg' } }, { $unwind: '$msg' }, { $match: and(late) });
       }
       pipeline.push({ $limit: range.limit }, { $project: { _id: 0, id: '$m', flags: '$f' } });
       return (await this.rows().aggregate<MessageMatch>(pipeline).toArray()).map((r) => ({ id: r.id, flags: r.flags }));
@@ -261,7 +267,7 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     // Without conditions on the user's row, limit first so that only the returned messages are joined.
     if (late.length === 0) pipeline.push({ $limit: range.limit });
     pipeline.push({
-      $lookup: { from: 'um_user_messages', let: { m: '$_id' }, pipeline: [{ $match: { u: query.userId, $expr: { $eq: ['$m', '$$m'] } } }], as: 'row' },
+      $lookup: { from: this.namespace.of(UM_USER_MESSAGES), let: { m: '$_id' }, pipeline: [{ $match: { u: query.userId, $expr: { $eq: ['$m', '$$m'] } } }], as: 'row' },
     });
     pipeline.push({ $set: { row: { $first: '$row' } } });
     if (late.length > 0) pipeline.push({ $set: { 'row.f': { $ifNull: ['$row.f', 0] } } }, { $match: and(late) }, { $limit: range.limit });

@@ -219,8 +219,9 @@ export class ProjectionRebuilder {
       rebuilder = undefined;
 
       // The old copy: dropped whole when nothing uses it any more, otherwise the rebuilt
-      // projection's documents and checkpoint in it.
-      if (!all) {
+      // projection's documents and checkpoint in it (unless the switch renamed the copy over
+      // them: MongoDB, where the old and new stores then name the same collections).
+      if (!all && !this.live.copies.renamesOverLive) {
         for (const { projection, store } of oldDocuments) {
           if (unused.includes(before.collections[projection.collection.name] ?? before.default)) continue;
           await store.dropCollection(projection.collection.name);
