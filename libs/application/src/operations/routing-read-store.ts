@@ -122,6 +122,10 @@ export class RoutingReadStore implements ReadStorePort {
     return this.storeForCheckpoint(name).deleteCheckpoint(name);
   }
 
+  async caughtUp(): Promise<void> {
+    for (const store of this.copies.values()) await store.caughtUp?.();
+  }
+
   async health(): Promise<{ ok: boolean; detail?: string }> {
     for (const store of this.copies.values()) {
       const h = await store.health();

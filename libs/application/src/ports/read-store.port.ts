@@ -137,6 +137,13 @@ export interface ReadStorePort {
   dropCollection(collection: string): Promise<void>;
   deleteCheckpoint(name: string): Promise<void>;
 
+  /**
+   * Told by a projector once it has applied everything the log held (the end of a replay). A
+   * store that fills a fresh database in a cheaper, less durable mode returns to its normal mode
+   * here (the embedded store: see openReadModelDatabase). Optional; idempotent.
+   */
+  caughtUp?(): Promise<void>;
+
   health(): Promise<{ ok: boolean; detail?: string }>;
   close(): Promise<void>;
 }

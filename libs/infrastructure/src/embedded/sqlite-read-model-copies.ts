@@ -10,7 +10,7 @@ import {
   RoutingReadStore,
   SwitchableUserMessageStore,
 } from '@app/application';
-import { openSqlite, type SqliteSynchronous } from './sqlite';
+import { finishFreshLoad, LOADING_MARKER_SUFFIX, openReadModelDatabase, type SqliteSynchronous } from './sqlite';
 import { SqliteReadStore } from './sqlite-read-store';
 import { SqliteUserMessageStore } from './sqlite-user-message-store';
 
@@ -62,7 +62,8 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
   private openCopy(label: string): OpenCopy {
     const existing = this.open.get(label);
     if (existing) return existing;
-    const db = openSqlite(join(this.dataDir, label), this.synchronous);
+    // A copy that does not exist yet (a rebuild's, or the first start's) loads in the fresh-load mode.
+    const db = openReadModelDatabase(join(this.dataDir, label), this.synchronous);
     const sqliteUserMessages = new SqliteUserMessageStore(db);
     const copy: OpenCopy = { label, db, readStore: new SqliteReadStore(db), userMessageStore: sqliteUserMessages, sqliteUserMessages };
     this.open.set(label, copy);
@@ -78,6 +79,11 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
   }
 
   async persistLayout(layout: ReadModelLayout): Promise<void> {
+    // A copy the next start opens must be durable: none may still be in its fresh-load mode.
+    for (const label of [layout.default, ...Object.values(layout.collections), ...Object.values(layout.checkpoints)]) {
+      const copy = this.open.get(label);
+      if (copy) finishFreshLoad(copy.db);
+    }
     const file = join(this.dataDir, READ_MODEL_LAYOUT_FILE);
     writeFileSync(`${file}.tmp`, JSON.stringify(layout, null, 2) + '\n');
     renameSync(`${file}.tmp`, file);
@@ -91,7 +97,7 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
       await copy.readStore.close();
       copy.db.close();
     }
-    for (const suffix of ['', '-wal', '-shm']) rmSync(join(this.dataDir, label + suffix), { force: true });
+    for (const suffix of ['', '-wal', '-shm', '-journal', LOADING_MARKER_SUFFIX]) rmSync(join(this.dataDir, label + suffix), { force: true });
   }
 
   async close(): Promise<void> {

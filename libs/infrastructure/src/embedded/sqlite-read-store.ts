@@ -11,6 +11,7 @@ import type {
   WriteOperation,
 } from '@app/application';
 import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+import { finishFreshLoad } from './sqlite';
 
 const SQL_OPERATORS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
@@ -328,6 +329,11 @@ export class SqliteReadStore implements ReadStorePort {
 
   async deleteCheckpoint(name: string): Promise<void> {
     this.statement('DELETE FROM checkpoints WHERE name = ?').run(name);
+  }
+
+  /** Ends the fresh load of a database opened by openReadModelDatabase (a no-op otherwise). */
+  async caughtUp(): Promise<void> {
+    finishFreshLoad(this.db);
   }
 
   async health() {

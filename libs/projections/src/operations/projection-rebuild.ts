@@ -190,6 +190,8 @@ export class ProjectionRebuilder {
       } finally {
         clearInterval(timer);
       }
+      // The copy is about to serve: out of its fresh-load mode (durable, WAL) first.
+      await copy.readStore.caughtUp?.();
       sample();
       await this.options.beforeSwitch?.();
 

@@ -89,4 +89,32 @@ describe('Projector write-behind', () => {
     expect(await inner.get('tally', 'a')).toEqual({ count: 40 });
     await restarted.stop();
   });
+
+  it('tells the read store once that the replay caught up: at the head of the log, or in silence after a full batch', async () => {
+    let told = 0;
+    readStore.caughtUp = async () => {
+      told++;
+    };
+    await append('a', 20); // two full batches, then nothing
+    projector = new Projector(events, readStore, [tally], logger, { waitTimeoutMs: 5000, batchSize: 10 });
+    await projector.start();
+    await projector.waitFor(await events.headPosition(), 5000);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the idle flush after the last full batch
+    expect(told).toBe(1);
+    await append('a', 3); // a live batch
+    await projector.catchUp(5000);
+    expect(told).toBe(1);
+    expect(await inner.get('tally', 'a')).toEqual({ count: 23 });
+  });
+
+  it('tells the read store the replay caught up when catchUp() finds an empty log', async () => {
+    let told = 0;
+    readStore.caughtUp = async () => {
+      told++;
+    };
+    projector = new Projector(events, readStore, [tally], logger, { waitTimeoutMs: 5000, batchSize: 10 });
+    await projector.start();
+    await projector.catchUp(5000);
+    expect(told).toBe(1);
+  });
 });

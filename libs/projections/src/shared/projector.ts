@@ -71,6 +71,8 @@ export class Projector extends ProjectionWaiter {
   private queue: Promise<void> = Promise.resolve();
   private checkpointsLoadedAt = 0;
   private byType: Map<string, number[]> | undefined;
+  /** Whether the read store was told the replay caught up (see storeCaughtUp). */
+  private toldCaughtUp = false;
 
   constructor(
     private readonly events: EventStorePort,
@@ -136,6 +138,14 @@ export class Projector extends ProjectionWaiter {
   async catchUp(timeoutMs = Infinity): Promise<void> {
     const head = await this.events.headPosition();
     await this.waitFor(head, timeoutMs);
+    await this.serially(() => this.storeCaughtUp());
+  }
+
+  /** Tells the store, once, that the replay has caught up (it may leave a fresh-load mode). */
+  private async storeCaughtUp(): Promise<void> {
+    if (this.toldCaughtUp) return;
+    this.toldCaughtUp = true;
+    await this.readStore.caughtUp?.();
   }
 
   private serially(work: () => Promise<void>): Promise<void> {
@@ -275,6 +285,8 @@ export class Projector extends ProjectionWaiter {
     const catchingUp = batch.length >= this.batchSize;
     if (!catchingUp || this.pendingEvents >= (this.options.writeBehindEvents ?? DEFAULT_WRITE_BEHIND_EVENTS)) await this.flush();
     else this.scheduleIdleFlush();
+    // A batch short of full is the log's head: the replay, if any, is over.
+    if (!catchingUp) await this.storeCaughtUp();
   }
 
   /** Commits the held documents with the checkpoints they reach, then wakes the waiters. */
@@ -312,7 +324,8 @@ export class Projector extends ProjectionWaiter {
     }
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      this.serially(() => this.flush()).catch((error) => {
+      // Silence after full batches: the log ended on a full batch, so the replay is over too.
+      this.serially(async () => { await this.flush(); await this.storeCaughtUp(); }).catch((error) => {
         // Start over from the stored checkpoints, as after a failed batch.
         this.logger.error({ err: error }, 'projector could not write its documents; retrying');
         const failed = this.subscription;

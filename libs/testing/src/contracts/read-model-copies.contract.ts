@@ -57,6 +57,8 @@ async function switchLikeTheRebuilder(live: LiveReadModels, copy: ReadModelCopy,
   }
   const oldStore = typeof target === 'object' ? live.readStore.storeForCollection(target.collection) : undefined;
   const oldUserMessages = live.userMessages.store;
+  // The rebuilder tells the copy its replay caught up before it serves (a store may leave a fresh-load mode).
+  await copy.readStore.caughtUp?.();
   live.readStore.addCopy(copy);
   const unused = live.readStore.switchTo(layout);
   if (all || target === USER_MESSAGES) live.userMessages.switchTo(copy.userMessageStore);
@@ -88,6 +90,8 @@ export function readModelCopiesContract(adapterName: string, open: () => Promise
       await live.readStore.commit(put('people', [['1', 'ada', 1n], ['2', 'bob (stale)', 2n]], { name: 'people', position: 2n }));
       await live.readStore.commit(put('pets', [['1', 'rex', 2n]], { name: 'pets', position: 2n }));
       await live.userMessages.port.apply([sent(1, 1n)], { name: USER_MESSAGES, position: 2n });
+      // As the live projector does at the end of its first replay.
+      await live.readStore.caughtUp?.();
     });
     afterEach(async () => fixture.cleanup());
 
