@@ -13,7 +13,10 @@ export const usersProjection = defineProjection<UserDocument>({
     fields: [
       // Queries always start from the organization: (realm_id, user_id) serves them; the flags
       // and the role only narrow a realm's rows, so their own indexes would only slow writes.
-      { name: 'realm_id', type: 'number' },
+      // Except is_active: every send asks for the organization's few deactivated accounts
+      // (SubscriptionQueries.deactivatedUserIds), which (realm_id, is_active) finds without
+      // reading every user; it also serves realm_id alone, so realm_id needs no index of its own.
+      { name: 'realm_id', type: 'number', index: false },
       { name: 'user_id', type: 'number', index: false },
       { name: 'email', type: 'string', index: false },
       { name: 'is_active', type: 'boolean', index: false },
@@ -21,7 +24,7 @@ export const usersProjection = defineProjection<UserDocument>({
       { name: 'bot_owner_id', type: 'number' },
       { name: 'role', type: 'number', index: false },
     ],
-    compoundIndexes: [['realm_id', 'user_id']],
+    compoundIndexes: [['realm_id', 'user_id'], ['realm_id', 'is_active']],
   },
   handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated', 'BotOwnerChanged', 'UserEmailChanged', 'UserSettingChanged'],
   // Of the settings, only the time zone is part of the user object.
