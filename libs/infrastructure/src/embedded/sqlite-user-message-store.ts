@@ -22,8 +22,6 @@ const READ = MESSAGE_FLAG_BITS.read;
 const UNREAD = flagTest('flags', READ, 'none');
 /** Zulip's DEFAULT_HISTORICAL_FLAGS. */
 const HISTORICAL_FLAGS = MESSAGE_FLAG_BITS.read | MESSAGE_FLAG_BITS.historical;
-/** Rows an inbox merge moves per transaction. */
-const MERGE_STEP_ROWS = 100_000;
 
 export type SqliteUserMessageStoreOptions = {
   /** Merge the inbox into the main table once it holds this many messages (default 256). */
@@ -256,9 +254,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       if (group) group.push(row.userId);
       else byFlags.set(row.flags, [row.userId]);
     }
-    // Rows come in recipient order (ascending ids, as the send decided them), so they append at the
-    // inbox's end as they are; an ORDER BY would only add a sort (about 30 % of this insert's time).
-    const insert = this.statement('INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT ?, value, ? FROM json_each(?)');
+    const insert = this.statement('INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT ?, value, ? FROM json_each(?) ORDER BY value');
     for (const [flags, userIds] of byFlags) insert.run(message.id, flags, JSON.stringify(userIds));
     this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) VALUES (?)').run(message.id);
   }
@@ -292,12 +288,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   private async merge(): Promise<void> {
     if (this.closed) return;
-    if (this.mergeWholeInbox()) return;
     const upTo = (this.statement('SELECT max(message_id) AS m FROM um_inbox_messages').get() as { m: number | null }).m;
     if (upTo === null) return;
     const { lo, hi, n } = this.statement('SELECT min(user_id) AS lo, max(user_id) AS hi, count(*) AS n FROM um_inbox WHERE message_id <= ?').get(upTo) as { lo: number | null; hi: number | null; n: number };
     if (lo !== null && hi !== null) {
-      const steps = Math.max(1, Math.ceil(n / MERGE_STEP_ROWS));
+      const steps = Math.max(1, Math.ceil(n / 100_000));
       const width = Math.ceil((hi - lo + 1) / steps);
       for (let from = lo; from <= hi; from += width) {
         if (this.closed) return;
@@ -312,29 +307,6 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     }
     if (this.closed) return;
     this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ? AND NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = um_inbox_messages.message_id)').run(upTo);
-  }
-
-  /**
-   * The usual merge, of an inbox no larger than one step: all of it in one transaction, with no
-   * range to find first (a bare count(*) adds up the cell counts of the inbox's pages), and emptied
-   * by DELETEs without a WHERE clause, which SQLite runs as a clear of the table instead of a
-   * search and delete per row (about a tenth of the merge's time before). False, with nothing
-   * done, for a larger inbox: `merge` moves that one in steps.
-   */
-  private mergeWholeInbox(): boolean {
-    return this.db
-      .transaction((): boolean => {
-        const { n } = this.statement('SELECT count(*) AS n FROM um_inbox').get() as { n: number };
-        if (n > MERGE_STEP_ROWS) return false;
-        if (n > 0) {
-          this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox ORDER BY user_id, message_id').run();
-          this.statement('DELETE FROM um_inbox').run();
-        }
-        // Every row of the inbox is in the main table now, so no listed message has rows left here.
-        this.statement('DELETE FROM um_inbox_messages').run();
-        return true;
-      })
-      .immediate();
   }
 
   /** Stops merging (the connection belongs to whoever opened it); waits for a step under way. */
