@@ -107,7 +107,7 @@ machine, not for comparing machines.
 npm run bench                                   # build, run everything, rewrite the results below (~2-3 min)
 node dist/bench/run-all.js --quick              # after a build: small counts, a smoke test (~30 s)
 node dist/bench/append-throughput.js [--count 50000] [--synchronous normal|full]
-node dist/bench/replay-throughput.js [--count 200000] [--batch-size N]
+node dist/bench/replay-throughput.js [--count 200000] [--repeat 3] [--fresh-load on|off] [--batch-size N]
 node dist/bench/http-ceiling.js [--connections 32] [--duration 10] [--client raw,http]
 \`\`\`
 
