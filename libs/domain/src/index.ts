@@ -49,6 +49,7 @@ export * from './subscription-properties/subscription-properties.events';
 export * from './subscription-properties/subscription-properties.streams';
 export * from './subscription-properties/subscription-properties.decider';
 export * from './shared/order-mapping';
+export * from './shared/unix-seconds';
 export * from './channel-folders';
 export * from './custom-profile-fields';
 export * from './realm-emoji';

@@ -7,6 +7,9 @@ import type { EventQueue } from './event-queue';
  * What one domain event means for connected clients: events for users. `perUser` shapes the event
  * for each recipient (a message's flags); `perQueue` for one queue (local echo's local_message_id).
  */
+/** A recorded event typed by its domain event (mapper signatures). */
+export type Recorded<E extends { type: string; data: object }> = RecordedEvent<E['type'], E['data']>;
+
 export type ClientEventDelivery = {
   userIds: Iterable<number>;
   event: ClientEvent;

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { attachmentsStream, checkUpload, uploadContentType, uploadPathId, uploadsDecider } from '@app/domain';
+import { attachmentsStream, checkUpload, uploadContentType, uploadPathId, uploadsDecider, unixSeconds } from '@app/domain';
 import type { BlobStorePort } from '../ports/blob-store.port';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
@@ -44,7 +44,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
       const uploaded = newEvents[0].data as { at: string; size: number; name: string };
       const attachment = attachmentSummary({
         attachment_id: attachmentId, realm_id: actor.realmId, owner_id: actor.userId!, name: uploaded.name, path_id: pathId, size: uploaded.size,
-        content_type: contentType, blob_key: upload.blobKey, create_time: Math.floor(Date.parse(uploaded.at) / 1000), message_ids: [],
+        content_type: contentType, blob_key: upload.blobKey, create_time: unixSeconds(uploaded.at), message_ids: [],
       });
       return { ...uploadResponse(pathId, upload.name), attachment };
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { GroupSetting } from '../channels/channel-group-settings';
 import { pythonStrip, unprintablePosition } from '../shared/printable-text';
+import { unixSeconds } from '../shared/unix-seconds';
 import { isInGroupSetting } from './group-membership';
 import { normalizeContent } from './content.rules';
 import {
@@ -59,7 +60,6 @@ export type CheckedEdit = {
 const isModerator = (user: UserFacts) => user.role === 'owner' || user.role === 'administrator' || user.role === 'moderator';
 const isRealmAdmin = (user: UserFacts) => user.role === 'owner' || user.role === 'administrator';
 const inGroup = (user: UserFacts, setting: GroupSetting) => isInGroupSetting(user, setting);
-const secondsOf = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** Python's str.lstrip(chars): every leading character that is one of `chars`. */
 const lstripChars = (text: string, chars: string) => {
@@ -125,7 +125,7 @@ function checkCanEditContent(message: EditableMessage, facts: EditMessageFacts):
   if (!facts.settings.allow_message_editing) throw messageEditingDisabled();
   if (message.senderId !== facts.editor.userId) throw noPermissionToEditMessage();
   const limit = facts.settings.message_content_edit_limit_seconds;
-  if (limit !== null && secondsOf(facts.now) - message.sentAt > limit + EDIT_LIMIT_BUFFER_SECONDS) throw editTimeLimitPassed();
+  if (limit !== null && unixSeconds(facts.now) - message.sentAt > limit + EDIT_LIMIT_BUFFER_SECONDS) throw editTimeLimitPassed();
 }
 
 /**
@@ -140,7 +140,7 @@ function checkChangeAllTimeLimit(facts: EditMessageFacts, isTopicEdited: boolean
   if (isTopicEdited && within !== null) limits.push(within + EDIT_LIMIT_BUFFER_SECONDS);
   if (isStreamEdited && between !== null) limits.push(between + EDIT_LIMIT_BUFFER_SECONDS);
   if (limits.length === 0) return;
-  const oldestAllowed = secondsOf(facts.now) - Math.min(...limits);
+  const oldestAllowed = unixSeconds(facts.now) - Math.min(...limits);
   const firstRecent = facts.firstMessageIdSentAfter[oldestAllowed];
   if (firstRecent === undefined) throw new Error(`missing fact: firstMessageIdSentAfter[${oldestAllowed}]`);
   const allowed = firstRecent === null ? [] : facts.topicMessageIds.filter((id) => id >= firstRecent);
@@ -151,7 +151,7 @@ function checkChangeAllTimeLimit(facts: EditMessageFacts, isTopicEdited: boolean
 /** The cutoffs check_time_limit_for_change_all_propagate_mode may compare send times with (see EditMessageFacts.firstMessageIdSentAfter). */
 export function changeAllTimeLimitCutoffs(settings: EditMessageFacts['settings'], now: string): number[] {
   const limits = [settings.move_messages_within_stream_limit_seconds, settings.move_messages_between_streams_limit_seconds].filter((l): l is number => l !== null);
-  return [...new Set(limits.map((limit) => secondsOf(now) - (limit + EDIT_LIMIT_BUFFER_SECONDS)))];
+  return [...new Set(limits.map((limit) => unixSeconds(now) - (limit + EDIT_LIMIT_BUFFER_SECONDS)))];
 }
 
 /** The ids a move takes (update_messages_for_topic_edit): the target, and later or all accessible messages of its topic. */
@@ -214,7 +214,7 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
     }
     if (targetTopic === '' && facts.settings.topics_policy === 'disable_empty_topic') throw messagesNotAllowedInEmptyTopic(facts.emptyTopicDisplayName);
 
-    const now = secondsOf(facts.now);
+    const now = unixSeconds(facts.now);
     if (isTopicEdited) {
       if (resolution !== null) {
         if (!canResolveTopics(editor, facts, orig, target)) throw noPermissionToResolveTopics();

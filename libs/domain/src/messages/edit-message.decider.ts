@@ -1,4 +1,5 @@
 import type { Decider } from '../shared/decider';
+import { unixSeconds } from '../shared/unix-seconds';
 import { isInGroupSetting } from './group-membership';
 import { isMeMessage } from './content.rules';
 import { type CheckedEdit, checkEditMessage, type EditableMessage } from './edit-message.checks';
@@ -163,7 +164,7 @@ function checkCanDelete(state: MessageEditState, facts: DeleteMessageFacts): voi
     if (!facts.channelGroups || !isInGroupSetting(actor, facts.channelGroups.can_delete_own_message_group)) throw noPermissionToDeleteMessage();
   }
   if (facts.deleteLimitSeconds === null) return;
-  if (Math.floor(Date.parse(facts.now) / 1000) - state.sentAt > facts.deleteLimitSeconds) throw deleteTimeLimitPassed();
+  if (unixSeconds(facts.now) - state.sentAt > facts.deleteLimitSeconds) throw deleteTimeLimitPassed();
 }
 
 export const messageEditDecider: Decider<MessageEditCommand, MessageEditEvent, MessageEditState> = {
@@ -200,7 +201,7 @@ export const messageEditDecider: Decider<MessageEditCommand, MessageEditEvent, M
         const d = event.data;
         const stream = d.recipient.type === 'stream' ? d.recipient : null;
         return {
-          ...state, sent: true, realmId: d.realmId, senderId: d.senderId, sentAt: Math.floor(Date.parse(d.at) / 1000), type: stream ? 'stream' : 'private',
+          ...state, sent: true, realmId: d.realmId, senderId: d.senderId, sentAt: unixSeconds(d.at), type: stream ? 'stream' : 'private',
           streamId: stream?.streamId ?? null, topic: stream?.topic ?? null, content: d.content, renderedContent: d.renderedContent,
           mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
         };

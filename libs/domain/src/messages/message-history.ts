@@ -1,3 +1,4 @@
+import { unixSeconds } from '../shared/unix-seconds';
 import type { MessageEditEvent } from './messages.events';
 
 /** One snapshot of GET /messages/{id}/history (Zulip's FormattedEditHistoryEvent). */
@@ -14,7 +15,6 @@ export type MessageHistoryEntry = {
   stream?: number;
 };
 
-const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
  * zerver/views/message_edit.py get_message_edit_history (fill_edit_history_entries), built from
@@ -29,7 +29,7 @@ export function messageHistory(messageId: number, events: MessageEditEvent[]): M
   let last: { entry: MessageHistoryEntry; at: string; editorId: number } | null = null;
   const entryFor = (at: string, editorId: number): MessageHistoryEntry => {
     if (last && last.at === at && last.editorId === editorId) return last.entry;
-    const entry: MessageHistoryEntry = { user_id: editorId, timestamp: seconds(at), topic: current!.topic, content: current!.content, rendered_content: current!.rendered };
+    const entry: MessageHistoryEntry = { user_id: editorId, timestamp: unixSeconds(at), topic: current!.topic, content: current!.content, rendered_content: current!.rendered };
     entries.push(entry);
     last = { entry, at, editorId };
     return entry;
@@ -45,7 +45,7 @@ export function messageHistory(messageId: number, events: MessageEditEvent[]): M
           rendered: event.data.renderedContent,
           streamId: recipient.type === 'stream' ? recipient.streamId : null,
         };
-        entries.push({ user_id: event.data.senderId, timestamp: seconds(event.data.at), topic: current.topic, content: current.content, rendered_content: current.rendered });
+        entries.push({ user_id: event.data.senderId, timestamp: unixSeconds(event.data.at), topic: current.topic, content: current.content, rendered_content: current.rendered });
         break;
       }
       case 'MessageContentEdited': {

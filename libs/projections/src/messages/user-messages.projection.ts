@@ -8,6 +8,7 @@ import {
   type MessageSent,
   type MessagesMoved,
   selectionConditions,
+  unixSeconds,
 } from '@app/domain';
 import type { BulkProjection } from '../shared/bulk-projection';
 
@@ -73,7 +74,7 @@ function flagsChange(changed: MessageFlagsChanged['data']): UserMessageChange {
 function movedChange(moved: MessagesMoved['data']): UserMessageChange {
   const change: UserMessageChange = {
     type: 'messages-moved', messageIds: moved.messageIds, streamId: moved.streamId, topic: moved.topic,
-    history: { userId: moved.editorId, timestamp: Math.floor(Date.parse(moved.at) / 1000), targetMessageId: moved.targetMessageId },
+    history: { userId: moved.editorId, timestamp: unixSeconds(moved.at), targetMessageId: moved.targetMessageId },
   };
   if (moved.userIdsLosingRows.length > 0) change.removeRowsOf = moved.userIdsLosingRows;
   if (moved.userIdsGainingRows.length > 0) change.addRows = { userIds: moved.userIdsGainingRows, flags: F.read };

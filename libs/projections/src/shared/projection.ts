@@ -18,5 +18,4 @@ export type Projection<D extends object = any> = {
 
 export const defineProjection = <D extends object>(projection: Projection<D>): Projection<D> => projection;
 
-/** Seconds since the epoch, as Zulip's API writes times. */
-export const unixSeconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
+export { unixSeconds } from '@app/domain';

@@ -29,6 +29,7 @@ import {
   type UserStatusChanged,
   type UserTopicVisibilityPolicyChanged,
   type UserUnmuted,
+  unixSeconds,
 } from '@app/domain';
 import type { RecordedEvent } from '../../ports/event-store.port';
 import type { ReadStorePort } from '../../ports/read-store.port';
@@ -44,10 +45,8 @@ import { RealmEmojiQueries } from '../../realm-emoji/realm-emoji-queries';
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { SubscriptionViews } from '../../subscriptions/subscription-views';
 import { USERS, type UserDocument } from '../../users/user.documents';
-import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers } from '../client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
 
-type Recorded<E extends { type: string; data: object }> = RecordedEvent<E['type'], E['data']>;
-const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const realmWide = async (context: ClientEventMapperContext, realmId: number) => context.activeUserIds(realmId);
 
 /**
@@ -78,7 +77,7 @@ export class CoreClientEventMappers {
       UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>) => [
         {
           userIds: [e.data.userId],
-          event: { type: 'user_topic', stream_id: e.data.streamId, topic_name: e.data.topic, last_updated: seconds(e.data.at), visibility_policy: e.data.newPolicy },
+          event: { type: 'user_topic', stream_id: e.data.streamId, topic_name: e.data.topic, last_updated: unixSeconds(e.data.at), visibility_policy: e.data.newPolicy },
         },
       ],
       SubscriptionsCreated: (e: Recorded<SubscriptionsCreated>, c) => this.subscribed(e.data.realmId, e.data.channelId, e.data.subscriptions.map((s) => s.userId), c),
@@ -105,7 +104,7 @@ export class CoreClientEventMappers {
               description: e.data.description,
               rendered_description: e.data.renderedDescription,
               order: e.data.order,
-              date_created: seconds(e.data.at),
+              date_created: unixSeconds(e.data.at),
               creator_id: e.data.creatorId,
               is_archived: false,
             },
@@ -132,7 +131,7 @@ export class CoreClientEventMappers {
           event: {
             type: 'saved_snippets',
             op: 'add',
-            saved_snippet: { id: e.data.savedSnippetId, title: e.data.title, content: e.data.content, date_created: seconds(e.data.at) },
+            saved_snippet: { id: e.data.savedSnippetId, title: e.data.title, content: e.data.content, date_created: unixSeconds(e.data.at) },
           },
         },
       ],

@@ -13,6 +13,7 @@ import {
   type ScheduledMessageDelivered,
   type ScheduledMessageDeliveryFailed,
   type ScheduledMessageEdited,
+  unixSeconds,
 } from '@app/domain';
 import { ChannelQueries } from '../../channels/channel-queries';
 import { MessageQueries } from '../../messages/get-messages.queries';
@@ -25,10 +26,8 @@ import { SCHEDULED_MESSAGES, type ScheduledMessageDocument, toApiScheduledMessag
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { AttachmentQueries } from '../../uploads/attachment-queries';
 import { USERS, type UserDocument } from '../../users/user.documents';
-import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers } from '../client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
 
-type Recorded<E extends { type: string; data: object }> = RecordedEvent<E['type'], E['data']>;
-const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
  * The events of the areas that landed with issues #5 (message edit, move, delete), #7 (scheduled
@@ -113,7 +112,7 @@ export class MessageLifecycleClientEventMappers {
     const holders = await this.rowHolders(await this.candidates(doc, d.realmId), d.messageId, c);
     return this.deliverPerUser(holders, {
       user_id: d.editorId,
-      edit_timestamp: seconds(d.at),
+      edit_timestamp: unixSeconds(d.at),
       message_id: d.messageId,
       message_ids: [d.messageId],
       rendering_only: false,
@@ -138,7 +137,7 @@ export class MessageLifecycleClientEventMappers {
     const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
     const out = this.deliverPerUser(holders, {
       user_id: d.editorId,
-      edit_timestamp: seconds(d.at),
+      edit_timestamp: unixSeconds(d.at),
       message_id: d.targetMessageId,
       message_ids: d.messageIds,
       rendering_only: false,

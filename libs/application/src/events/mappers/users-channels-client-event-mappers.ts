@@ -21,15 +21,13 @@ import {
 } from '@app/domain';
 import { ChannelQueries } from '../../channels/channel-queries';
 import { ChannelViews } from '../../channels/channel-views';
-import type { RecordedEvent } from '../../ports/event-store.port';
 import type { ReadStorePort } from '../../ports/read-store.port';
 import { READ_STORE } from '../../ports/tokens';
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { formatUser } from '../../users/user-format';
 import { USERS, type UserDocument } from '../../users/user.documents';
-import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers } from '../client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
 
-type Recorded<E extends { type: string; data: object }> = RecordedEvent<E['type'], E['data']>;
 
 /**
  * `realm_user` (zerver/actions/create_user.py, users.py, user_settings.py) and `stream`
