@@ -4,10 +4,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { AddRealmEmojiCommand, BLOB_STORE, type BlobStorePort, CreateRealmCommand, CreateUserCommand, RealmEmojiQueries, UserQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { makeTempDir, testConfig, TINY_PNG } from '@app/testing';
+import { makeTempDir, runCli, testConfig, TINY_PNG } from '@app/testing';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CliModule } from './cli.module';
-import { buildProgram } from './commands';
 
 /** export-events from one installation, import-events into a fresh one: the users come back. */
 jest.setTimeout(60_000);
@@ -16,20 +15,7 @@ describe('CLI backup commands', () => {
   const dirs: ReturnType<typeof makeTempDir>[] = [];
   afterAll(() => dirs.forEach((d) => d.remove()));
 
-  const run = async (dataDir: string, argv: string[]) => {
-    const out: string[] = [];
-    const program = buildProgram(async (fn) => {
-      const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dataDir) }), { logger: false });
-      await app.init();
-      try {
-        return await fn(app);
-      } finally {
-        await app.close();
-      }
-    }, { out: (l) => out.push(l), err: () => undefined });
-    await program.parseAsync(['node', 'cli', ...argv]);
-    return out;
-  };
+  const run = async (dataDir: string, argv: string[]) => (await runCli(dataDir, argv)).out;
 
   it('moves an installation through an NDJSON export', async () => {
     const source = makeTempDir();

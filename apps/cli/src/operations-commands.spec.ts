@@ -4,9 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateRealmCommand, CreateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { makeTempDir, testConfig } from '@app/testing';
+import { makeTempDir, runCli, testConfig } from '@app/testing';
 import { CliModule } from './cli.module';
-import { buildProgram } from './commands';
 
 /** projections, rebuild and history from the CLI, each command its own short-lived process. */
 jest.setTimeout(60_000);
@@ -15,21 +14,7 @@ describe('CLI operations commands', () => {
   const dirs: ReturnType<typeof makeTempDir>[] = [];
   afterAll(() => dirs.forEach((d) => d.remove()));
 
-  const run = async (dataDir: string, argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const program = buildProgram(async (fn) => {
-      const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dataDir) }), { logger: false });
-      await app.init();
-      try {
-        return await fn(app);
-      } finally {
-        await app.close();
-      }
-    }, { out: (l) => out.push(l), err: (l) => err.push(l) });
-    await program.parseAsync(['node', 'cli', ...argv]);
-    return { out, err };
-  };
+  const run = runCli;
 
   const installation = async () => {
     const dir = makeTempDir();

@@ -29,3 +29,4 @@ export * from './contracts/blob-store.contract';
 export * from './contracts/scheduler.contract';
 export * from './contracts/rate-limit-store.contract';
 export * from './contracts/read-model-copies.contract';
+export * from './cli-test-run';

@@ -1,0 +1,24 @@
+import { NestFactory } from '@nestjs/core';
+import { CliModule } from '../../../apps/cli/src/cli.module';
+import { buildProgram } from '../../../apps/cli/src/commands';
+import { testConfig } from './test-config';
+
+/**
+ * Runs one CLI command against a data directory as `team-chat <argv>` would, each command in an
+ * application context of its own (as each CLI invocation is its own process); for specs.
+ */
+export async function runCli(dataDir: string, argv: string[]): Promise<{ out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const program = buildProgram(async (fn) => {
+    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dataDir) }), { logger: false });
+    await app.init();
+    try {
+      return await fn(app);
+    } finally {
+      await app.close();
+    }
+  }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  await program.parseAsync(['node', 'cli', ...argv]);
+  return { out, err };
+}
