@@ -1,17 +1,11 @@
 import { DRAFT_EVENT_TYPES, type DraftEvent, type StoredDraft } from '@app/domain';
-import { DRAFTS, type DraftDocument, type RecordedEvent } from '@app/application';
+import { apiDraftOf, DRAFTS, type DraftDocument, type RecordedEvent } from '@app/application';
 import { defineProjection } from '../shared/projection';
 
 const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as DraftEvent;
 
 const toDocument = (userId: number, d: StoredDraft): DraftDocument => ({
-  id: d.draftId,
-  type: d.type,
-  to: d.to,
-  topic: d.topic,
-  content: d.content,
-  // Draft.to_dict: int(last_edit_time.timestamp()).
-  timestamp: Math.floor(d.lastEditTime),
+  ...apiDraftOf(d),
   user_id: userId,
   last_edit_time: d.lastEditTime,
 });

@@ -45,6 +45,7 @@ import { RealmEmojiQueries } from '../../realm-emoji/realm-emoji-queries';
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { SubscriptionViews } from '../../subscriptions/subscription-views';
 import { USERS, type UserDocument } from '../../users/user.documents';
+import { apiDraftOf } from '../../drafts/draft.documents';
 import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
 
 const realmWide = async (context: ClientEventMapperContext, realmId: number) => context.activeUserIds(realmId);
@@ -120,9 +121,9 @@ export class CoreClientEventMappers {
         { userIds: await realmWide(c, e.data.realmId), event: { type: 'channel_folder', op: 'reorder', order: e.data.order } },
       ],
       DraftsCreated: (e: Recorded<DraftsCreated>) => [
-        { userIds: [e.data.userId], event: { type: 'drafts', op: 'add', drafts: e.data.drafts.map(apiDraft) } },
+        { userIds: [e.data.userId], event: { type: 'drafts', op: 'add', drafts: e.data.drafts.map(apiDraftOf) } },
       ],
-      DraftEdited: (e: Recorded<DraftEdited>) => [{ userIds: [e.data.userId], event: { type: 'drafts', op: 'update', draft: apiDraft(e.data.new) } }],
+      DraftEdited: (e: Recorded<DraftEdited>) => [{ userIds: [e.data.userId], event: { type: 'drafts', op: 'update', draft: apiDraftOf(e.data.new) } }],
       DraftsDeleted: (e: Recorded<DraftsDeleted>) =>
         e.data.draftIds.map((id) => ({ userIds: [e.data.userId], event: { type: 'drafts', op: 'remove', draft_id: id } })),
       SavedSnippetCreated: (e: Recorded<SavedSnippetCreated>) => [
@@ -331,12 +332,3 @@ export class CoreClientEventMappers {
     return [{ userIds: await realmWide(c, d.realmId), event: event as { type: string } }];
   }
 }
-
-const apiDraft = (d: { draftId: number; type: string; to: number[]; topic: string; content: string; lastEditTime: number }) => ({
-  id: d.draftId,
-  type: d.type,
-  to: d.to,
-  topic: d.topic,
-  content: d.content,
-  timestamp: Math.floor(d.lastEditTime),
-});
