@@ -9,7 +9,6 @@ import { HttpConventionsModule } from './http/http-conventions.module';
 import { ServerSettingsController } from './server-settings/server-settings.controller';
 import { StaticController } from './server-settings/static.controller';
 import { RegisterController } from './register/register.controller';
-import { RegisterState } from './register/register-state';
 import { EventsModule } from './events/events.module';
 import { OpenApiController } from './openapi/openapi.controller';
 import { UsersController } from './users/users.controller';
@@ -61,7 +60,7 @@ export class AppModule {
         OperationsModule,
       ],
       controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, UploadsController, UserUploadFilesController, AttachmentsController, TusController],
-      providers: [RegisterState, DevelopmentOrganization, TusUploads],
+      providers: [DevelopmentOrganization, TusUploads],
     };
   }
 }

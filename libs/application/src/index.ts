@@ -98,3 +98,4 @@ export * from './operations/stream-history';
 export * from './operations/blob-backup';
 export * from './realms/system-user-groups';
 export * from './events';
+export * from './areas';

@@ -6,9 +6,6 @@ import {
   ClientEventMappers,
   ClientEventReactor,
   type ClientEventBusPort,
-  CoreClientEventMappers,
-  UsersChannelsClientEventMappers,
-  MessageLifecycleClientEventMappers,
   EVENT_STORE,
   type EventStorePort,
   EventQueues,
@@ -28,7 +25,7 @@ import { RegisterCoordinator } from './register-coordinator';
 
 /**
  * Real-time events: the event queues of this process, the reactor that fills them from the global
- * log, the mapper registry (areas add theirs: inject ClientEventMappers and `register`), the
+ * log (mapping with ClientEventMappers, which ApplicationModule builds from every area's client events), the
  * client-event bus (typing; Redis pub/sub in servers mode) and the endpoints.
  */
 @Module({
@@ -40,10 +37,6 @@ import { RegisterCoordinator } from './register-coordinator';
       inject: [RANDOM],
       useFactory: (random: RandomPort) => new EventQueues({ instanceId: `${Math.floor(Date.now() / 1000)}${random.alphanumeric(6)}` }),
     },
-    { provide: ClientEventMappers, useFactory: () => new ClientEventMappers() },
-    CoreClientEventMappers,
-    UsersChannelsClientEventMappers,
-    MessageLifecycleClientEventMappers,
     {
       provide: ClientEventReactor,
       inject: [EVENT_STORE, READ_STORE, ProjectionWaiter, ClientEventMappers, EventQueues, LOGGER],
@@ -64,23 +57,16 @@ import { RegisterCoordinator } from './register-coordinator';
     },
     RegisterCoordinator,
   ],
-  exports: [EventQueues, ClientEventMappers, ClientEventReactor, RegisterCoordinator, CLIENT_EVENT_BUS],
+  exports: [EventQueues, ClientEventReactor, RegisterCoordinator, CLIENT_EVENT_BUS],
 })
 export class EventsModule implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(
     private readonly queues: EventQueues,
-    private readonly mappers: ClientEventMappers,
-    private readonly core: CoreClientEventMappers,
-    private readonly usersChannels: UsersChannelsClientEventMappers,
-    private readonly messageLifecycle: MessageLifecycleClientEventMappers,
     private readonly reactor: ClientEventReactor,
     @Inject(CLIENT_EVENT_BUS) private readonly bus: ClientEventBusPort,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.core.registerInto(this.mappers);
-    this.usersChannels.registerInto(this.mappers);
-    this.messageLifecycle.registerInto(this.mappers);
     await this.bus.subscribe(({ userIds, event }) => this.queues.deliver(userIds, event));
     await this.reactor.start();
     this.queues.startCollecting();

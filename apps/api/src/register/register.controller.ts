@@ -1,10 +1,9 @@
 import { Controller, Get, Inject, Post } from '@nestjs/common';
-import { API_LIMITS, APP_CONFIG, buildNarrowPredicate, versionFields } from '@app/application';
+import { API_LIMITS, APP_CONFIG, buildNarrowPredicate, RegisterState, versionFields } from '@app/application';
 import { DomainError } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { Params } from '../http/params/params.decorator';
 import { RegisterDto } from './register.dto';
-import { RegisterState } from './register-state';
 import { CurrentUser } from '../http/auth.decorators';
 import type { AuthenticatedUser } from '../http/request-context';
 import type { Actor } from '@app/domain';

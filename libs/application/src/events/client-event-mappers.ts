@@ -40,6 +40,13 @@ export type ClientEventMapper<E extends RecordedEvent = RecordedEvent> = (
 export class ClientEventMappers {
   private readonly mappers = new Map<string, ClientEventMapper[]>();
 
+  /** The registry of every area's client events. */
+  static of(areas: Iterable<{ clientEvents(): Record<string, ClientEventMapper<any>> }>): ClientEventMappers {
+    const mappers = new ClientEventMappers();
+    for (const area of areas) mappers.registerAll(area.clientEvents());
+    return mappers;
+  }
+
   register(type: string, mapper: ClientEventMapper<any>): this {
     const list = this.mappers.get(type) ?? [];
     list.push(mapper);

@@ -7,3 +7,5 @@ export * from './mappers/core-client-event-mappers';
 export * from './mappers/users-channels-client-event-mappers';
 export * from './mappers/message-lifecycle-client-event-mappers';
 export * from './narrow-predicate';
+export * from './area-contributions';
+export * from './register-state';

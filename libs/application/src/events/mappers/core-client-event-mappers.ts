@@ -6,9 +6,6 @@ import {
   type ChannelFolderNameChanged,
   type ChannelFoldersReordered,
   type ChannelFolderUnarchived,
-  type DraftEdited,
-  type DraftsCreated,
-  type DraftsDeleted,
   flagsList,
   MESSAGE_FLAG_BITS,
   type MessageFlagsChanged,
@@ -45,8 +42,8 @@ import { RealmEmojiQueries } from '../../realm-emoji/realm-emoji-queries';
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { SubscriptionViews } from '../../subscriptions/subscription-views';
 import { USERS, type UserDocument } from '../../users/user.documents';
-import { apiDraftOf } from '../../drafts/draft.documents';
-import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
+import type { AreaClientEvents } from '../area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../client-event-mappers';
 
 const realmWide = async (context: ClientEventMapperContext, realmId: number) => context.activeUserIds(realmId);
 
@@ -56,7 +53,7 @@ const realmWide = async (context: ClientEventMapperContext, realmId: number) => 
  * and, where Zulip sends a whole object or list, the read model (which already reflects the event).
  */
 @Injectable()
-export class CoreClientEventMappers {
+export class CoreClientEventMappers implements AreaClientEvents {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
@@ -70,8 +67,8 @@ export class CoreClientEventMappers {
     private readonly profileFields: CustomProfileFieldQueries,
   ) {}
 
-  registerInto(mappers: ClientEventMappers): void {
-    mappers.registerAll({
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
       // Both read the message store: skipped when no recipient has a queue here.
       MessageSent: (e: Recorded<MessageSent>, c) => (e.data.recipientIds.some((id) => c.hasQueues(id)) ? this.messageSent(e) : []),
       MessageFlagsChanged: (e: Recorded<MessageFlagsChanged>, c) => (c.hasQueues(e.data.userId) ? this.flagsChanged(e) : []),
@@ -120,12 +117,6 @@ export class CoreClientEventMappers {
       ChannelFoldersReordered: async (e: Recorded<ChannelFoldersReordered>, c) => [
         { userIds: await realmWide(c, e.data.realmId), event: { type: 'channel_folder', op: 'reorder', order: e.data.order } },
       ],
-      DraftsCreated: (e: Recorded<DraftsCreated>) => [
-        { userIds: [e.data.userId], event: { type: 'drafts', op: 'add', drafts: e.data.drafts.map(apiDraftOf) } },
-      ],
-      DraftEdited: (e: Recorded<DraftEdited>) => [{ userIds: [e.data.userId], event: { type: 'drafts', op: 'update', draft: apiDraftOf(e.data.new) } }],
-      DraftsDeleted: (e: Recorded<DraftsDeleted>) =>
-        e.data.draftIds.map((id) => ({ userIds: [e.data.userId], event: { type: 'drafts', op: 'remove', draft_id: id } })),
       SavedSnippetCreated: (e: Recorded<SavedSnippetCreated>) => [
         {
           userIds: [e.data.userId],
@@ -146,7 +137,7 @@ export class CoreClientEventMappers {
       UserMuted: (e: Recorded<UserMuted>) => this.mutedUsersOf(e.data.userId),
       UserUnmuted: (e: Recorded<UserUnmuted>) => this.mutedUsersOf(e.data.userId),
       UserStatusChanged: (e: Recorded<UserStatusChanged>, c) => this.userStatus(e, c),
-    });
+    };
   }
 
   /**

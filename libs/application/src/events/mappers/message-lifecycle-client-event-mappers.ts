@@ -26,7 +26,8 @@ import { SCHEDULED_MESSAGES, type ScheduledMessageDocument, toApiScheduledMessag
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { AttachmentQueries } from '../../uploads/attachment-queries';
 import { USERS, type UserDocument } from '../../users/user.documents';
-import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
+import type { AreaClientEvents } from '../area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../client-event-mappers';
 
 
 /**
@@ -34,7 +35,7 @@ import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers,
  * messages) and #9 (uploads): `update_message`, `delete_message`, `scheduled_messages`, `attachment`.
  */
 @Injectable()
-export class MessageLifecycleClientEventMappers {
+export class MessageLifecycleClientEventMappers implements AreaClientEvents {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
@@ -44,8 +45,8 @@ export class MessageLifecycleClientEventMappers {
     private readonly messages: MessageQueries,
   ) {}
 
-  registerInto(mappers: ClientEventMappers): void {
-    mappers.registerAll({
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
       MessageContentEdited: (e: Recorded<MessageContentEdited>, c) => this.contentEdited(e, c),
       MessagesMoved: (e: Recorded<MessagesMoved>, c) => this.moved(e, c),
       MessageDeleted: (e: Recorded<MessageDeleted>, c) => this.deleted(e, c),
@@ -64,7 +65,7 @@ export class MessageLifecycleClientEventMappers {
       ],
       AttachmentUploaded: (e: Recorded<AttachmentUploaded>) => this.attachmentAdded(e),
       AttachmentDeleted: (e: Recorded<AttachmentDeleted>) => this.attachmentRemoved(e),
-    });
+    };
   }
 
   private async scheduled(id: number): Promise<ScheduledMessageDocument | null> {

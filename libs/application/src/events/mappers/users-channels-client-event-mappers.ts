@@ -26,7 +26,8 @@ import { READ_STORE } from '../../ports/tokens';
 import { SubscriptionQueries } from '../../subscriptions/subscription-queries';
 import { formatUser } from '../../users/user-format';
 import { USERS, type UserDocument } from '../../users/user.documents';
-import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers, Recorded } from '../client-event-mappers';
+import type { AreaClientEvents } from '../area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../client-event-mappers';
 
 
 /**
@@ -34,7 +35,7 @@ import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMappers,
  * (zerver/actions/streams.py) events for the users and channels that exist today.
  */
 @Injectable()
-export class UsersChannelsClientEventMappers {
+export class UsersChannelsClientEventMappers implements AreaClientEvents {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     private readonly channels: ChannelQueries,
@@ -42,8 +43,8 @@ export class UsersChannelsClientEventMappers {
     private readonly subscriptions: SubscriptionQueries,
   ) {}
 
-  registerInto(mappers: ClientEventMappers): void {
-    mappers.registerAll({
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
       UserCreated: (e: Recorded<UserCreated>, c) => this.userAdded(e.data.realmId, e.data.userId, c),
       UserFullNameChanged: (e: Recorded<UserFullNameChanged>, c) => this.personUpdate(e.data.realmId, { user_id: e.data.userId, full_name: e.data.newName }, c),
       UserRoleChanged: (e: Recorded<UserRoleChanged>, c) => this.personUpdate(e.data.realmId, { user_id: e.data.userId, role: ROLE_VALUES[e.data.newRole] }, c),
@@ -80,7 +81,7 @@ export class UsersChannelsClientEventMappers {
       // Since feature level 315 archiving is an `update` of is_archived.
       ChannelDeactivated: (e: Recorded<ChannelDeactivated>, c) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: true }, c),
       ChannelReactivated: (e: Recorded<ChannelReactivated>, c) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false }, c),
-    });
+    };
   }
 
   /** notify_created_user: the new user as each viewer sees them (delivery_email depends on the viewer). */

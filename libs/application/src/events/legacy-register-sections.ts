@@ -1,79 +1,69 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  ChannelFolderQueries,
-  ChannelQueries,
-  ChannelViews,
-  CustomProfileFieldQueries,
-  DraftQueries,
-  formatUser,
-  MESSAGES,
-  type MessageDocument,
-  READ_STORE,
-  type ReadStorePort,
-  USER_MESSAGE_STORE,
-  type UserMessageStorePort,
-  MutedUserQueries,
-  type ProfileDataValue,
-  RealmEmojiQueries,
-  RealmQueries,
-  realmGroupSettingsOf,
-  realmMessagingSettingsOf,
-  SavedSnippetQueries,
-  ScheduledMessageQueries,
-  SubscriptionQueries,
-  SubscriptionViews,
-  SystemGroupIds,
-  UnreadQueries,
-  UserQueries,
-  UserSettingsQueries,
-  UserStatusQueries,
-  UserTopicsService,
-} from '@app/application';
+import { ChannelFolderQueries } from '../channel-folders/channel-folder-queries';
+import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelViews } from '../channels/channel-views';
+import { SystemGroupIds } from '../channels/system-group-ids';
+import { CustomProfileFieldQueries } from '../custom-profile-fields/custom-profile-field-queries';
+import { MESSAGES, type MessageDocument } from '../messages/message.documents';
+import { UnreadQueries } from '../messages/unread-queries';
+import { UserTopicsService } from '../messages/user-topics.service';
+import { MutedUserQueries } from '../muted-users/muted-user-queries';
+import type { ReadStorePort } from '../ports/read-store.port';
+import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import { RealmEmojiQueries } from '../realm-emoji/realm-emoji-queries';
+import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '../realms/realm-queries';
+import { SavedSnippetQueries } from '../saved-snippets/saved-snippet-queries';
+import { ScheduledMessageQueries } from '../scheduled-messages/scheduled-message-queries';
+import { UserSettingsQueries } from '../settings/user-settings.queries';
+import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionViews } from '../subscriptions/subscription-views';
+import { UserStatusQueries } from '../user-status/user-status.queries';
+import { formatUser, type ProfileDataValue } from '../users/user-format';
+import { UserQueries } from '../users/user-queries';
+import type { AreaRegisterSections, RegisterSection, RegisterStateOptions } from './area-contributions';
 import type { Actor } from '@app/domain';
 
 /** zerver/lib/events.py RECENT_CONVERSATIONS_LIMIT. */
 const RECENT_CONVERSATIONS_LIMIT = 1000;
 
-type Section = (actor: Actor, options: RegisterStateOptions) => Promise<Record<string, unknown>>;
-export type RegisterStateOptions = { includeSubscribers: boolean };
 
 /**
- * POST /register's initial state (zerver/lib/events.py fetch_initial_state_data), each part under
- * Zulip's keys and fetched only when the client asks for its event type (`fetch_event_types`,
- * defaulting to `event_types`, defaulting to everything). Every part reads the read models only,
- * so RegisterCoordinator can make the whole read consistent with one log position.
+ * The /register sections not yet moved into their areas (`<area>/<area>.register.ts`).
+ * TODO(#18): each section moves to the area that owns its read model.
  */
 @Injectable()
-export class RegisterState {
-  private readonly sections: Record<string, Section> = {
-    realm: (actor) => this.realm(actor),
-    realm_user: (actor) => this.realmUsers(actor),
-    subscription: (actor, options) => this.subscriptionsState(actor, options),
-    // The channels the user can see (Zulip's `streams`; archived ones are left out).
-    stream: async (actor) => ({
-      streams: await this.channelViews.streams(actor.realmId, (await this.channels.channelsVisibleTo(actor)).filter((c) => !c.is_archived)),
-    }),
-    realm_emoji: async (actor) => ({ realm_emoji: await this.realmEmoji.list(actor.realmId) }),
-    custom_profile_fields: async (actor) => ({ custom_profile_fields: await this.profileFields.list(actor.realmId) }),
-    channel_folders: async (actor) => ({ channel_folders: await this.folders.list(actor.realmId, { includeArchived: true }) }),
-    user_topic: async (actor) => ({ user_topics: await this.userTopics.userTopics(actor) }),
-    recent_private_conversations: async (actor) => ({ recent_private_conversations: await this.recentPrivateConversations(actor) }),
-    drafts: async (actor) => ({ drafts: await this.drafts.list(actor.userId!) }),
-    saved_snippets: async (actor) => ({ saved_snippets: await this.snippets.list(actor.userId!) }),
-    scheduled_messages: async (actor) => ({ scheduled_messages: await this.scheduledMessages.list(actor.userId!) }),
-    muted_users: async (actor) => ({ muted_users: await this.mutedUsers.mutedUsers(actor.userId!) }),
-    user_settings: async (actor) => ({ user_settings: await this.settings.settingsOf(actor.userId!) }),
-    user_status: async (actor) => ({ user_status: await this.statuses.statusesForRegister(actor.realmId) }),
-    // fetch_initial_state_data: `unread_msgs` (at most 50,000) when both `message` and `update_message_flags` are wanted.
-    update_message_flags: async (actor) => ({ unread_msgs: await this.unread.unreadMsgs(actor) }),
-  };
-  /** Sections Zulip sends only when other fetch types are wanted too. */
-  private readonly alsoRequires: Record<string, string[]> = { update_message_flags: ['message'] };
-  /** Event types whose state lives under another fetch type (channel_folder's is channel_folders). */
-  private readonly aliases: Record<string, string> = { channel_folder: 'channel_folders' };
+export class LegacyRegisterSections implements AreaRegisterSections {
+  registerSections(): RegisterSection[] {
+    const sections: Record<string, RegisterSection['read']> = {
+      realm: (actor) => this.realm(actor),
+      realm_user: (actor) => this.realmUsers(actor),
+      subscription: (actor, options) => this.subscriptionsState(actor, options),
+      // The channels the user can see (Zulip's `streams`; archived ones are left out).
+      stream: async (actor) => ({
+        streams: await this.channelViews.streams(actor.realmId, (await this.channels.channelsVisibleTo(actor)).filter((c) => !c.is_archived)),
+      }),
+      realm_emoji: async (actor) => ({ realm_emoji: await this.realmEmoji.list(actor.realmId) }),
+      custom_profile_fields: async (actor) => ({ custom_profile_fields: await this.profileFields.list(actor.realmId) }),
+      channel_folders: async (actor) => ({ channel_folders: await this.folders.list(actor.realmId, { includeArchived: true }) }),
+      user_topic: async (actor) => ({ user_topics: await this.userTopics.userTopics(actor) }),
+      recent_private_conversations: async (actor) => ({ recent_private_conversations: await this.recentPrivateConversations(actor) }),
+      saved_snippets: async (actor) => ({ saved_snippets: await this.snippets.list(actor.userId!) }),
+      scheduled_messages: async (actor) => ({ scheduled_messages: await this.scheduledMessages.list(actor.userId!) }),
+      muted_users: async (actor) => ({ muted_users: await this.mutedUsers.mutedUsers(actor.userId!) }),
+      user_settings: async (actor) => ({ user_settings: await this.settings.settingsOf(actor.userId!) }),
+      user_status: async (actor) => ({ user_status: await this.statuses.statusesForRegister(actor.realmId) }),
+      // fetch_initial_state_data: `unread_msgs` (at most 50,000) when both `message` and `update_message_flags` are wanted.
+      update_message_flags: async (actor) => ({ unread_msgs: await this.unread.unreadMsgs(actor) }),
+    };
+    const extra: Record<string, Partial<RegisterSection>> = {
+      update_message_flags: { alsoRequires: ['message'] },
+      channel_folders: { aliases: ['channel_folder'] },
+    };
+    return Object.entries(sections).map(([fetchType, read]) => ({ fetchType, read, ...extra[fetchType] }));
+  }
 
   constructor(
-    private readonly drafts: DraftQueries,
     private readonly snippets: SavedSnippetQueries,
     private readonly mutedUsers: MutedUserQueries,
     private readonly settings: UserSettingsQueries,
@@ -94,21 +84,6 @@ export class RegisterState {
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
   ) {}
-
-  /** The fetch types this server knows (a request's other types fetch nothing). */
-  get knownTypes(): string[] {
-    return Object.keys(this.sections);
-  }
-
-  async fetch(actor: Actor, types: string[] | undefined, options: RegisterStateOptions = { includeSubscribers: false }): Promise<Record<string, unknown>> {
-    const requested = types?.map((t) => this.aliases[t] ?? t);
-    const wanted =
-      requested === undefined
-        ? Object.keys(this.sections)
-        : [...new Set(requested)].filter((t) => t in this.sections && (this.alsoRequires[t] ?? []).every((r) => requested.includes(r)));
-    const parts = await Promise.all(wanted.map((type) => this.sections[type](actor, options)));
-    return Object.assign({}, ...parts);
-  }
 
   /** The realm_* keys that events of type `realm` (update / update_dict) change. */
   private async realm(actor: Actor): Promise<Record<string, unknown>> {
