@@ -22,7 +22,7 @@ const base = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMa
 
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/lint/**/*.spec.ts'] },
     { ...base, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.contract-spec.ts'] },
     { ...base, displayName: 'crash', testMatch: ['<rootDir>/test/crash/**/*.crash-spec.ts'] },

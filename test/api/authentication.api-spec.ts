@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DeactivateRealmCommand, DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 

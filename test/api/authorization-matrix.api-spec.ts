@@ -1,7 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, CreateUserCommand, DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, PUSH_KEY, TINY_PNG } from '@app/testing';
+import { PUSH_KEY, TINY_PNG } from '@app/testing';
+import { ApiTestClient } from '../support';
 import { ProjectionRebuilder } from '@app/projections';
 import type { Response } from 'supertest';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';

@@ -1,5 +1,6 @@
 import { channelFoldersStream } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess, folderCreated } from '@app/testing';
+import { folderCreated } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_channel_folders.py through the real HTTP stack. */
 describe('channel folders', () => {

@@ -1,5 +1,6 @@
 import { usersStream } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess, userDeactivated } from '@app/testing';
+import { userDeactivated } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * The channel endpoints (GET/PATCH/DELETE /streams…, GET /get_stream_id, members, topics) through

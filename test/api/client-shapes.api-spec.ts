@@ -1,4 +1,4 @@
-import { ApiTestClient, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 import type { Test } from 'supertest';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 import type { Response } from 'supertest';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * The conventions every /api/v1 route follows (spec R1–R5, Errors), through the real HTTP stack:

@@ -1,5 +1,5 @@
 import { CustomProfileFieldQueries } from '@app/application';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_custom_profile_data.py through the real HTTP stack. */
 describe('custom profile fields', () => {

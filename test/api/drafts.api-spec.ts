@@ -1,5 +1,5 @@
 import { userSettingsStream } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_drafts.py: GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}. */
 const DRAFTS = '/api/v1/drafts';

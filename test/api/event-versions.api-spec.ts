@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { rawEventStore } from '@app/application';
 import { userStatusStream } from '@app/domain';
 import { Projector } from '@app/projections';
-import { ApiTestClient, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 
 /**
  * Event versions through the whole app: the stored UserStatusChanged v1 fixture (the emoji as one

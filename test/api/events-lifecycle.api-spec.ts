@@ -1,4 +1,4 @@
-import { ApiTestClient, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 
 /** Events of message edits, moves and deletions, scheduled messages and uploads (issues #5, #7, #9 as mapped by #10). */
 describe('events of edited, moved, deleted and scheduled messages, and uploads', () => {

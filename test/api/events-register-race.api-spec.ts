@@ -1,5 +1,6 @@
 import { ClientEventMappers, ClientEventReactor, EVENT_STORE, type EventStorePort } from '@app/application';
-import { ApiTestClient, expectSuccess, TINY_PNG } from '@app/testing';
+import { TINY_PNG } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 
 /**
  * The register race, for every event type (as zerver/tests/test_events.py does with

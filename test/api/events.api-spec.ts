@@ -1,5 +1,5 @@
 import { EventQueues } from '@app/application';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** POST /register's queue, GET /events, DELETE /events, POST /typing (≈ zerver/tests/test_event_system.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, checkFuzzResponse, type FuzzCredentials, generateFuzzRequests, keepFuzzPersonasActive, mayHaveDeactivated, sendFuzzRequest } from '@app/testing';
+import { ApiTestClient, checkFuzzResponse, type FuzzCredentials, generateFuzzRequests, keepFuzzPersonasActive, mayHaveDeactivated, sendFuzzRequest } from '../support';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiTestClient } from '@app/testing';
+import { ApiTestClient } from '../support';
 
 describe('GET /health', () => {
   let api: ApiTestClient;

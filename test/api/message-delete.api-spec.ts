@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** DELETE /messages/{id} through the whole app (≈ zerver/tests/test_message_delete.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand } from '@app/application';
-import { messageEditDecider, messageStream, operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { messageDecider, messageStream, operatorActor } from '@app/domain';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** PATCH /messages/{id} and GET /messages/{id}/history through the whole app (≈ zerver/tests/test_message_edit.py, test_message_move_topic.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -371,7 +371,7 @@ describe('PATCH /messages/{message_id}', () => {
       expect(applied).toBeGreaterThan(0);
       const { events } = await api.eventStore.readStream(messageStream(messageId));
       expect(events.filter((e) => e.type === 'MessageContentEdited')).toHaveLength(applied);
-      const replayed = events.reduce((s, e) => messageEditDecider.evolve(s, { type: e.type, data: e.data } as never), messageEditDecider.initialState());
+      const replayed = events.reduce((s, e) => messageDecider.evolve(s, { type: e.type, data: e.data } as never), messageDecider.initialState());
       const { raw_content, message } = await fetch('hamlet', messageId);
       expect(raw_content).toBe(replayed.content);
       expect(message.content).toBe(replayed.renderedContent);

@@ -1,5 +1,5 @@
 import { ID_ALLOCATOR, type IdAllocatorPort, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * Personal flags and read state through the whole app (≈ zerver/tests/test_message_flags.py):

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** GET /messages and GET /messages/{id} through the whole app (≈ zerver/tests/test_message_fetch.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** POST /messages through the whole app (≈ zerver/tests/test_message_send.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, MutedUserQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_muted_users.py: POST/DELETE /users/me/muted_users/{muted_user_id}. */
 describe('muted users', () => {

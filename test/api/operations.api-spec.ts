@@ -1,6 +1,6 @@
 import { EVENT_STORE, LIVE_READ_MODELS, LOGGER, type LiveReadModels } from '@app/application';
 import { ProjectionRebuilder, Projector, type RebuildProgress } from '@app/projections';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 import type { AddressInfo } from 'node:net';
 import { buildProgram } from '../../apps/cli/src/commands';
 import { differences, dumpReadModels } from '../replay/read-model-dump';

@@ -1,7 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, PushRegistrationQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess, OTHER_PUSH_KEY, PUSH_KEY, tokenIdOf } from '@app/testing';
+import { OTHER_PUSH_KEY, PUSH_KEY, tokenIdOf } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_push_registration.py (RegisterPushDeviceToServer) through the real HTTP stack. */
 const REGISTER = '/api/v1/mobile_push/register';

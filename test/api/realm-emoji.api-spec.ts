@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { ApiTestClient, expectError, expectSuccess, TINY_GIF, TINY_JPEG, TINY_PNG, TINY_WEBP } from '@app/testing';
+import { TINY_GIF, TINY_JPEG, TINY_PNG, TINY_WEBP } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_realm_emoji.py through the real HTTP stack. */
 describe('custom emoji', () => {

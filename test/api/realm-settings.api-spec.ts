@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** PATCH /realm and GET /user_groups through the whole app (≈ zerver/tests/test_realm.py, test_user_groups.py). */
 const REALM = '/api/v1/realm';

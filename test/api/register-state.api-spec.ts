@@ -1,4 +1,4 @@
-import { ApiTestClient, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 
 /** POST /register's initial state for the personal-data areas, under Zulip's keys. */
 describe('POST /register initial state', () => {

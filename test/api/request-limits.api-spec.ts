@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * Request limits (issue 12): parameter count and JSON depth bounded with clear 400s in the

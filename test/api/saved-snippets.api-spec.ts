@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_saved_snippets.py: GET/POST /saved_snippets, PATCH/DELETE /saved_snippets/{id}. */
 const SNIPPETS = '/api/v1/saved_snippets';

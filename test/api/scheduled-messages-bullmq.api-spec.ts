@@ -2,7 +2,8 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { APP_CONFIG, SCHEDULER, type SchedulerPort } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { ApiTestClient, describeIfServer, expectSuccess } from '@app/testing';
+import { describeIfServer } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
 /**

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DeliverScheduledMessageCommand, SCHEDULER, ScheduledDeliveries } from '@app/application';
 import type { TimerScheduler } from '@app/infrastructure';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** /scheduled_messages through the whole app (≈ zerver/tests/test_scheduled_messages.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';

@@ -2,7 +2,7 @@ import { UserSettingsQueries } from '@app/application';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * PATCH /settings through the real HTTP stack (≈ zerver/tests/test_settings.py).

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * POST /users/me/subscriptions/properties and PATCH /users/me/subscriptions/{stream_id}

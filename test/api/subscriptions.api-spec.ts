@@ -1,5 +1,6 @@
 import { usersStream } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess, userDeactivated } from '@app/testing';
+import { userDeactivated } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * POST / DELETE / GET /users/me/subscriptions through the real HTTP stack (≈ zerver/tests/test_subs.py).

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 const TUS = '/api/v1/tus';
 const b64 = (value: string) => Buffer.from(value).toString('base64');

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type request from 'supertest';
 import { APP_CONFIG } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { ApiTestClient, checkFuzzResponse, expectError, expectSuccess, generateFuzzRequests, sendFuzzRequest, TINY_PNG } from '@app/testing';
+import { TINY_PNG } from '@app/testing';
+import { ApiTestClient, checkFuzzResponse, expectError, expectSuccess, generateFuzzRequests, sendFuzzRequest } from '../support';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 
 const UPLOADS = '/api/v1/user_uploads';

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, DeactivateUserCommand, UserSettingsQueries, UserStatusQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** POST /users/me/status, POST and GET /users/{user_id}/status (≈ zerver/tests/test_user_status.py). */
 const MY_STATUS = '/api/v1/users/me/status';

@@ -1,4 +1,4 @@
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * Topic visibility policies (≈ zerver/tests/test_user_topics.py): POST /user_topics, and where

@@ -1,5 +1,5 @@
 import { CustomProfileFieldQueries } from '@app/application';
-import { ApiTestClient, expectError, expectSuccess } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** Administrators setting another user's custom profile data: `profile_data` of PATCH /users/{user_id} (update_user_backend). */
 describe('PATCH /users/{user_id} profile_data', () => {

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { EVENT_STORE, LIVE_READ_MODELS, LOGGER, type LiveReadModels } from '@app/application';
-import { ApiTestClient, describeIfServer, expectSuccess, makeTempDir, readModelCopiesContract, type ReadModelCopiesFixture } from '@app/testing';
+import { describeIfServer, makeTempDir, readModelCopiesContract, type ReadModelCopiesFixture } from '@app/testing';
+import { ApiTestClient, expectSuccess } from '../support';
 import { readModelLayout, SqliteReadModelCopies } from '@app/infrastructure';
 import { COPY_RECORDS, MongoReadModelCopies, SWITCH_RECORDS } from '@app/infrastructure/mongodb/mongo-read-model-copies';
 import { ProjectionRebuilder, Projector } from '@app/projections';

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ApiTestClient } from '@app/testing';
+import { ApiTestClient } from '../support';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const zulipInit: (config: { username: string; apiKey: string; realm: string }) => Promise<any> = require('zulip-js');

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ApiTestClient } from '@app/testing';
+import { ApiTestClient } from '../support';
 
 // The official JavaScript client, unmodified (npm `zulip-js`). It sends every POST as multipart
 // form data and the parameters of GET, PATCH and DELETE in the query string.

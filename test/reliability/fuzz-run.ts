@@ -14,8 +14,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import { DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { ApiTestClient } from '@app/testing/api-test-client';
-import { checkFuzzResponse, type FuzzRequest, fuzzRequests, keepFuzzPersonasActive, mayHaveDeactivated, sendFuzzRequest } from '@app/testing/fuzz';
+import { ApiTestClient, checkFuzzResponse, type FuzzRequest, fuzzRequests, keepFuzzPersonasActive, mayHaveDeactivated, sendFuzzRequest } from '../support';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 
 const arg = (name: string, fallback: number) => {

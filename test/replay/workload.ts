@@ -10,7 +10,8 @@ import {
   SCHEDULER,
 } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { type ApiTestClient, OTHER_PUSH_KEY, PUSH_KEY, TINY_PNG, tokenIdOf } from '@app/testing';
+import { OTHER_PUSH_KEY, PUSH_KEY, TINY_PNG, tokenIdOf } from '@app/testing';
+import { type ApiTestClient } from '../support';
 import type request from 'supertest';
 
 /**

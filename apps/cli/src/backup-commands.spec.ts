@@ -4,7 +4,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { AddRealmEmojiCommand, BLOB_STORE, type BlobStorePort, CreateRealmCommand, CreateUserCommand, RealmEmojiQueries, UserQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { makeTempDir, runCli, testConfig, TINY_PNG } from '@app/testing';
+import { makeTempDir, testConfig, TINY_PNG } from '@app/testing';
+import { runCli } from '../../../test/support';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CliModule } from './cli.module';
 

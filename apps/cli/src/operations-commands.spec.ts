@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateRealmCommand, CreateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { makeTempDir, runCli, testConfig } from '@app/testing';
+import { makeTempDir, testConfig } from '@app/testing';
+import { runCli } from '../../../test/support';
 import { CliModule } from './cli.module';
 
 /** projections, rebuild and history from the CLI, each command its own short-lived process. */

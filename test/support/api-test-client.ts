@@ -15,12 +15,9 @@ import { CURRENT_SCHEMA_VERSION, operatorActor } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { Projector } from '@app/projections';
 import { randomUUID } from 'node:crypto';
-import { AppModule, type AppOptions } from '../../../apps/api/src/app.module';
-import { configureHttp } from '../../../apps/api/src/http/configure-http';
-import { FakeClock } from './fake-clock';
-import { PERSONAS, type PersonaName } from './personas';
-import { testConfig } from './test-config';
-import { makeTempDir } from './temp-dir';
+import { FakeClock, makeTempDir, PERSONAS, type PersonaName, testConfig } from '@app/testing';
+import { AppModule, type AppOptions } from '../../apps/api/src/app.module';
+import { configureHttp } from '../../apps/api/src/http/configure-http';
 
 export type Credentials = { userId: number; email: string; apiKey: string };
 type Params = Record<string, unknown>;

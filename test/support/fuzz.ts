@@ -3,7 +3,7 @@ import type request from 'supertest';
 import { ReactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import type { ApiTestClient } from './api-test-client';
-import type { ApiRoute } from '../../../apps/api/src/openapi/api-routes';
+import type { ApiRoute } from '../../apps/api/src/openapi/api-routes';
 
 /** A small deterministic PRNG (mulberry32) so a failing fuzz case can be replayed from its seed. */
 export function seededRandom(seed: number): () => number {

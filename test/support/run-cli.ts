@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
-import { CliModule } from '../../../apps/cli/src/cli.module';
-import { buildProgram } from '../../../apps/cli/src/commands';
-import { testConfig } from './test-config';
+import { testConfig } from '@app/testing';
+import { CliModule } from '../../apps/cli/src/cli.module';
+import { buildProgram } from '../../apps/cli/src/commands';
 
 /**
  * Runs one CLI command against a data directory as `team-chat <argv>` would, each command in an
