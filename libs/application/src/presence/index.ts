@@ -1,0 +1,2 @@
+export * from './presence.queries';
+export * from './update-presence.command';

@@ -1,0 +1,102 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream } from '@app/domain';
+import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
+import type { ClockPort } from '../ports/clock.port';
+import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import { normalizeReactionType } from '../server/version-fields';
+import { DeciderRunner } from '../shared/decider-runner';
+import { ProjectionWaiter } from '../shared/projection-waiter';
+import { CustomEmojiLookup } from '../user-status/custom-emoji.lookup';
+import { AddReactionCommand, RemoveReactionCommand } from './reaction.commands';
+
+/**
+ * Both directions: access_message(is_modifying_message=True) on the read models ("Invalid
+ * message(s)" for a message the user may not read or in an archived channel), the custom emoji the
+ * request names, then the decider on the message's stream (reactions.streams.ts).
+ */
+abstract class ReactionHandler {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly projections: ProjectionWaiter,
+    private readonly access: EditMessageFactsLoader,
+    private readonly customEmoji: CustomEmojiLookup,
+    private readonly userMessages: UserMessageStorePort,
+    private readonly clock: ClockPort,
+  ) {}
+
+  protected async run(
+    actor: Actor,
+    messageId: number,
+    emoji: { emojiName?: string; emojiCode?: string },
+    command: (meta: { realmId: number; messageId: number; userId: number; now: string; emoji: ReactionEmojiFacts }, hasRow: boolean) => ReactionsCommand,
+  ): Promise<void> {
+    const { editor, channel } = await this.access.access(actor, messageId);
+    if (channel?.is_archived) throw invalidMessage();
+    const realmId = editor.realm_id;
+    const [customByName, customById, rows] = await Promise.all([
+      emoji.emojiName ? this.customEmoji.activeByName(realmId, emoji.emojiName) : null,
+      emoji.emojiCode ? this.customEmoji.byId(realmId, emoji.emojiCode) : null,
+      this.userMessages.flagsFor(editor.user_id, [messageId]),
+    ]);
+    const meta = { realmId, messageId, userId: editor.user_id, now: this.clock.now().toISOString(), emoji: { customByName, customById } };
+    const { position } = await this.runner.run(reactionsDecider, reactionsStream(messageId), command(meta, rows.has(messageId)), { actorId: editor.user_id });
+    await this.projections.waitFor(position);
+  }
+}
+
+/** check_add_reaction. */
+@CommandHandler(AddReactionCommand)
+export class AddReactionHandler extends ReactionHandler implements ICommandHandler<AddReactionCommand> {
+  constructor(
+    runner: DeciderRunner,
+    projections: ProjectionWaiter,
+    access: EditMessageFactsLoader,
+    customEmoji: CustomEmojiLookup,
+    @Inject(USER_MESSAGE_STORE) userMessages: UserMessageStorePort,
+    @Inject(CLOCK) clock: ClockPort,
+  ) {
+    super(runner, projections, access, customEmoji, userMessages, clock);
+  }
+
+  execute({ context: { actor }, messageId, request }: AddReactionCommand): Promise<void> {
+    return this.run(actor, messageId, request, (meta, hasRow) => ({
+      type: 'AddReaction',
+      data: {
+        ...meta,
+        emojiName: request.emojiName,
+        emojiCode: request.emojiCode ?? null,
+        reactionType: request.reactionType === undefined ? null : normalizeReactionType(request.reactionType),
+        hasRow,
+      },
+    }));
+  }
+}
+
+/** remove_reaction. */
+@CommandHandler(RemoveReactionCommand)
+export class RemoveReactionHandler extends ReactionHandler implements ICommandHandler<RemoveReactionCommand> {
+  constructor(
+    runner: DeciderRunner,
+    projections: ProjectionWaiter,
+    access: EditMessageFactsLoader,
+    customEmoji: CustomEmojiLookup,
+    @Inject(USER_MESSAGE_STORE) userMessages: UserMessageStorePort,
+    @Inject(CLOCK) clock: ClockPort,
+  ) {
+    super(runner, projections, access, customEmoji, userMessages, clock);
+  }
+
+  execute({ context: { actor }, messageId, request }: RemoveReactionCommand): Promise<void> {
+    return this.run(actor, messageId, request, (meta) => ({
+      type: 'RemoveReaction',
+      data: {
+        ...meta,
+        emojiName: request.emojiName ?? null,
+        emojiCode: request.emojiCode ?? null,
+        reactionType: normalizeReactionType(request.reactionType ?? 'unicode_emoji'),
+      },
+    }));
+  }
+}

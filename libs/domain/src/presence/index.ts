@@ -1,0 +1,2 @@
+export * from './presence.rules';
+export * from './presence.errors';
