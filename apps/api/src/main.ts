@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { createLogger, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
 import { AppModule } from './app.module';
 import { configureHttp } from './http/configure-http';
 import { DevelopmentOrganization } from './development/development-organization';
+import { startMetricsServer } from './metrics/metrics-server';
 
 async function bootstrap() {
   let config;
@@ -18,8 +19,10 @@ async function bootstrap() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), {
+  // Readable lines in development on a terminal, JSON lines elsewhere (LOG_FORMAT overrides).
+  const logger = createLogger(config.logLevel, 'team-chat', { pretty: usePrettyLogs(config.logFormat, config.env) });
+  const metrics = new PrometheusMetrics();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger, metrics }), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });
@@ -28,6 +31,11 @@ async function bootstrap() {
   await app.init();
   await app.get(DevelopmentOrganization).ensure();
   await app.listen(config.port, config.host);
+  if (config.metrics.port > 0) {
+    const listener = await startMetricsServer(metrics, { host: config.metrics.host, port: config.metrics.port, token: config.metrics.token });
+    app.getHttpServer().on('close', () => void listener.close());
+    logger.info({ url: `http://${config.metrics.host}:${listener.port}/metrics` }, 'metrics listening');
+  }
   logger.info({ url: config.externalUrl, eventStore: config.eventStoreDriver, readStore: config.readStoreDriver, dataDir: config.dataDir }, 'server listening');
 }
 

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { EVENT_STORE, READ_STORE } from '@app/application';
+import { createLogger, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { MetricsSources } from '../../api/src/metrics/metrics-sources';
+import { startMetricsServer } from '../../api/src/metrics/metrics-server';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap() {
@@ -15,10 +18,17 @@ async function bootstrap() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel, 'team-chat-worker');
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger) });
+  const logger = createLogger(config.logLevel, 'team-chat-worker', { pretty: usePrettyLogs(config.logFormat, config.env) });
+  const metrics = new PrometheusMetrics();
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger, metrics }), { logger: new PinoNestLogger(logger) });
   app.enableShutdownHooks();
   await app.init();
+  // Its own /metrics (projector lag, deliveries, appends, process) on WORKER_METRICS_PORT.
+  if (config.metrics.workerPort > 0) {
+    new MetricsSources(metrics, app.get(EVENT_STORE), app.get(READ_STORE)).onApplicationBootstrap();
+    const listener = await startMetricsServer(metrics, { host: config.metrics.host, port: config.metrics.workerPort, token: config.metrics.token });
+    logger.info({ url: `http://${config.metrics.host}:${listener.port}/metrics` }, 'worker metrics listening');
+  }
   logger.info(
     { eventStore: config.eventStoreDriver, readStore: config.readStoreDriver, scheduler: config.schedulerDriver, projectors: config.runProjectors },
     'worker running projectors and scheduled-message deliveries',

@@ -79,6 +79,26 @@ export class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 
+  /** auto: human-readable lines in development on a terminal, JSON otherwise. */
+  @IsIn(['auto', 'json', 'pretty'])
+  LOG_FORMAT: 'auto' | 'json' | 'pretty' = 'auto';
+
+  /** Bearer token that opens GET /metrics to clients other than loopback ones. */
+  @IsOptional() @IsString() @MinLength(16)
+  METRICS_TOKEN?: string;
+
+  /** A listener of its own for /metrics (0: none; the API serves /metrics on PORT). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  METRICS_PORT = 0;
+
+  /** The worker's /metrics listener (0: none). */
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  WORKER_METRICS_PORT = 9992;
+
+  /** Bind address of the metrics listeners (METRICS_PORT, WORKER_METRICS_PORT). */
+  @IsString() @MinLength(1)
+  METRICS_HOST = '127.0.0.1';
+
   /** In development, create a development organization on first start with an empty store. */
   @Transform(toBool) @IsBoolean()
   DEV_BOOTSTRAP = true;
@@ -151,6 +171,9 @@ export type AppConfig = {
   runProjectors: boolean;
   projectionWaitTimeoutMs: number;
   logLevel: EnvironmentVariables['LOG_LEVEL'];
+  logFormat: EnvironmentVariables['LOG_FORMAT'];
+  /** /metrics: a bearer token (null: loopback only), and the dedicated listeners (port 0: none). */
+  metrics: { token: string | null; host: string; port: number; workerPort: number };
   devBootstrap: boolean;
   maxFileUploadSizeMib: number;
   maxRequestBodyBytes: number;
@@ -183,6 +206,8 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     runProjectors: v.RUN_PROJECTORS,
     projectionWaitTimeoutMs: v.PROJECTION_WAIT_TIMEOUT_MS,
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
+    metrics: { token: v.METRICS_TOKEN ?? null, host: v.METRICS_HOST, port: v.METRICS_PORT, workerPort: v.WORKER_METRICS_PORT },
     devBootstrap: v.DEV_BOOTSTRAP,
     maxFileUploadSizeMib: v.MAX_FILE_UPLOAD_SIZE_MIB,
     maxRequestBodyBytes: v.MAX_REQUEST_BODY_BYTES,
