@@ -1,25 +1,7 @@
-import { type DynamicModule, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, ApplicationModule, READ_STORE, type ReadStorePort } from '@app/application';
-import type { AppConfig } from '@app/config';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ApplicationModule } from '@app/application';
 import { InfrastructureModule, type InfrastructureOptions } from '@app/infrastructure';
-import { ALL_PROJECTIONS, ProjectionsModule } from '@app/projections';
-
-/**
- * A worker that leaves the projectors to another process still reads the read models (a delivery
- * looks up users, channels, subscriptions): open their collections, as a projector would at start.
- */
-@Injectable()
-class ReadModelCollections implements OnModuleInit {
-  constructor(
-    @Inject(READ_STORE) private readonly readStore: ReadStorePort,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  async onModuleInit(): Promise<void> {
-    if (this.config.runProjectors) return;
-    for (const projection of ALL_PROJECTIONS) await this.readStore.ensureCollection(projection.collection);
-  }
-}
+import { ProjectionsModule } from '@app/projections';
 
 /**
  * Servers mode: the background work in its own process — the projectors (RUN_PROJECTORS) and the
@@ -39,7 +21,6 @@ export class WorkerModule {
         ProjectionsModule.forRoot({ runProjectors: config.runProjectors }),
         ApplicationModule,
       ],
-      providers: [ReadModelCollections],
     };
   }
 }

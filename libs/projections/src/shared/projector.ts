@@ -355,29 +355,3 @@ export class Projector extends ProjectionWaiter {
     }
   }
 }
-
-/**
- * For processes that do not run projectors (an API instance next to a worker in servers mode):
- * waits by polling the stored checkpoints of the given projections.
- */
-export class CheckpointPollingWaiter extends ProjectionWaiter {
-  constructor(
-    private readonly readStore: ReadStorePort,
-    private readonly projectionNames: string[],
-    private readonly timeoutMs: number,
-    private readonly pollMs = 10,
-  ) {
-    super();
-  }
-
-  async waitFor(position: GlobalPosition | undefined): Promise<void> {
-    if (position === undefined) return;
-    const deadline = Date.now() + this.timeoutMs;
-    for (;;) {
-      const stored = await this.readStore.getCheckpoints();
-      if (this.projectionNames.every((name) => (stored[name] ?? -1n) >= position)) return;
-      if (Date.now() >= deadline) throw new ProjectionTimeoutError(position, this.timeoutMs);
-      await new Promise((r) => setTimeout(r, this.pollMs));
-    }
-  }
-}
