@@ -1,0 +1,120 @@
+/**
+ * The child process of bench/server-process.ts: starts one server (its options in the BENCH_CHILD
+ * environment variable), reports `ready` with its port, then answers `usage` with its own CPU time
+ * and memory and stops on `stop`.
+ */
+import 'reflect-metadata';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateRealmCommand, CreateUserCommand } from '@app/application';
+import { loadConfig } from '@app/config';
+import { operatorActor } from '@app/domain';
+import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { AppModule } from '../apps/api/src/app.module';
+import { configureHttp } from '../apps/api/src/http/configure-http';
+import { jsonOk, seedUsers } from './app-harness';
+import type { ChildOptions, ReadyMessage } from './server-process';
+
+const HOST = '127.0.0.1';
+const options = JSON.parse(process.env.BENCH_CHILD ?? '{}') as ChildOptions;
+
+@Controller()
+class HelloController {
+  @Get()
+  hello() {
+    return { msg: 'hello', result: 'success' };
+  }
+}
+
+@Module({ controllers: [HelloController] })
+class HelloModule {}
+
+const listening = (server: http.Server) => (server.address() as AddressInfo).port;
+
+async function startBare(): Promise<{ port: number; close(): Promise<void> }> {
+  const body = Buffer.from(JSON.stringify({ msg: 'hello', result: 'success' }));
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, HOST, r));
+  return { port: listening(server), close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Nest on Express with one controller, no middleware, guard or interceptor. */
+async function startNest(): Promise<{ port: number; close(): Promise<void> }> {
+  const app = await NestFactory.create<NestExpressApplication>(HelloModule, { logger: false, bodyParser: false });
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  await app.listen(0, HOST);
+  return { port: listening(app.getHttpServer() as http.Server), close: () => app.close() };
+}
+
+/** The application as main.ts starts it (rate limits off: a load from one user would hit them). */
+async function startApp(): Promise<{ port: number; close(): Promise<void>; app: NestExpressApplication }> {
+  const config = loadConfig({
+    NODE_ENV: options.nodeEnv,
+    DATA_DIR: options.dataDir ?? '',
+    LOG_LEVEL: options.logLevel ?? 'silent',
+    PORT: '0',
+    HOST,
+    RATE_LIMIT_USER_REQUESTS: '0',
+    RATE_LIMIT_IP_REQUESTS: '0',
+    DEV_BOOTSTRAP: 'false',
+    ...options.env,
+  });
+  const logger = createLogger(config.logLevel);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger), bodyParser: false });
+  configureHttp(app, config);
+  await app.init();
+  await app.listen(0, HOST);
+  return { app, port: listening(app.getHttpServer() as http.Server), close: () => app.close() };
+}
+
+async function organization(app: NestExpressApplication, port: number, subscribers: number): Promise<Pick<ReadyMessage, 'auth' | 'realmId' | 'userIds'>> {
+  const bus = app.get(CommandBus);
+  const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
+  const sender = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'sender@bench.test', fullName: 'Sender', role: 'member', password: null }));
+  const auth = `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}`;
+  const others = subscribers > 1 ? await seedUsers(app, realmId, subscribers - 1) : [];
+  const agent = new http.Agent({ keepAlive: false });
+  await jsonOk({ port, auth, agent }, 'POST', '/api/v1/users/me/subscriptions', {
+    subscriptions: JSON.stringify([{ name: 'crowd' }]),
+    principals: JSON.stringify([sender.userId, ...others]),
+  });
+  return { auth, realmId, userIds: [sender.userId, ...others] };
+}
+
+async function main() {
+  const server: { port: number; close(): Promise<void>; app?: NestExpressApplication } =
+    options.mode === 'bare' ? await startBare() : options.mode === 'nest' ? await startNest() : await startApp();
+  const bootMs = process.uptime() * 1000; // since the process started, module loading included
+  let extra = {};
+  if (options.mode === 'app' && options.setup?.kind === 'organization') {
+    extra = await organization(server.app!, server.port, options.setup.subscribers);
+  }
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'usage') {
+      const cpu = process.cpuUsage();
+      const memory = process.memoryUsage();
+      process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, rss: memory.rss, heapUsed: memory.heapUsed } });
+    } else if (message.type === 'stop') {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  const ready: ReadyMessage = { type: 'ready', port: server.port, bootMs, ...extra };
+  process.send!(ready);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench server (${options.mode}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

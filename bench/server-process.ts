@@ -1,0 +1,90 @@
+/**
+ * A server under measurement in a child process of its own, so that its CPU time and resident
+ * memory are its own (not the load generator's): `process.cpuUsage()` and `memoryUsage().rss` of
+ * the child, asked for over the IPC channel between loads.
+ *
+ * The child is bench/server-child.ts; it starts one of
+ * - `bare`: a node:http server answering a JSON hello,
+ * - `nest`: a minimal Nest + Express application with one hello controller (the framework floor),
+ * - `app`: the application as apps/api/src/main.ts builds it, on embedded stores in `dataDir`,
+ *   optionally setting up an organization to load (see ChildSetup).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export type ServerMode = 'bare' | 'nest' | 'app';
+
+/** What the child sets up in a fresh `app` before it reports ready. */
+export type ChildSetup =
+  | { kind: 'none' }
+  /** A realm, a sender and `subscribers - 1` more users, all subscribed to the channel "crowd". */
+  | { kind: 'organization'; subscribers: number };
+
+export type ChildOptions = {
+  mode: ServerMode;
+  dataDir?: string;
+  /** NODE_ENV of the child, the same for every mode (Express reads it too). */
+  nodeEnv: string;
+  logLevel?: string;
+  setup?: ChildSetup;
+  /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir', DIR]. */
+  execArgv?: string[];
+  /** Extra environment for the application's configuration. */
+  env?: Record<string, string>;
+};
+
+export type ReadyMessage = {
+  type: 'ready';
+  port: number;
+  /** From the child's first line of code to listening (and, for `app`, projections caught up). */
+  bootMs: number;
+  /** Set up by ChildSetup `organization`. */
+  auth?: string;
+  realmId?: number;
+  userIds?: number[];
+};
+
+export type Usage = { cpuUs: number; rss: number; heapUsed: number };
+
+export type ServerProcess = ReadyMessage & {
+  pid: number;
+  usage(): Promise<Usage>;
+  /** Graceful stop (a --cpu-prof profile is written on exit). */
+  stop(): Promise<void>;
+};
+
+export function startServerProcess(options: ChildOptions): Promise<ServerProcess> {
+  const child: ChildProcess = fork(join(__dirname, 'server-child.js'), [], {
+    execArgv: options.execArgv ?? [],
+    env: { ...process.env, NODE_ENV: options.nodeEnv, BENCH_CHILD: JSON.stringify(options) },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const waiting: ((message: any) => void)[] = [];
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`${options.mode} server exited with code ${code} before it was ready (its error is above)`));
+    child.once('exit', onExit);
+    child.once('error', reject);
+    child.on('message', (message: any) => {
+      if (message.type === 'ready') {
+        child.off('exit', onExit);
+        resolve({
+          ...(message as ReadyMessage),
+          pid: child.pid!,
+          usage: () =>
+            new Promise<Usage>((r) => {
+              waiting.push(r);
+              child.send({ type: 'usage' });
+            }),
+          stop: () =>
+            new Promise<void>((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', () => r());
+              child.send({ type: 'stop' });
+            }),
+        });
+      } else if (message.type === 'usage') {
+        waiting.shift()?.(message.usage);
+      }
+    });
+  });
+}

@@ -1,0 +1,48 @@
+import type { ReadStorePort } from '../ports/read-store.port';
+
+/** Freezes a parsed document and everything in it, so that callers sharing it cannot change it. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * Parsed documents of one read-model collection kept between requests, for the reads nearly every
+ * request makes again (the caller's credentials and account, the organization). An entry is good
+ * while the read store's change stamp of the collection stays the same: a commit to the collection
+ * by this process's projector, or any commit by another process on the same database (an API
+ * process whose projectors run in a worker), empties the cache before the next read. A store
+ * without stamps (MongoDB) is read every time. Entries are frozen: every caller shares them.
+ */
+export class CachedDocuments<D> {
+  private stamp = NaN;
+  private readonly entries = new Map<string, D>();
+
+  constructor(
+    private readonly readStore: ReadStorePort,
+    private readonly collection: string,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** The document cached under `key`, else what `load` reads (remembered unless the collection changed meanwhile). */
+  async get(key: string, load: () => Promise<D | null>): Promise<D | null> {
+    const stamp = this.readStore.changeStamp ? this.readStore.changeStamp(this.collection) : NaN;
+    if (Number.isNaN(stamp)) return load();
+    if (stamp !== this.stamp) {
+      this.entries.clear();
+      this.stamp = stamp;
+    }
+    const hit = this.entries.get(key);
+    if (hit !== undefined) return hit;
+    const doc = await load();
+    // Kept only if nothing was committed to the collection between the stamp and the read.
+    if (doc !== null && this.stamp === stamp && this.readStore.changeStamp!(this.collection) === stamp) {
+      if (this.entries.size >= this.maxEntries) this.entries.clear();
+      this.entries.set(key, deepFreeze(doc));
+    }
+    return doc;
+  }
+}
