@@ -24,11 +24,13 @@ import { DraftsController } from './drafts/drafts.controller';
 import { ScheduledMessagesController } from './scheduled-messages/scheduled-messages.controller';
 import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
 import { MutedUsersController } from './muted-users/muted-users.controller';
+import { ReactionsController } from './reactions/reactions.controller';
 import { BotStorageController } from './bot-storage/bot-storage.controller';
 import { SettingsController } from './settings/settings.controller';
 import { EmailConfirmationController } from './settings/email-confirmation.controller';
 import { SubscriptionPropertiesController } from './subscription-properties/subscription-properties.controller';
 import { UserStatusController } from './user-status/user-status.controller';
+import { PresenceController } from './presence/presence.controller';
 import { ChannelFoldersController } from './channel-folders/channel-folders.controller';
 import { CustomProfileFieldsController } from './custom-profile-fields/custom-profile-fields.controller';
 import { ProfileDataController } from './custom-profile-fields/profile-data.controller';
@@ -37,6 +39,10 @@ import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
 import { PushDevicesController } from './push-devices/push-devices.controller';
 import { RealmController } from './realm/realm.controller';
 import { OperationsController } from './operations/operations.controller';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsSources } from './metrics/metrics-sources';
+import { ApiDocsController } from './api-docs/api-docs.controller';
+import { ConsoleController } from './console/console.controller';
 import { UploadsController } from './uploads/uploads.controller';
 import { UserUploadFilesController } from './uploads/user-upload-files.controller';
 import { AttachmentsController } from './attachments/attachments.controller';
@@ -59,8 +65,8 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, UploadsController, UserUploadFilesController, AttachmentsController, TusController],
-      providers: [DevelopmentOrganization, TusUploads],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController],
+      providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }
 }

@@ -1,10 +1,25 @@
 import type { Type } from '@nestjs/common';
 import type { AreaClientEvents, AreaRegisterSections } from './events/area-contributions';
-import { CoreClientEventMappers } from './events/mappers/core-client-event-mappers';
-import { MessageLifecycleClientEventMappers } from './events/mappers/message-lifecycle-client-event-mappers';
-import { UsersChannelsClientEventMappers } from './events/mappers/users-channels-client-event-mappers';
+import { RealmsClientEvents } from './realms/realms.client-events';
+import { UsersClientEvents } from './users/users.client-events';
+import { ChannelsClientEvents } from './channels/channels.client-events';
+import { SubscriptionsClientEvents } from './subscriptions/subscriptions.client-events';
+import { SubscriptionPropertiesClientEvents } from './subscription-properties/subscription-properties.client-events';
+import { MessagesClientEvents } from './messages/messages.client-events';
+import { ScheduledMessagesClientEvents } from './scheduled-messages/scheduled-messages.client-events';
+import { UploadsClientEvents } from './uploads/uploads.client-events';
+import { RealmEmojiClientEvents } from './realm-emoji/realm-emoji.client-events';
+import { CustomProfileFieldsClientEvents } from './custom-profile-fields/custom-profile-fields.client-events';
+import { ChannelFoldersClientEvents } from './channel-folders/channel-folders.client-events';
+import { SavedSnippetsClientEvents } from './saved-snippets/saved-snippets.client-events';
+import { SettingsClientEvents } from './settings/settings.client-events';
+import { MutedUsersClientEvents } from './muted-users/muted-users.client-events';
+import { UserStatusClientEvents } from './user-status/user-status.client-events';
 import { DraftsClientEvents } from './drafts/drafts.client-events';
 import { DraftsRegisterSections } from './drafts/drafts.register';
+import { PresenceClientEvents } from './presence/presence.client-events';
+import { ReactionsClientEvents } from './reactions/reactions.client-events';
+import { PresenceRegisterSections } from './presence/presence.register';
 import { RealmsRegisterSections } from './realms/realms.register';
 import { UsersRegisterSections } from './users/users.register';
 import { SubscriptionsRegisterSections } from './subscriptions/subscriptions.register';
@@ -25,10 +40,24 @@ import { UserStatusRegisterSections } from './user-status/user-status.register';
  * (`<area>/<area>.register.ts`). ApplicationModule provides them; see docs/adding-an-area.md.
  */
 export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
-  CoreClientEventMappers,
-  UsersChannelsClientEventMappers,
-  MessageLifecycleClientEventMappers,
+  RealmsClientEvents,
+  UsersClientEvents,
+  ChannelsClientEvents,
+  SubscriptionsClientEvents,
+  SubscriptionPropertiesClientEvents,
+  MessagesClientEvents,
+  ScheduledMessagesClientEvents,
+  UploadsClientEvents,
+  RealmEmojiClientEvents,
+  CustomProfileFieldsClientEvents,
+  ChannelFoldersClientEvents,
+  SavedSnippetsClientEvents,
+  SettingsClientEvents,
+  MutedUsersClientEvents,
+  UserStatusClientEvents,
   DraftsClientEvents,
+  PresenceClientEvents,
+  ReactionsClientEvents,
 ];
 
 export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
@@ -46,4 +75,5 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   SettingsRegisterSections,
   UserStatusRegisterSections,
   DraftsRegisterSections,
+  PresenceRegisterSections,
 ];

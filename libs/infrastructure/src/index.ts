@@ -14,3 +14,4 @@ export * from './rate-limit-store.provider';
 export * from './embedded/in-process-rate-limit-store';
 export * from './scheduler.provider';
 export * from './embedded/timer-scheduler';
+export * from './system/prometheus-metrics';

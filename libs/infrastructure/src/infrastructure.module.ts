@@ -15,13 +15,20 @@ import {
   type ReadStorePort,
   USER_MESSAGE_STORE,
   type UserMessageStorePort,
+  PRESENCE_STORE,
+  type PresenceStorePort,
   BLOB_STORE,
   RATE_LIMIT_STORE,
   SCHEDULER,
   LIVE_READ_MODELS,
   type LiveReadModels,
+  READ_MODEL_CHANGES,
+  type ReadModelChangesPort,
   UpcastingEventStore,
   upcasterRegistry,
+  METRICS,
+  type MetricsPort,
+  NO_METRICS,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -29,9 +36,13 @@ import { openSqlite } from './embedded/sqlite';
 import { SqliteEventStore } from './embedded/sqlite-event-store';
 import { SqliteIdAllocator } from './embedded/sqlite-id-allocator';
 import { SqliteReadModelCopies } from './embedded/sqlite-read-model-copies';
+import { ReadModelsBeingLoadedError } from './embedded/sqlite';
+import { SqliteChangeWatcher } from './embedded/sqlite-change-watcher';
+import { SqlitePresenceStore } from './embedded/sqlite-presence-store';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
+import { PrometheusMetrics } from './system/prometheus-metrics';
 import { blobStoreProvider } from './blob-store.provider';
 import { rateLimitStoreProvider } from './rate-limit-store.provider';
 import { schedulerProvider } from './scheduler.provider';
@@ -44,14 +55,39 @@ export type Adapters = {
   userMessageStore: UserMessageStorePort;
   /** The read models as switchable copies, for blue/green rebuilds (docs/operations.md). */
   liveReadModels: LiveReadModels;
+  /** Users' presence, outside the log and the read models (docs/presence.md). */
+  presenceStore: PresenceStorePort;
+  /** Commits of other processes to the read models (what an API process without projectors waits on). */
+  readModelChanges: ReadModelChangesPort;
   close(): Promise<void>;
 };
+
+/**
+ * An API process that leaves the projectors to a worker opens the embedded read models without
+ * ever filling them itself; while the worker fills a new database from zero (the first start, an
+ * imported log) it waits, however long the replay takes.
+ */
+async function openSharedSqliteReadModels(config: AppConfig, logger?: Logger): Promise<ReturnType<typeof SqliteReadModelCopies.openLive>> {
+  let loggedAt = 0;
+  for (;;) {
+    try {
+      return SqliteReadModelCopies.openLive(config.dataDir, config.sqliteSynchronous, { freshLoad: false });
+    } catch (error) {
+      if (!(error instanceof ReadModelsBeingLoadedError)) throw error;
+      if (Date.now() - loggedAt >= 10_000) {
+        loggedAt = Date.now();
+        logger?.info({ detail: error.message }, 'waiting for the worker to load the read models');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
 
 /**
  * Opens the adapters the configuration names. Each port is chosen independently, so an
  * installation may keep, say, the embedded event store with the MongoDB read store.
  */
-export async function openAdapters(config: AppConfig, clock: ClockPort): Promise<Adapters> {
+export async function openAdapters(config: AppConfig, clock: ClockPort, metrics: MetricsPort = NO_METRICS, logger?: Logger): Promise<Adapters> {
   const sqlite = new Map<string, Database.Database>();
   const openEmbedded = (file: string) => {
     let db = sqlite.get(file);
@@ -63,16 +99,30 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
   };
   // The servers adapters are loaded only when chosen, so an embedded installation never loads
   // the gRPC and MongoDB drivers.
+  const watchers: SqliteChangeWatcher[] = [];
+  const watch = (databases: ConstructorParameters<typeof SqliteChangeWatcher>[0], fallbackPollMs: number) => {
+    const watcher = new SqliteChangeWatcher(databases, { fallbackPollMs });
+    watchers.push(watcher);
+    return watcher;
+  };
+  const openEmbeddedEvents = () => {
+    const db = openEmbedded('events.sqlite');
+    // Appends of the other processes on this data directory wake the subscriptions at once.
+    const changes = watch([{ db, file: join(config.dataDir, 'events.sqlite') }], 100);
+    return new SqliteEventStore(db, { pollIntervalMs: 100, now: () => clock.now(), changes });
+  };
   const storedEvents =
     config.eventStoreDriver === 'servers'
       ? (await import('./eventstoredb/esdb-event-store')).EsdbEventStore.connect(config.esdbUrl)
-      : new SqliteEventStore(openEmbedded('events.sqlite'), { pollIntervalMs: 100, now: () => clock.now() });
+      : openEmbeddedEvents();
   // Reads come back upcast to the current event shapes; appends carry each type's schema version.
-  const eventStore = new UpcastingEventStore(storedEvents, upcasterRegistry());
+  const eventStore = new UpcastingEventStore(storedEvents, upcasterRegistry(), metrics);
   let readStore: ReadStorePort;
   let idAllocator: IdAllocatorPort;
   let userMessageStore: UserMessageStorePort;
   let liveReadModels: LiveReadModels;
+  let presenceStore: PresenceStorePort;
+  let readModelChanges: ReadModelChangesPort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -84,14 +134,23 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
     readStore = liveReadModels.readStore;
     idAllocator = new MongoIdAllocator(mongo.copies.db);
     userMessageStore = liveReadModels.userMessages.port;
+    presenceStore = new (await import('./mongodb/mongo-presence-store')).MongoPresenceStore(mongo.copies.db);
+    const { MongoCheckpointChanges } = await import('./mongodb/mongo-checkpoint-changes');
+    readModelChanges = new MongoCheckpointChanges(mongo.copies.db, logger);
   } else {
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
-    liveReadModels = SqliteReadModelCopies.openLive(config.dataDir, config.sqliteSynchronous);
+    const sqliteCopies = config.runProjectors
+      ? SqliteReadModelCopies.openLive(config.dataDir, config.sqliteSynchronous)
+      : await openSharedSqliteReadModels(config, logger);
+    liveReadModels = sqliteCopies;
+    // The fallback check is a cheap `PRAGMA data_version`; change events are the main path.
+    readModelChanges = watch(sqliteCopies.copies.databases(), 50);
     readStore = liveReadModels.readStore;
     // Ids live beside the events: both are the embedded installation's durable state.
     idAllocator = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
     userMessageStore = liveReadModels.userMessages.port;
+    presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
   }
   return {
     eventStore,
@@ -99,7 +158,12 @@ export async function openAdapters(config: AppConfig, clock: ClockPort): Promise
     idAllocator,
     userMessageStore,
     liveReadModels,
+    presenceStore,
+    readModelChanges,
     async close() {
+      for (const watcher of watchers) await watcher.close();
+      await readModelChanges.close();
+      await presenceStore.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -115,6 +179,8 @@ export type InfrastructureOptions = {
   clock?: ClockPort;
   random?: RandomPort;
   logger?: Logger;
+  /** The app's Prometheus metrics (a fresh registry when not given). */
+  metrics?: PrometheusMetrics;
 };
 
 const ADAPTERS = Symbol('ADAPTERS');
@@ -126,17 +192,22 @@ export class InfrastructureModule implements OnApplicationShutdown {
 
   static forRoot(options: InfrastructureOptions): DynamicModule {
     const clock = options.clock ?? new SystemClock();
+    const metrics = options.metrics ?? new PrometheusMetrics();
     const providers: Provider[] = [
       { provide: APP_CONFIG, useValue: options.config },
       { provide: CLOCK, useValue: clock },
       { provide: RANDOM, useValue: options.random ?? new CryptoRandom() },
       { provide: LOGGER, useValue: options.logger ?? createLogger(options.config.logLevel) },
-      { provide: ADAPTERS, useFactory: () => openAdapters(options.config, clock) },
+      { provide: METRICS, useValue: metrics },
+      { provide: PrometheusMetrics, useValue: metrics },
+      { provide: ADAPTERS, useFactory: (logger: Logger) => openAdapters(options.config, clock, metrics, logger), inject: [LOGGER] },
       { provide: EVENT_STORE, useFactory: (a: Adapters) => a.eventStore, inject: [ADAPTERS] },
       { provide: READ_STORE, useFactory: (a: Adapters) => a.readStore, inject: [ADAPTERS] },
       { provide: ID_ALLOCATOR, useFactory: (a: Adapters) => a.idAllocator, inject: [ADAPTERS] },
       { provide: USER_MESSAGE_STORE, useFactory: (a: Adapters) => a.userMessageStore, inject: [ADAPTERS] },
       { provide: LIVE_READ_MODELS, useFactory: (a: Adapters) => a.liveReadModels, inject: [ADAPTERS] },
+      { provide: READ_MODEL_CHANGES, useFactory: (a: Adapters) => a.readModelChanges, inject: [ADAPTERS] },
+      { provide: PRESENCE_STORE, useFactory: (a: Adapters) => a.presenceStore, inject: [ADAPTERS] },
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -144,7 +215,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES],
     };
   }
 

@@ -17,6 +17,7 @@ import { customProfileValuesProjection } from './custom-profile-fields/custom-pr
 import { realmEmojiProjection } from './realm-emoji/realm-emoji.projection';
 import { pushRegistrationsProjection } from './push-devices/push-registrations.projection';
 import { attachmentsProjection, uploadSpaceProjection } from './uploads/attachments.projection';
+import { reactionsProjection } from './reactions/reactions.projection';
 
 /** Every read model of the product. A new area registers its projections here. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -43,4 +44,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   pushRegistrationsProjection,
   attachmentsProjection,
   uploadSpaceProjection,
+  reactionsProjection,
 ];

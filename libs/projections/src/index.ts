@@ -22,5 +22,6 @@ export * from './realm-emoji/realm-emoji.projection';
 export * from './uploads/attachments.projection';
 export * from './push-devices/push-registrations.projection';
 export * from './user-status/user-status.projection';
+export * from './reactions/reactions.projection';
 export * from './operations/projection-rebuild';
 export * from './operations/operations.module';

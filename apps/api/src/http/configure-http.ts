@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { LOGGER } from '@app/application';
+import { LOGGER, METRICS, type MetricsPort } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { bodyParsers } from './body-parsing';
 import { requestLogging } from './request-logging';
@@ -19,7 +19,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig): v
   app.set('etag', false);
   // Flat keys only (`a[b]=1` stays a key named "a[b]"), as Django reads them.
   app.set('query parser', 'simple');
-  app.use(requestLogging(app.get<Logger>(LOGGER)));
+  app.use(requestLogging(app.get<Logger>(LOGGER), app.get<MetricsPort>(METRICS), { production: config.env === 'production' }));
   answerMalformedHttpInTheEnvelope(app.getHttpServer() as Server);
   app.use('/api/v1', parameterCountLimit());
   app.use(

@@ -14,7 +14,7 @@ export class RealmContext {
 
   async current(): Promise<RealmDocument> {
     if (this.realmId !== undefined) {
-      const realm = await this.realms.byId(this.realmId);
+      const realm = await this.realms.cachedById(this.realmId);
       if (realm) return realm;
     }
     const [first] = await this.realms.list();

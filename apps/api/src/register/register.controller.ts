@@ -49,7 +49,12 @@ export class RegisterController {
           emptyTopicName: params.client_capabilities?.empty_topic_name === true,
         },
       },
-      () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, { includeSubscribers: params.include_subscribers ?? false }),
+      () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, {
+        includeSubscribers: params.include_subscribers ?? false,
+        slimPresence: params.slim_presence ?? false,
+        presenceLastUpdateId: params.presence_last_update_id,
+        presenceHistoryLimitDays: params.presence_history_limit_days,
+      }),
     );
     return {
       ...state,

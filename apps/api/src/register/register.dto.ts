@@ -35,4 +35,7 @@ export class RegisterDto {
 
   @IntParam({ optional: true, min: 0 })
   presence_history_limit_days?: number;
+
+  @IntParam({ optional: true, description: 'Only presence changed after this presence_last_update_id.' })
+  presence_last_update_id?: number;
 }

@@ -52,8 +52,8 @@ export class UsersController {
   @Get('me')
   @Summary('The authenticated user.')
   async me(@CurrentUser() { actor, user }: AuthenticatedUser, @Params() _params: GetUsersDto) {
-    const fresh = (await this.users.byId(actor.realmId, user.user_id)) ?? user;
-    return formatOwnUser(fresh, actor);
+    // Authentication read the account at the current state of the read models.
+    return formatOwnUser(user, actor);
   }
 
   @Delete('me')

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import type { Actor } from '@app/domain';
 import type { ChannelDocument, ChannelTopic } from './channel.documents';
 
@@ -8,16 +7,9 @@ import type { ChannelDocument, ChannelTopic } from './channel.documents';
  * with its latest message id the user can see (all of history when `history_public_to_subscribers`,
  * otherwise only messages the user received).
  *
- * Messages belong to the messaging core: it binds its own implementation to this token (in
- * ApplicationModule) that reads its topics read model. Before any message exists there is no topic.
+ * Messages belong to the messaging core: it binds its implementation, which reads its topics read
+ * model, to this token (in ApplicationModule).
  */
 export abstract class ChannelTopics {
   abstract topicsFor(actor: Actor, channel: ChannelDocument, options: { allowEmptyTopicName: boolean }): Promise<ChannelTopic[]>;
-}
-
-@Injectable()
-export class NoMessagesChannelTopics extends ChannelTopics {
-  async topicsFor(): Promise<ChannelTopic[]> {
-    return [];
-  }
 }

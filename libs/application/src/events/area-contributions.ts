@@ -18,6 +18,10 @@ export type RegisterStateOptions = {
   clientCapabilities?: Record<string, boolean>;
   /** The client's `slim_presence`. */
   slimPresence?: boolean;
+  /** The client's `presence_last_update_id` (only presence changed since). */
+  presenceLastUpdateId?: number;
+  /** The client's `presence_history_limit_days`. */
+  presenceHistoryLimitDays?: number;
 };
 
 /**

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { messageEditDecider, messageStream } from '@app/domain';
+import { messageDecider, messageStream } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
@@ -21,7 +21,7 @@ export class DeleteMessageHandler implements ICommandHandler<DeleteMessageComman
   async execute({ context, messageId }: DeleteMessageCommand): Promise<Record<string, never>> {
     const accessed = await this.facts.access(context.actor, messageId);
     const data = await this.facts.forDelete(accessed, this.clock.now().toISOString());
-    const { position } = await this.runner.run(messageEditDecider, messageStream(messageId), { type: 'DeleteMessage', data }, { actorId: accessed.editor.user_id });
+    const { position } = await this.runner.run(messageDecider, messageStream(messageId), { type: 'DeleteMessage', data }, { actorId: accessed.editor.user_id });
     await this.projections.waitFor(position);
     return {};
   }

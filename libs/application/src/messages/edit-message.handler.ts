@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type EditMessage, messageEditDecider, type MessageContentEdited, type MessagesMoved, messageStream, moveNotices } from '@app/domain';
+import { type EditMessage, messageDecider, type MessageContentEdited, type MessagesMoved, messageStream, moveNotices } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
@@ -39,7 +39,7 @@ export class EditMessageHandler implements ICommandHandler<EditMessageCommand> {
     const facts = await this.facts.forEdit(accessed, request, now);
     let decided: EditMessage['data'] | undefined;
     const { newEvents, position } = await this.runner.run(
-      messageEditDecider,
+      messageDecider,
       messageStream(messageId),
       (state): EditMessage => ({ type: 'EditMessage', data: (decided = { ...facts, currentContentSha256: sha256(state.content) }) }),
       { actorId: accessed.editor.user_id },

@@ -15,6 +15,7 @@ import { ChannelQueries } from '../channels/channel-queries';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { MessageMatch, MessageQuery, UserMessageStorePort } from '../ports/user-message-store.port';
+import { ReactionQueries } from '../reactions/reaction-queries';
 import { RealmQueries } from '../realms/realm-queries';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import { USERS, type UserDocument } from '../users/user.documents';
@@ -64,6 +65,7 @@ export class MessageQueries {
     private readonly realms: RealmQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
+    private readonly reactions: ReactionQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
   ) {}
@@ -240,16 +242,18 @@ export class MessageQueries {
     // Where the messages are now: moves update the message index, not the documents.
     const locations = await this.store.locationsOf(docs.map((d) => d.id));
     const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => locations.get(d.id)?.streamId ?? d.stream_id!))];
-    const [users, channels, realm] = await Promise.all([
+    const [users, channels, realm, reactions] = await Promise.all([
       this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
       this.channels.byIds(viewer.realm_id, channelIds),
       this.realms.byId(viewer.realm_id),
+      this.reactions.forMessages(docs.map((d) => d.id)),
     ]);
     const context = {
       users: new Map(users.map((u) => [u.doc.user_id, u.doc])),
       channelNames: new Map(channels.map((c) => [c.stream_id, c.name])),
       realmStringId: realm?.string_id ?? '',
       locations,
+      reactions,
       applyMarkdown: params.applyMarkdown ?? true,
       allowEmptyTopicName: params.allowEmptyTopicName ?? false,
     };

@@ -1,5 +1,6 @@
 import { displayTopic, flagsList, recipientIdOf } from '@app/domain';
 import type { MessageLocation } from '../ports/user-message-store.port';
+import type { ApiReaction } from '../reactions/reaction.documents';
 import type { UserDocument } from '../users/user.documents';
 import type { EditHistoryEntry, MessageDocument } from './message.documents';
 
@@ -23,7 +24,7 @@ export type ApiMessage = {
   stream_id?: number;
   display_recipient: string | DisplayRecipientUser[];
   flags: string[];
-  reactions: unknown[];
+  reactions: ApiReaction[];
   submessages: unknown[];
   avatar_url: string | null;
   is_me_message: boolean;
@@ -43,6 +44,8 @@ export type MessageFormatContext = {
   allowEmptyTopicName: boolean;
   /** Where the messages are now, from the message index (moves do not rewrite documents). */
   locations?: Map<number, MessageLocation>;
+  /** The reactions of the messages that have any (the reactions read model). */
+  reactions?: Map<number, ApiReaction[]>;
 };
 
 /**
@@ -103,7 +106,7 @@ export function formatMessage(stored: MessageDocument, flags: number | null, con
     type: doc.type,
     display_recipient: displayRecipient,
     flags: flags === null ? ['read', 'historical'] : flagsList(flags),
-    reactions: [],
+    reactions: context.reactions?.get(doc.id) ?? [],
     submessages: [],
     avatar_url: `/avatar/${doc.sender_id}`,
     is_me_message: doc.is_me_message,

@@ -1,16 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { checkSendMessage, messageDecider, messageStream, type MoveNotice, operatorActor, parseAddressee } from '@app/domain';
+import { type MoveNotice, operatorActor } from '@app/domain';
 import type { GlobalPosition } from '../ports/event-store.port';
-import type { IdAllocatorPort } from '../ports/id-allocator.port';
-import { ID_ALLOCATOR } from '../ports/tokens';
 import { NOTIFICATION_BOT_FULL_NAME, NOTIFICATION_BOT_SHORT_NAME } from '../scheduled-messages/notification-bot';
-import { DeciderRunner } from '../shared/decider-runner';
 import { CreateBotCommand } from '../users/create-bot.command';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
-import { SendMessageCommand } from './send-message.command';
-import { SendMessageFactsLoader } from './send-message.facts-loader';
+import { MessageSender } from './message-sender';
 
 /**
  * internal_send_stream_message from Notification Bot, for the notices of topic moves. Zulip's
@@ -23,9 +19,7 @@ export class MessageNotices {
   constructor(
     private readonly commands: CommandBus,
     private readonly users: UserQueries,
-    private readonly factsLoader: SendMessageFactsLoader,
-    private readonly runner: DeciderRunner,
-    @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
+    private readonly sender: MessageSender,
   ) {}
 
   /** Posts the notices in order; their ids and the position of the last one (for read-your-writes). */
@@ -35,18 +29,12 @@ export class MessageNotices {
     const messageIds: number[] = [];
     let last: GlobalPosition | undefined;
     for (const notice of notices) {
-      const command = new SendMessageCommand(
-        { actor: { realmId, userId: bot.user_id, role: 'member', isBot: true } },
+      const { messageId, position } = await this.sender.send(
+        bot,
         { type: 'stream', to: String(notice.streamId), topic: notice.topic, content: notice.content, client: 'Internal', readBySender: true },
+        now,
+        { systemBot: true },
       );
-      const facts = await this.factsLoader.load(command, bot, parseAddressee('stream', String(notice.streamId), notice.topic), now);
-      facts.readBySender = true;
-      // A system bot posts in any channel (check_message skips the access checks for it).
-      facts.senderMayPost = true;
-      facts.botOwnerSubscribed = true;
-      checkSendMessage(facts);
-      const messageId = await this.ids.next('message');
-      const { position } = await this.runner.run(messageDecider, messageStream(messageId), { type: 'SendMessage', data: { ...facts, messageId } }, { actorId: bot.user_id });
       messageIds.push(messageId);
       last = position ?? last;
     }

@@ -4,22 +4,25 @@ import type { CommandContext } from '../shared/command-context';
 
 export type SendMessageResult = { id: number; automatic_new_visibility_policy?: number };
 
+/** What a send asks for, as POST /messages takes it (and as notices and scheduled deliveries build it). */
+export type SendRequest = {
+  type: MessageTypeParam;
+  to?: string;
+  topic?: string;
+  content: string;
+  /** As sent; absent: Zulip's client-name heuristic decides (defaultReadBySender). */
+  readBySender?: boolean;
+  localId?: string;
+  queueId?: string;
+  /** The calling client's name (Client.name). */
+  client: string;
+};
+
 /** POST /messages (zerver/views/message_send.py send_message_backend). */
 export class SendMessageCommand extends Command<SendMessageResult> {
   constructor(
     readonly context: CommandContext,
-    readonly request: {
-      type: MessageTypeParam;
-      to?: string;
-      topic?: string;
-      content: string;
-      /** As sent; absent: Zulip's client-name heuristic decides. */
-      readBySender?: boolean;
-      localId?: string;
-      queueId?: string;
-      /** The calling client's name (Client.name). */
-      client: string;
-    },
+    readonly request: SendRequest,
   ) {
     super();
   }

@@ -23,7 +23,7 @@ import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
-import type { SendMessageCommand } from './send-message.command';
+import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';
 
 export const userFactsOf = (user: UserDocument): UserFacts => ({
@@ -38,9 +38,12 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
 });
 
 /**
- * Looks up everything POST /messages decides on (the facts of SendMessageFacts) for a parsed
+ * Looks up everything a send is checked on (the facts of SendMessageFacts) for a parsed
  * addressee: only what the request names, so a send to a channel of 10,000 subscribers reads the
- * channel, its member list and the sender's subscription, and nothing per recipient.
+ * channel, its member list and the sender's subscription, and nothing per recipient. Used by
+ * MessageSender only. What mentions need (mentionables, canMentionManyUsers, topic participants)
+ * is looked up here too; facts for further computed flags (group mentions, alert words) belong
+ * next to them, and their flags in recipientsAndFlags (send-message.decider.ts).
  */
 @Injectable()
 export class SendMessageFactsLoader {
@@ -73,14 +76,13 @@ export class SendMessageFactsLoader {
     return realm ? realmMessagingSettingsOf(realm).topics_policy : DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy;
   }
 
-  async load(command: SendMessageCommand, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
-    const { request } = command;
+  async load(request: SendRequest, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
     const realmId = sender.realm_id;
     const senderFacts = userFactsOf(sender);
     const references = possibleReferences(request.content);
     const facts: SendMessageFacts = {
-      realmId, messageId: 0, now, client: request.client, sender: senderFacts, type: request.type, to: request.to, topic: request.topic,
-      content: request.content, readBySender: request.readBySender ?? false, localId: request.localId ?? null, queueId: request.queueId ?? null,
+      realmId, now, client: request.client, sender: senderFacts, type: request.type, to: request.to, topic: request.topic,
+      content: request.content, readBySender: request.readBySender ?? defaultReadBySender(request.client), localId: request.localId ?? null, queueId: request.queueId ?? null,
       directory: { byEmail: {}, byId: {} }, channel: null, subscriberIds: [], senderMayPost: true, botOwnerSubscribed: false,
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
       canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),

@@ -10,6 +10,7 @@ import type {
   RecordedEvent,
   StreamRevision,
 } from '../ports/event-store.port';
+import { type MetricsPort, NO_METRICS } from '../ports/metrics.port';
 
 /**
  * Event versions. Every stored event carries `metadata.schemaVersion`. When an event type's
@@ -71,14 +72,18 @@ export class UpcastingEventStore implements EventStorePort {
   constructor(
     readonly raw: EventStorePort,
     readonly registry: UpcasterRegistry,
+    private readonly metrics: MetricsPort = NO_METRICS,
   ) {}
 
-  appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+  async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     const stamped = events.map((e) => {
       const version = this.registry.currentVersion(e.type);
       return version === e.metadata.schemaVersion ? e : { ...e, metadata: { ...e.metadata, schemaVersion: version } };
     });
-    return this.raw.appendToStream(streamId, stamped, options);
+    const started = performance.now();
+    const result = await this.raw.appendToStream(streamId, stamped, options);
+    this.metrics.eventStoreAppend((performance.now() - started) / 1000);
+    return result;
   }
 
   async readStream(streamId: string, options?: { fromRevision?: StreamRevision; maxCount?: number }): Promise<ReadStreamResult> {

@@ -126,6 +126,12 @@ export class RoutingReadStore implements ReadStorePort {
     for (const store of this.copies.values()) await store.caughtUp?.();
   }
 
+  /** The stamp of the copy holding the collection now (stamps are unique across copies). */
+  changeStamp(collection: string): number {
+    const store = this.storeForCollection(collection);
+    return store.changeStamp ? store.changeStamp(collection) : NaN;
+  }
+
   async health(): Promise<{ ok: boolean; detail?: string }> {
     for (const store of this.copies.values()) {
       const h = await store.health();

@@ -144,6 +144,15 @@ export interface ReadStorePort {
    */
   caughtUp?(): Promise<void>;
 
+  /**
+   * A number that changes whenever a document of `collection` may have changed since it was last
+   * returned: a commit of this process to the collection, or any commit by another process to the
+   * same database (so it suits several API processes on one data directory). Lets callers keep
+   * parsed documents between requests (see CachedDocuments). Optional; a store that cannot tell
+   * cheaply leaves it out (or answers NaN), and its documents are read every time.
+   */
+  changeStamp?(collection: string): number;
+
   health(): Promise<{ ok: boolean; detail?: string }>;
   close(): Promise<void>;
 }

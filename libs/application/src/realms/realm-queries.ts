@@ -8,6 +8,7 @@ import {
 } from '@app/domain';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
+import { CachedDocuments } from '../shared/cached-documents';
 import { REALMS, type RealmDocument } from './realm.documents';
 
 /** The organization a command names does not exist. */
@@ -29,10 +30,22 @@ export const realmGroupSettingsOf = (realm: RealmDocument): RealmGroupSettings =
 /** Reads of the organizations read model. */
 @Injectable()
 export class RealmQueries {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {}
+  private readonly cache: CachedDocuments<RealmDocument>;
+
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {
+    this.cache = new CachedDocuments<RealmDocument>(readStore, REALMS, 100);
+  }
 
   byId(realmId: number): Promise<RealmDocument | null> {
     return this.readStore.get<RealmDocument>(REALMS, String(realmId));
+  }
+
+  /**
+   * As byId, from the in-memory cache while the organizations did not change: for the reads every
+   * request makes (authentication, the realm context). The document is frozen and shared.
+   */
+  cachedById(realmId: number): Promise<Readonly<RealmDocument> | null> {
+    return this.cache.get(String(realmId), () => this.byId(realmId));
   }
 
   async mustFindById(realmId: number): Promise<RealmDocument> {

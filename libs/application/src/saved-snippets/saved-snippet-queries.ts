@@ -16,4 +16,8 @@ export class SavedSnippetQueries {
     });
     return docs.map(toApiSavedSnippet);
   }
+
+  byId(savedSnippetId: number): Promise<SavedSnippetDocument | null> {
+    return this.readStore.get<SavedSnippetDocument>(SAVED_SNIPPETS, String(savedSnippetId));
+  }
 }

@@ -2,35 +2,36 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import {
+  type CheckedMessage,
   DELIVERY_FAILURES,
   DomainError,
   failedScheduledMessageNotice,
   isTooLateToDeliver,
-  messageDecider,
+  MessageAlreadySentError,
   messageStream,
   type ScheduledMessageCommand,
   scheduledMessageDecider,
   type ScheduledMessageEvent,
   type ScheduledMessageState,
   scheduledMessageStream,
-  type SendMessageFacts,
 } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import type { EventStorePort } from '../ports/event-store.port';
-import type { IdAllocatorPort } from '../ports/id-allocator.port';
-import { CLOCK, EVENT_STORE, ID_ALLOCATOR, LOGGER } from '../ports/tokens';
+import { CLOCK, EVENT_STORE, LOGGER } from '../ports/tokens';
+import { METRICS, type MetricsPort } from '../ports/metrics.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { RealmQueries } from '../realms/realm-queries';
 import { UserQueries } from '../users/user-queries';
 import { DeliverScheduledMessageCommand, type DeliveryOutcome } from './schedule-message.command';
-import { ScheduledMessageCheck, targetOf } from './scheduled-message-check';
+import { MessageSender } from '../messages/message-sender';
+import { sendRequestOf, targetOf } from './scheduled-message-check';
 import { NotificationBot } from './notification-bot';
 
 /** The stream's state, with its id and read_by_sender as scheduled. */
 type Loaded = ScheduledMessageState & { id: number; readBySender: boolean };
 type Failure = { failureMessage: string; notifySender: boolean };
-type Checked = { ok: true; facts: SendMessageFacts } | { ok: false; failure: Failure };
+type Checked = { ok: true; message: CheckedMessage } | { ok: false; failure: Failure };
 
 /**
  * Delivers one scheduled message (try_deliver_one_scheduled_message + send_scheduled_message).
@@ -43,10 +44,10 @@ type Checked = { ok: true; facts: SendMessageFacts } | { ok: false; failure: Fai
  * message; a claimed but unconfirmed message is picked up again by the next run (a retried job,
  * or the boot re-arm, which re-arms claimed messages too).
  *
- * The send is checked at delivery time with the send pipeline's own facts and checks (as Zulip
- * calls check_message again): a refusal marks the scheduled message failed with the refusal's
- * message, and Notification Bot tells the sender (not when the sender or the organization was
- * deactivated, as in Zulip).
+ * The send is checked at delivery time by the MessageSender, which every send goes through (as
+ * Zulip calls check_message again), and appended by it under the claimed id: a refusal marks the
+ * scheduled message failed with the refusal's message, and Notification Bot tells the sender (not
+ * when the sender or the organization was deactivated, as in Zulip).
  */
 @CommandHandler(DeliverScheduledMessageCommand)
 export class DeliverScheduledMessageHandler implements ICommandHandler<DeliverScheduledMessageCommand> {
@@ -55,12 +56,12 @@ export class DeliverScheduledMessageHandler implements ICommandHandler<DeliverSc
     private readonly projections: ProjectionWaiter,
     private readonly users: UserQueries,
     private readonly realms: RealmQueries,
-    private readonly check: ScheduledMessageCheck,
+    private readonly sender: MessageSender,
     private readonly notificationBot: NotificationBot,
     @Inject(EVENT_STORE) private readonly events: EventStorePort,
     @Inject(CLOCK) private readonly clock: ClockPort,
-    @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(METRICS) private readonly metrics: MetricsPort,
   ) {}
 
   async execute({ scheduledMessageId }: DeliverScheduledMessageCommand): Promise<DeliveryOutcome> {
@@ -75,7 +76,7 @@ export class DeliverScheduledMessageHandler implements ICommandHandler<DeliverSc
       if (!checked.ok) return this.fail(state, checked.failure, now);
       // Step 1: the claim fixes the message id. A racing worker's claim loses (no events) and
       // continues with the winner's id below.
-      const messageId = await this.ids.next('message');
+      const messageId = await this.sender.nextMessageId();
       const { newEvents } = await this.runner.run(scheduledMessageDecider, stream, this.command('ClaimDelivery', scheduledMessageId, now, { messageId }));
       if (newEvents.length > 0) {
         state = { ...state, claimedMessageId: messageId };
@@ -99,16 +100,17 @@ export class DeliverScheduledMessageHandler implements ICommandHandler<DeliverSc
       if (!checked.ok) return this.fail(state, checked.failure, now);
       try {
         // (No wait here: the confirmation's wait below covers this append too.)
-        await this.runner.run(messageDecider, messageStream(messageId), { type: 'SendMessage', data: { ...checked.facts, messageId } }, { actorId: state.senderId, scheduledMessageId });
+        await this.sender.append(checked.message, messageId, { metadata: { scheduledMessageId } });
       } catch (error) {
         // Appended meanwhile by a racing run: the message exists, which is all step 3 needs.
-        if (!(error instanceof DomainError && error.message === `Message ${messageId} already exists`)) throw error;
+        if (!(error instanceof MessageAlreadySentError)) throw error;
       }
     }
 
     // Step 3.
     const { newEvents, position } = await this.runner.run(scheduledMessageDecider, stream, this.command('ConfirmDelivery', scheduledMessageId, now, { messageId }));
     await this.projections.waitFor(position);
+    if (newEvents.length > 0 && state.body) this.metrics.scheduledDelivery(Math.max(0, this.clock.now().getTime() / 1000 - state.body.deliverAt));
     // 'delivered' for the one run that recorded the delivery; racing runs that helped are 'skipped'.
     return newEvents.length > 0 ? 'delivered' : 'skipped';
   }
@@ -136,9 +138,8 @@ export class DeliverScheduledMessageHandler implements ICommandHandler<DeliverSc
     if (!sender || !sender.is_active) return { ok: false, failure: { failureMessage: DELIVERY_FAILURES.senderDeactivated, notifySender: false } };
     if (!options.ignoreLateness && isTooLateToDeliver(body.deliverAt, now)) return { ok: false, failure: { failureMessage: DELIVERY_FAILURES.tooLate, notifySender: true } };
     try {
-      const { facts } = await this.check.check(sender, targetOf(body.recipient), body.content, body.client, now);
-      facts.readBySender = state.readBySender;
-      return { ok: true, facts };
+      const request = { ...sendRequestOf(targetOf(body.recipient), body.content, body.client), readBySender: state.readBySender };
+      return { ok: true, message: await this.sender.check(sender, request, now) };
     } catch (error) {
       if (error instanceof DomainError) return { ok: false, failure: { failureMessage: error.message, notifySender: true } };
       throw error;

@@ -94,8 +94,9 @@ export class EditScheduledMessageHandler implements ICommandHandler<EditSchedule
       { type: 'EditScheduledMessage', data: { scheduledMessageId, senderId: doc.sender_id, body, deliverAtGiven: deliverAt !== undefined, now } },
       { actorId: actor.userId },
     );
-    await this.projections.waitFor(position);
+    // Moved before the read-your-writes wait: a wait that times out (503) leaves the job moved.
     const edited = newEvents.find((e): e is ScheduledMessageEdited => e.type === 'ScheduledMessageEdited');
     if (edited) await this.jobs.move(scheduledMessageId, edited.data.old.deliverAt, edited.data.new.deliverAt);
+    await this.projections.waitFor(position);
   }
 }

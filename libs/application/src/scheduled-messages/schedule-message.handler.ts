@@ -81,8 +81,9 @@ export class ScheduleMessageHandler implements ICommandHandler<ScheduleMessageCo
       },
       { actorId: actor.userId },
     );
-    await this.projections.waitFor(position);
+    // Armed before the read-your-writes wait: a wait that times out (503) leaves the message armed.
     await this.jobs.arm(scheduledMessageId, request.scheduledDeliveryTimestamp);
+    await this.projections.waitFor(position);
     return { scheduled_message_id: scheduledMessageId };
   }
 }

@@ -1,16 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  checkSendMessage,
-  type CheckedMessage,
-  type MessageTypeParam,
-  parseAddressee,
-  type ScheduledMessageBody,
-  type ScheduledRecipient,
-  type SendMessageFacts,
-} from '@app/domain';
+import { type CheckedMessage, type MessageTypeParam, type ScheduledMessageBody, type ScheduledRecipient } from '@app/domain';
 import type { UserDocument } from '../users/user.documents';
-import { SendMessageCommand } from '../messages/send-message.command';
-import { SendMessageFactsLoader } from '../messages/send-message.facts-loader';
+import { MessageSender } from '../messages/message-sender';
+import type { SendRequest } from '../messages/send-message.command';
 
 /** Where the request sends a scheduled message: a channel id, or user ids (recipient_parsing.py). */
 export type ScheduledTarget = { type: 'stream'; streamId: number; topic: string | undefined } | { type: 'private'; userIds: number[] };
@@ -19,7 +11,7 @@ export type ScheduledTarget = { type: 'stream'; streamId: number; topic: string 
 export const storedType = (type: MessageTypeParam): 'stream' | 'private' => (type === 'stream' || type === 'channel' ? 'stream' : 'private');
 
 /** The send request a scheduled message amounts to (Addressee.legacy_build of its type, to, topic). */
-export function sendRequestOf(target: ScheduledTarget, content: string, client: string) {
+export function sendRequestOf(target: ScheduledTarget, content: string, client: string): SendRequest {
   return target.type === 'stream'
     ? { type: 'stream' as const, to: String(target.streamId), topic: target.topic, content, client }
     : { type: 'direct' as const, to: JSON.stringify(target.userIds), topic: undefined, content, client };
@@ -40,13 +32,13 @@ export function recipientOf(checked: CheckedMessage, senderId: number): Schedule
 }
 
 /**
- * check_message for a scheduled message, through the send pipeline itself: the same facts loader
- * and the same pure checks as POST /messages, so scheduling (and delivery) refuse exactly what a
- * send would, with the same errors.
+ * check_message for a scheduled message, through the MessageSender's own check: the same facts
+ * and the same pure checks as POST /messages, so scheduling refuses exactly what a send would,
+ * with the same errors (a delivery checks through the MessageSender directly).
  */
 @Injectable()
 export class ScheduledMessageCheck {
-  constructor(private readonly factsLoader: SendMessageFactsLoader) {}
+  constructor(private readonly sender: MessageSender) {}
 
   async check(
     sender: UserDocument,
@@ -54,13 +46,9 @@ export class ScheduledMessageCheck {
     content: string,
     client: string,
     now: string,
-  ): Promise<{ facts: SendMessageFacts; checked: CheckedMessage; recipient: ScheduledRecipient; renderedContent: string; content: string }> {
-    const request = sendRequestOf(target, content, client);
-    const addressee = parseAddressee(request.type, request.to, request.topic);
-    const actor = { realmId: sender.realm_id, userId: sender.user_id, role: sender.role_name, isBot: sender.is_bot };
-    const facts = await this.factsLoader.load(new SendMessageCommand({ actor }, request), sender, addressee, now);
-    const checked = checkSendMessage(facts);
-    return { facts, checked, recipient: recipientOf(checked, sender.user_id), renderedContent: checked.rendered.html, content: checked.content };
+  ): Promise<{ checked: CheckedMessage; recipient: ScheduledRecipient; renderedContent: string; content: string }> {
+    const checked = await this.sender.check(sender, sendRequestOf(target, content, client), now);
+    return { checked, recipient: recipientOf(checked, sender.user_id), renderedContent: checked.rendered.html, content: checked.content };
   }
 }
 

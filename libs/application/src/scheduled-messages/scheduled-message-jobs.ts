@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
+import type { AppConfig } from '@app/config';
 import type { SchedulerPort } from '../ports/scheduler.port';
-import { LOGGER, SCHEDULER } from '../ports/tokens';
+import { APP_CONFIG, LOGGER, SCHEDULER } from '../ports/tokens';
 
 export const DELIVER_SCHEDULED_MESSAGE_JOB = 'deliver-scheduled-message';
 
@@ -15,17 +16,29 @@ export const DELIVER_SCHEDULED_MESSAGE_JOB = 'deliver-scheduled-message';
  */
 export const deliveryJobId = (scheduledMessageId: number, deliverAt: number) => `scheduled_message-${scheduledMessageId}-at-${deliverAt}`;
 
-/** Keeps the scheduler's jobs in step with the scheduled messages. */
+/**
+ * Keeps the scheduler's jobs in step with the scheduled messages.
+ *
+ * An API process that leaves the deliveries to a worker (RUN_SCHEDULED_JOBS=false) with the
+ * embedded scheduler arms nothing itself: in-process timers here would never run. The worker's
+ * arming reactor (ScheduledDeliveries) arms them from the log instead.
+ */
 @Injectable()
 export class ScheduledMessageJobs {
   constructor(
     @Inject(SCHEDULER) private readonly scheduler: SchedulerPort,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  private get armsHere(): boolean {
+    return this.config.runScheduledJobs || this.config.schedulerDriver !== 'embedded';
+  }
 
   /** Arms the delivery at `deliverAt` (now, for one whose time has passed). */
   async arm(scheduledMessageId: number, deliverAt: number): Promise<void> {
-    await this.guard(() =>
+    if (!this.armsHere) return;
+    await this.guard('arm', scheduledMessageId, () =>
       this.scheduler.schedule({
         id: deliveryJobId(scheduledMessageId, deliverAt),
         name: DELIVER_SCHEDULED_MESSAGE_JOB,
@@ -36,7 +49,8 @@ export class ScheduledMessageJobs {
   }
 
   async disarm(scheduledMessageId: number, deliverAt: number): Promise<void> {
-    await this.guard(() => this.scheduler.cancel(deliveryJobId(scheduledMessageId, deliverAt)));
+    if (!this.armsHere) return;
+    await this.guard('disarm', scheduledMessageId, () => this.scheduler.cancel(deliveryJobId(scheduledMessageId, deliverAt)));
   }
 
   async move(scheduledMessageId: number, from: number, to: number): Promise<void> {
@@ -46,13 +60,15 @@ export class ScheduledMessageJobs {
 
   /**
    * The write was appended already; a scheduler that is briefly unreachable must not turn it into
-   * an error. The boot re-arm schedules every message awaiting delivery again.
+   * an error. The failure is logged; the process running the deliveries arms the message from the
+   * log as well (ScheduledDeliveries), re-arms everything at its next start, and its sweep
+   * delivers whatever is overdue.
    */
-  private async guard(action: () => Promise<void>): Promise<void> {
+  private async guard(action: 'arm' | 'disarm', scheduledMessageId: number, run: () => Promise<void>): Promise<void> {
     try {
-      await action();
+      await run();
     } catch (error) {
-      this.logger.error({ err: error }, 'scheduler unreachable; the delivery will be re-armed at the next start');
+      this.logger.error({ err: error, scheduledMessageId, action }, `could not ${action} a scheduled message's delivery job (scheduler unreachable); the worker's reactor, re-arm and sweep repair it`);
     }
   }
 }

@@ -61,10 +61,13 @@ export class AuthenticationService {
     // "Remove whitespace to protect users from trivial errors."
     const key = apiKey.trim();
     if (!hasApiKeyFormat(key)) throw new InvalidApiKeyFormatError();
-    const credential = await this.users.credentialsByEmail(realmId, email.trim());
+    // Every request authenticates: these three documents come from in-memory caches that any
+    // change to their collections empties (see CachedDocuments).
+    const credential = await this.users.cachedCredentialsByEmail(realmId, email.trim());
     const matches = apiKeysMatch(key, credential?.api_key ?? DUMMY_API_KEY);
     if (!credential || !matches) throw new InvalidApiKeyError();
-    const [realm, user] = await Promise.all([this.realms.byId(realmId), this.users.byId(realmId, credential.user_id)]);
+    const realm = await this.realms.cachedById(realmId);
+    const user = await this.users.cachedById(realmId, credential.user_id);
     if (!realm || !user) throw new InvalidApiKeyError();
     this.checkActive(realm, user);
     if (user.bot_type === BOT_TYPE_VALUES.incoming_webhook && !options.allowWebhookAccess) {

@@ -1,3 +1,5 @@
+import type { Role } from '../shared/actor';
+
 /**
  * Zulip's group-setting values for channel permissions (Stream.stream_permission_group_settings),
  * kept symbolically: a system group by name, or an anonymous group of users (and system groups).
@@ -16,6 +18,24 @@ export const SYSTEM_GROUP_NAMES = [
   'role:nobody',
 ] as const;
 export type SystemGroupName = (typeof SYSTEM_GROUP_NAMES)[number];
+
+/**
+ * Which roles each system group holds, counting subgroups (administrators include owners, members
+ * everyone but guests): Zulip's create_system_user_groups_for_realm. Organizations here have no
+ * waiting period, so every member is a full member.
+ */
+const SYSTEM_GROUP_ROLES: Record<SystemGroupName, readonly Role[]> = {
+  'role:owners': ['owner'],
+  'role:administrators': ['owner', 'administrator'],
+  'role:moderators': ['owner', 'administrator', 'moderator'],
+  'role:fullmembers': ['owner', 'administrator', 'moderator', 'member'],
+  'role:members': ['owner', 'administrator', 'moderator', 'member'],
+  'role:everyone': ['owner', 'administrator', 'moderator', 'member', 'guest'],
+  'role:internet': ['owner', 'administrator', 'moderator', 'member', 'guest'],
+  'role:nobody': [],
+};
+
+export const isSystemGroupMember = (group: SystemGroupName, role: Role): boolean => SYSTEM_GROUP_ROLES[group].includes(role);
 
 export type GroupSetting =
   | { system: SystemGroupName }

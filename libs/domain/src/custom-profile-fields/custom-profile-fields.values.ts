@@ -10,9 +10,6 @@ export type ProfileFieldFacts = { fieldId: number; name: string; fieldType: numb
 /** The users a Users field may name: accounts of the organization, by id. */
 export type ProfileUserFacts = Record<number, { isActive: boolean; isBot: boolean }>;
 
-/** A value as the API takes it (ProfileDataElementUpdateDict.value). */
-export type ProfileValueInput = string | number[];
-
 const fail = (message: string): never => {
   throw new ProfileFieldError(message);
 };

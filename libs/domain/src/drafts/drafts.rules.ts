@@ -22,8 +22,6 @@ export type DraftRecipientFacts = {
   users: readonly DraftRecipient[];
 };
 
-export const NO_RECIPIENT_FACTS: DraftRecipientFacts = { accessibleChannelIds: [], users: [] };
-
 /** Python's round(x, 6): Zulip keeps edit times to the microsecond. */
 const toMicroseconds = (seconds: number): number => Math.round(seconds * 1e6) / 1e6;
 

@@ -11,13 +11,13 @@ import {
   type MessageContentEdited,
   type MessageDeleted,
   type MessageEditEvent,
-  messageEditDecider,
+  messageDecider,
   messageHistory,
   type MessagesMoved,
   visibilityPolicyAfterMerge,
 } from '@app/domain';
 
-const given = deciderSpec(messageEditDecider);
+const given = deciderSpec(messageDecider);
 const SENT = '2026-01-01T00:00:00.000Z';
 const SENT_S = Date.parse(SENT) / 1000;
 const after = (seconds: number) => new Date(Date.parse(SENT) + seconds * 1000).toISOString();
@@ -76,7 +76,7 @@ const moveOf = (command: ReturnType<typeof edit>, history: MessageEditEvent[] = 
   return moved.data;
 };
 
-describe('messageEditDecider: content edits', () => {
+describe('messageDecider: content edits', () => {
   it('records the old and new content and rendering, the editor and the time', () =>
     given(sent).when(edit({}, { content: 'hello **again**' })).then([
       {
@@ -148,7 +148,7 @@ describe('messageEditDecider: content edits', () => {
   });
 });
 
-describe('messageEditDecider: payload validation', () => {
+describe('messageDecider: payload validation', () => {
   it('Nothing to change: no parameter, or the same topic', () => {
     expect(errorOf(edit()).message).toBe('Nothing to change');
     expect(errorOf(edit({}, { topic: ' greetings ' })).message).toBe('Nothing to change');
@@ -169,7 +169,7 @@ describe('messageEditDecider: payload validation', () => {
   it('a topic is truncated to 60 characters', () => expect(moveOf(edit({}, { topic: 'y'.repeat(70) })).topic).toBe(`${'y'.repeat(57)}...`));
 });
 
-describe('messageEditDecider: topic edits and moves', () => {
+describe('messageDecider: topic edits and moves', () => {
   const topic = (data: Partial<EditMessageFacts> = {}, request: Partial<EditMessageFacts['request']> = {}) => edit(data, { topic: 'new', ...request });
   const nobodyMoves = { ...defaultRealmGroupSettings(), can_move_messages_between_topics_group: 'role:nobody' as const };
 
@@ -267,7 +267,7 @@ describe('messageEditDecider: topic edits and moves', () => {
   });
 });
 
-describe('messageEditDecider: resolve and unresolve', () => {
+describe('messageDecider: resolve and unresolve', () => {
   const nobodyResolves = { ...defaultRealmGroupSettings(), can_resolve_topics_group: 'role:nobody' as const, can_move_messages_between_topics_group: 'role:nobody' as const };
   const resolved = [messageSent({ at: SENT, recipient: { type: 'stream', streamId: 5, streamName: 'Denmark', topic: '✔ greetings' } })];
 
@@ -292,7 +292,7 @@ describe('messageEditDecider: resolve and unresolve', () => {
   });
 });
 
-describe('messageEditDecider: moves between channels', () => {
+describe('messageDecider: moves between channels', () => {
   const move = (data: Partial<EditMessageFacts> = {}, request: Partial<EditMessageFacts['request']> = {}) => edit({ targetChannel: verona, ...data }, { streamId: 6, ...request });
 
   it('moves to the channel, keeping the topic; subscribers of the old channel only lose their rows', () =>
@@ -339,7 +339,7 @@ const deleted = (): MessageDeleted => ({
   type: 'MessageDeleted', data: { realmId: 1, messageId: 100, senderId: 10, messageType: 'stream', streamId: 5, topic: 'greetings', actorId: 10, at: after(60) },
 });
 
-describe('messageEditDecider: DeleteMessage', () => {
+describe('messageDecider: DeleteMessage', () => {
   it('the sender deletes their own message', () => given(sent).when(remove()).then([deleted()]));
   it('administrators delete any message', () => expect(given(sent).when(remove({ actor: iago })).events()).toHaveLength(1));
   it('others may not', () => given(sent).when(remove({ actor: cordelia })).thenThrows(DomainError, "You don't have permission to delete this message"));

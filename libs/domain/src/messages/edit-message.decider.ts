@@ -1,10 +1,10 @@
-import type { Decider } from '../shared/decider';
 import { unixSeconds } from '../shared/unix-seconds';
 import { isInGroupSetting } from './group-membership';
 import { isMeMessage } from './content.rules';
 import { type CheckedEdit, checkEditMessage, type EditableMessage } from './edit-message.checks';
 import type { DeleteMessageFacts, EditMessageFacts } from './edit-message.facts';
 import { deleteTimeLimitPassed, invalidMessage, messageAlreadyDeleted, noPermissionToDeleteMessage } from './messages.errors';
+import type { MessageState } from './message.decider';
 import {
   type MessageContentEdited,
   type MessageDeleted,
@@ -16,7 +16,8 @@ import {
 } from './messages.events';
 
 /**
- * Editing, moving and deleting a message: the commands of `message-<id>` after it was sent.
+ * Editing, moving and deleting a message: the commands of `message-<id>` after it was sent,
+ * decided by messageDecider (message.decider.ts) on the stream's one state, MessageState.
  *
  * Stream boundary. Every PATCH /messages/{id} is ONE append to the target message's stream
  * `message-<id>`: its `MessageContentEdited` (if the content changes), its `MessagesMoved` (if
@@ -35,29 +36,6 @@ import {
  */
 export type EditMessage = { type: 'EditMessage'; data: EditMessageFacts };
 export type DeleteMessage = { type: 'DeleteMessage'; data: DeleteMessageFacts };
-export type MessageEditCommand = EditMessage | DeleteMessage;
-
-export type MessageEditState = {
-  sent: boolean;
-  deleted: boolean;
-  realmId: number;
-  senderId: number;
-  /** Seconds since the epoch. */
-  sentAt: number;
-  type: 'stream' | 'private';
-  streamId: number | null;
-  topic: string | null;
-  content: string;
-  renderedContent: string;
-  /** The current content's mentions. */
-  mentions: { userIds: number[]; streamWildcard: boolean; topicWildcardUserIds: number[] };
-};
-
-const initialState = (): MessageEditState => ({
-  sent: false, deleted: false, realmId: 0, senderId: 0, sentAt: 0, type: 'stream', streamId: null, topic: null, content: '', renderedContent: '',
-  mentions: { userIds: [], streamWildcard: false, topicWildcardUserIds: [] },
-});
-
 const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 const { INHERIT, MUTED, UNMUTED, FOLLOWED } = VISIBILITY_POLICY;
 
@@ -69,7 +47,7 @@ export function visibilityPolicyAfterMerge(orig: VisibilityPolicy, target: Visib
   return MUTED;
 }
 
-function contentEdited(state: MessageEditState, facts: EditMessageFacts, checked: NonNullable<CheckedEdit['content']>): MessageContentEdited {
+function contentEdited(state: MessageState, facts: EditMessageFacts, checked: NonNullable<CheckedEdit['content']>): MessageContentEdited {
   const { rendered, content } = checked;
   return {
     type: 'MessageContentEdited',
@@ -155,7 +133,7 @@ function messagesMoved(facts: EditMessageFacts, move: NonNullable<CheckedEdit['m
  * can_delete_any_message_group, or the channel's; else only one's own messages (or one's bots'),
  * with can_delete_own_message_group (organization or channel), within the delete limit.
  */
-function checkCanDelete(state: MessageEditState, facts: DeleteMessageFacts): void {
+function checkCanDelete(state: MessageState, facts: DeleteMessageFacts): void {
   const { actor } = facts;
   if (isInGroupSetting(actor, { system: facts.canDeleteAnyMessageGroup })) return;
   if (facts.channelGroups && isInGroupSetting(actor, facts.channelGroups.can_delete_any_message_group)) return;
@@ -167,58 +145,29 @@ function checkCanDelete(state: MessageEditState, facts: DeleteMessageFacts): voi
   if (unixSeconds(facts.now) - state.sentAt > facts.deleteLimitSeconds) throw deleteTimeLimitPassed();
 }
 
-export const messageEditDecider: Decider<MessageEditCommand, MessageEditEvent, MessageEditState> = {
-  initialState,
-  decide: (command, state) => {
-    switch (command.type) {
-      case 'EditMessage': {
-        if (!state.sent || state.deleted) throw invalidMessage();
-        const message: EditableMessage = state;
-        const checked = checkEditMessage(message, command.data);
-        const events: MessageEditEvent[] = [];
-        if (checked.content) events.push(contentEdited(state, command.data, checked.content));
-        if (checked.move) events.push(...messagesMoved(command.data, checked.move));
-        return events;
-      }
-      case 'DeleteMessage': {
-        if (!state.sent) throw invalidMessage();
-        if (state.deleted) throw messageAlreadyDeleted();
-        checkCanDelete(state, command.data);
-        const deleted: MessageDeleted = {
-          type: 'MessageDeleted',
-          data: {
-            realmId: state.realmId, messageId: command.data.messageId, senderId: state.senderId, messageType: state.type,
-            streamId: command.data.location?.streamId ?? null, topic: command.data.location?.topic ?? null, actorId: command.data.actor.userId, at: command.data.now,
-          },
-        };
-        return [deleted];
-      }
-    }
-  },
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'MessageSent': {
-        const d = event.data;
-        const stream = d.recipient.type === 'stream' ? d.recipient : null;
-        return {
-          ...state, sent: true, realmId: d.realmId, senderId: d.senderId, sentAt: unixSeconds(d.at), type: stream ? 'stream' : 'private',
-          streamId: stream?.streamId ?? null, topic: stream?.topic ?? null, content: d.content, renderedContent: d.renderedContent,
-          mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
-        };
-      }
-      case 'MessageContentEdited': {
-        const d = event.data;
-        return {
-          ...state, content: d.content, renderedContent: d.renderedContent,
-          mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
-        };
-      }
-      case 'MessagesMoved':
-        return { ...state, streamId: event.data.streamId, topic: event.data.topic };
-      case 'MessageDeleted':
-        return { ...state, deleted: true };
-      default:
-        return state;
-    }
-  },
-};
+/** An edit's events: the content change, the move and the visibility changes the move carries. */
+export function decideEdit(state: MessageState, facts: EditMessageFacts): MessageEditEvent[] {
+  if (!state.sent || state.deleted) throw invalidMessage();
+  const message: EditableMessage = state;
+  const checked = checkEditMessage(message, facts);
+  const events: MessageEditEvent[] = [];
+  if (checked.content) events.push(contentEdited(state, facts, checked.content));
+  if (checked.move) events.push(...messagesMoved(facts, checked.move));
+  return events;
+}
+
+/** do_delete_messages for one message: who may delete it, then `MessageDeleted`. */
+export function decideDelete(state: MessageState, facts: DeleteMessageFacts): [MessageDeleted] {
+  if (!state.sent) throw invalidMessage();
+  if (state.deleted) throw messageAlreadyDeleted();
+  checkCanDelete(state, facts);
+  return [
+    {
+      type: 'MessageDeleted',
+      data: {
+        realmId: state.realmId, messageId: facts.messageId, senderId: state.senderId, messageType: state.type,
+        streamId: facts.location?.streamId ?? null, topic: facts.location?.topic ?? null, actorId: facts.actor.userId, at: facts.now,
+      },
+    },
+  ];
+}

@@ -21,5 +21,6 @@ export * from './user-topics.decider';
 export * from './edit-message.facts';
 export * from './edit-message.checks';
 export * from './edit-message.decider';
+export * from './message.decider';
 export * from './message-history';
 export * from './message-move-notices';

@@ -28,12 +28,6 @@ export const invalidChannelDataType = () => new MessageError('Invalid data type 
 export const invalidRecipientsDataType = () => new MessageError('Invalid data type for recipients');
 export const mixedRecipientTypes = () => new MessageError('Recipient lists may contain emails or user IDs, but not both.');
 
-/** zerver/lib/string_validation.py check_stream_name. */
-export const channelNameEmpty = () => new MessageError("Channel name can't be empty.");
-export const channelNameTooLong = (limit: number) => new MessageError(`Channel name too long (limit: ${limit} characters).`);
-export const invalidChannelNameCharacter = (position: number) =>
-  new MessageError(`Invalid character in channel name, at position ${position}.`);
-
 /** zerver/lib/exceptions.py StreamDoesNotExistError: the name is HTML-escaped, as Zulip escapes it. */
 export const channelDoesNotExist = (escapedName: string) =>
   new MessageError(`Channel '${escapedName}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: escapedName });
@@ -58,8 +52,16 @@ export const streamWildcardMentionNotAllowed = () =>
 export const topicWildcardMentionNotAllowed = () =>
   new MessageError('You do not have permission to use topic wildcard mentions in this topic.', 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
 
-/** The message was already sent (a message id is used once). */
-export const messageAlreadySent = (messageId: number) => new MessageError(`Message ${messageId} already exists`, 'CONCURRENT_MODIFICATION', 409);
+/**
+ * The message was already sent (a message id is used once): `message-<id>` holds its
+ * `MessageSent`. A typed error, so a caller that may race another sender of the same id (a
+ * scheduled delivery run twice) recognises it without reading its message.
+ */
+export class MessageAlreadySentError extends MessageError {
+  constructor(readonly messageId: number) {
+    super(`Message ${messageId} already exists`, 'CONCURRENT_MODIFICATION', 409);
+  }
+}
 
 /** zerver/lib/message.py access_message: the same answer for missing and inaccessible messages. */
 export const invalidMessage = () => new MessageError('Invalid message(s)');
@@ -97,5 +99,3 @@ export const moveMessagesTimeLimitExceeded = (firstMessageIdAllowedToMove: numbe
 export const noPermissionToDeleteMessage = () => new MessageError("You don't have permission to delete this message");
 export const deleteTimeLimitPassed = () => new MessageError('The time limit for deleting this message has passed');
 export const messageAlreadyDeleted = () => new MessageError('Message already deleted');
-/** zerver/views/message_edit.py get_message_edit_history. */
-export const editHistoryDisabled = () => new MessageError('Message edit history is disabled in this organization');

@@ -148,6 +148,7 @@ export type MessageDeleted = {
   };
 };
 
+/** The events a send appends to `message-<id>`. */
 export type MessageEvent = MessageSent | UserTopicVisibilityPolicyChanged;
-/** The events of a message's stream that editing and deleting add. */
+/** Every event of a message's stream `message-<id>`: its send's, then those editing and deleting add. */
 export type MessageEditEvent = MessageSent | MessageContentEdited | MessagesMoved | MessageDeleted | UserTopicVisibilityPolicyChanged;

@@ -16,5 +16,8 @@
  * message documents keep the location they were sent to: readers overlay the current one
  * (UserMessageStorePort.locationsOf + currentMessage), so a 10,000-message move rewrites no
  * documents.
+ *
+ * One owner: messageDecider (message.decider.ts) decides every command of the stream (send, edit,
+ * delete) on one fold of it, MessageState.
  */
 export const messageStream = (messageId: number) => `message-${messageId}`;

@@ -22,10 +22,20 @@ import { truncateTopic } from './topic.rules';
 /** Realm.WILDCARD_MENTION_THRESHOLD: above this many subscribers (or participants) wildcards need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
+declare const checkedBrand: unique symbol;
+
+/**
+ * A send that passed checkSendMessage: the facts it was checked on and what they amount to (the
+ * normalized content, its rendering, where it goes). Only checkSendMessage makes one (the brand),
+ * so the message decider, which takes a CheckedMessage, never sees an unchecked send, and the
+ * checks (and the Markdown rendering) run once per send.
+ */
 export type CheckedMessage = {
-  content: string;
-  rendered: RenderedMessage;
-  target: { kind: 'channel'; channel: ChannelFacts; topic: string } | { kind: 'direct'; participants: UserFacts[] };
+  readonly facts: SendMessageFacts;
+  readonly content: string;
+  readonly rendered: RenderedMessage;
+  readonly target: { kind: 'channel'; channel: ChannelFacts; topic: string } | { kind: 'direct'; participants: UserFacts[] };
+  readonly [checkedBrand]: true;
 };
 
 /** Addressee.for_private / for_user_ids: every named user must exist ("Invalid email 'x'", "Invalid user ID n"). */
@@ -80,21 +90,9 @@ export const defaultCanMentionManyUsers = (sender: UserFacts): boolean =>
  * the named users, the content, the channel and the sender's right to post there, the channel's
  * topics policy (no empty topic under disable_empty_topic), the recipients' state, then the
  * rendering and its wildcard mentions. Pure: it throws Zulip's error or returns what will be sent.
+ * The facts are not to be changed once checked (the result keeps them).
  */
 export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
-  // Pure, so its answer for one facts object is kept: the send handler checks before taking a
-  // message id (a refused message leaves no trace) and the decider checks again when it decides;
-  // the same object renders the Markdown once. Facts are not changed once checked.
-  const known = checkedFacts.get(facts);
-  if (known) return known;
-  const checked = checkFacts(facts);
-  checkedFacts.set(facts, checked);
-  return checked;
-}
-
-const checkedFacts = new WeakMap<SendMessageFacts, CheckedMessage>();
-
-function checkFacts(facts: SendMessageFacts): CheckedMessage {
   const addressee = parseAddressee(facts.type, facts.to, facts.topic);
   const named = addressee.kind === 'direct' ? resolveDirectRecipients(addressee, facts) : [];
   const content = normalizeContent(facts.content, facts.maxMessageLength);
@@ -124,5 +122,5 @@ function checkFacts(facts: SendMessageFacts): CheckedMessage {
       throw topicWildcardMentionNotAllowed();
     }
   }
-  return { content, rendered, target };
+  return { facts, content, rendered, target } as CheckedMessage;
 }

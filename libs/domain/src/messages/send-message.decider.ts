@@ -1,35 +1,38 @@
-import type { Decider } from '../shared/decider';
 import { isMeMessage } from './content.rules';
-import { messageAlreadySent } from './messages.errors';
 import {
-  type MessageEvent,
+  type MessageEditEvent,
   type MessageRecipient,
   type MessageSent,
   type UserTopicVisibilityPolicyChanged,
   VISIBILITY_POLICY,
   type VisibilityPolicy,
 } from './messages.events';
-import { type CheckedMessage, checkSendMessage } from './send-message.checks';
-import type { SendMessageFacts } from './send-message.facts';
+import type { CheckedMessage } from './send-message.checks';
 import { DEFAULT_TOPIC_AUTOMATION, visibilityPolicyForSend } from './visibility.rules';
 
-export type SendMessage = { type: 'SendMessage'; data: SendMessageFacts };
-export type MessageCommand = SendMessage;
-
-/** The state of one message's stream, `message-<id>`. */
-export type MessageState = { sent: boolean };
+/**
+ * Send a checked message under the id just taken for it. The checks ran before the id was taken
+ * (checkSendMessage: a refused message takes no id), and a CheckedMessage can only come from
+ * them, so deciding a send is building its events; the one rule left to the stream is that an id
+ * is sent once (MessageAlreadySentError). Decided by messageDecider (message.decider.ts).
+ */
+export type SendMessage = { type: 'SendMessage'; data: { messageId: number; message: CheckedMessage } };
 
 const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 
 /**
- * Who gets a per-user row and with which flags (create_user_messages): active subscribers of the
- * channel (or the conversation's active participants) plus mentioned active generic bots; the
- * sender's row starts read per read_by_sender; `mentioned` for users mentioned by name; every
- * row `stream_wildcard_mentioned` for a channel wildcard; `topic_wildcard_mentioned` for the
- * topic's participants (the sender included) on a topic wildcard.
+ * THE place where a send's recipients and their initial per-user flags are computed (Zulip's
+ * create_user_messages / get_recipient_info): mention flags and any future computed flag (group
+ * mentions, alert words) belong here, fed by facts the SendMessageFactsLoader looks up.
+ *
+ * Who gets a per-user row and with which flags: active subscribers of the channel (or the
+ * conversation's active participants) plus mentioned active generic bots; the sender's row starts
+ * read per read_by_sender; `mentioned` for users mentioned by name; every row
+ * `stream_wildcard_mentioned` for a channel wildcard; `topic_wildcard_mentioned` for the topic's
+ * participants (the sender included) on a topic wildcard.
  */
-function recipientState(checked: CheckedMessage, facts: SendMessageFacts) {
-  const { rendered, target } = checked;
+export function recipientsAndFlags(checked: CheckedMessage) {
+  const { rendered, target, facts } = checked;
   const recipients = new Set<number>(
     target.kind === 'channel' ? facts.subscriberIds : target.participants.filter((u) => u.isActive).map((u) => u.userId),
   );
@@ -54,7 +57,8 @@ function recipientState(checked: CheckedMessage, facts: SendMessageFacts) {
  * (reported as automatic_new_visibility_policy), then mentioned humans who follow topics where
  * they are mentioned, unless they muted or already follow the topic.
  */
-function visibilityChanges(checked: CheckedMessage, facts: SendMessageFacts, recipientIds: number[]): UserTopicVisibilityPolicyChanged[] {
+function visibilityChanges(checked: CheckedMessage, messageId: number, recipientIds: number[]): UserTopicVisibilityPolicyChanged[] {
+  const { facts } = checked;
   if (checked.target.kind !== 'channel') return [];
   const { channel, topic } = checked.target;
   const changes = new Map<number, VisibilityPolicy>();
@@ -74,58 +78,44 @@ function visibilityChanges(checked: CheckedMessage, facts: SendMessageFacts, rec
   }
   return [...changes].map(([userId, newPolicy]) => ({
     type: 'UserTopicVisibilityPolicyChanged',
-    data: { realmId: facts.realmId, userId, streamId: channel.streamId, topic, oldPolicy: current(userId), newPolicy, messageId: facts.messageId, at: facts.now },
+    data: { realmId: facts.realmId, userId, streamId: channel.streamId, topic, oldPolicy: current(userId), newPolicy, messageId, at: facts.now },
   }));
 }
 
-export function messageSent(checked: CheckedMessage, facts: SendMessageFacts): { sent: MessageSent; state: ReturnType<typeof recipientState> } {
-  const { target, rendered } = checked;
+function messageSent(checked: CheckedMessage, messageId: number): MessageSent {
+  const { target, rendered, facts } = checked;
   const recipient: MessageRecipient =
     target.kind === 'channel'
       ? { type: 'stream', streamId: target.channel.streamId, streamName: target.channel.name, topic: target.topic }
       : { type: 'direct', participantIds: target.participants.map((u) => u.userId) };
-  const state = recipientState(checked, facts);
   return {
-    state,
-    sent: {
-      type: 'MessageSent',
-      data: {
-        realmId: facts.realmId,
-        messageId: facts.messageId,
-        senderId: facts.sender.userId,
-        recipient,
-        content: checked.content,
-        renderedContent: rendered.html,
-        client: facts.client,
-        isMeMessage: isMeMessage(checked.content),
-        hasLink: rendered.hasLink,
-        hasImage: rendered.hasImage,
-        hasAttachment: rendered.hasAttachment,
-        ...state,
-        localId: facts.localId,
-        queueId: facts.queueId,
-        at: facts.now,
-      },
+    type: 'MessageSent',
+    data: {
+      realmId: facts.realmId,
+      messageId,
+      senderId: facts.sender.userId,
+      recipient,
+      content: checked.content,
+      renderedContent: rendered.html,
+      client: facts.client,
+      isMeMessage: isMeMessage(checked.content),
+      hasLink: rendered.hasLink,
+      hasImage: rendered.hasImage,
+      hasAttachment: rendered.hasAttachment,
+      ...recipientsAndFlags(checked),
+      localId: facts.localId,
+      queueId: facts.queueId,
+      at: facts.now,
     },
   };
 }
 
-/** One message's stream: sent once, with what it started as. */
-export const messageDecider: Decider<MessageCommand, MessageEvent, MessageState> = {
-  initialState: () => ({ sent: false }),
-  decide: (command, state) => {
-    switch (command.type) {
-      case 'SendMessage': {
-        if (state.sent) throw messageAlreadySent(command.data.messageId);
-        const checked = checkSendMessage(command.data);
-        const { sent } = messageSent(checked, command.data);
-        return [sent, ...visibilityChanges(checked, command.data, sent.data.recipientIds)];
-      }
-    }
-  },
-  evolve: (state, event) => (event.type === 'MessageSent' ? { sent: true } : state),
-};
+/** A send's events: `MessageSent`, then the automatic topic visibility changes it causes. */
+export function decideSend({ messageId, message }: SendMessage['data']): [MessageSent, ...UserTopicVisibilityPolicyChanged[]] {
+  const sent = messageSent(message, messageId);
+  return [sent, ...visibilityChanges(message, messageId, sent.data.recipientIds)];
+}
 
 /** The sender's automatic visibility change among a send's events (POST /messages automatic_new_visibility_policy). */
-export const automaticNewVisibilityPolicy = (events: MessageEvent[], senderId: number): VisibilityPolicy | undefined =>
+export const automaticNewVisibilityPolicy = (events: readonly MessageEditEvent[], senderId: number): VisibilityPolicy | undefined =>
   events.find((e): e is UserTopicVisibilityPolicyChanged => e.type === 'UserTopicVisibilityPolicyChanged' && e.data.userId === senderId)?.data.newPolicy;

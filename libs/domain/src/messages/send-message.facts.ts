@@ -29,13 +29,13 @@ export type ChannelFacts = {
 };
 
 /**
- * Everything POST /messages decides on: the request as sent (`type`, `to`, `topic`, `content`)
- * and the facts the handler looked up for it. `decide` applies Zulip's rules in Zulip's order to
- * these, so the same facts always give the same events or the same error.
+ * Everything a send is checked on: the request as sent (`type`, `to`, `topic`, `content`) and the
+ * facts looked up for it (SendMessageFactsLoader). checkSendMessage applies Zulip's rules in
+ * Zulip's order to these, so the same facts always give the same message or the same error. The
+ * message id is not among them: it is taken only once the checks passed.
  */
 export type SendMessageFacts = {
   realmId: number;
-  messageId: number;
   now: string;
   client: string;
   sender: UserFacts;

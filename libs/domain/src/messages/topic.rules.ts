@@ -26,11 +26,6 @@ export function normalizeTopic(raw: string): string {
 /** zerver/lib/message.py truncate_topic: longer than 60 code points → the first 57 and "...". */
 export const truncateTopic = (topic: string): string => truncateContent(topic, MAX_TOPIC_NAME_LENGTH, '...');
 
-/** How a topic is compared: Zulip matches topics case-insensitively (upper(subject) = upper(x)). */
-export const topicKey = (topic: string): string => topic.toLowerCase();
-
-export const isResolvedTopic = (topic: string): boolean => topic.startsWith(RESOLVED_TOPIC_PREFIX);
-
 /** What clients that do not know the empty topic see for it (maybe_rename_empty_topic_to_general_chat). */
 export const displayTopic = (topic: string, allowEmptyTopicName: boolean): string =>
   topic === '' && !allowEmptyTopicName ? EMPTY_TOPIC_FALLBACK_NAME : topic;

@@ -1,23 +1,5 @@
 import type { Role } from '../shared/actor';
-import type { SystemGroupName } from '../channels/channel-group-settings';
-
-/**
- * Who belongs to each system group (Zulip's role-based groups, recursive: administrators include
- * owners, members include everyone but guests). Organizations here have no waiting period, so
- * every member is a full member.
- */
-const GROUP_ROLES: Record<SystemGroupName, readonly Role[]> = {
-  'role:owners': ['owner'],
-  'role:administrators': ['owner', 'administrator'],
-  'role:moderators': ['owner', 'administrator', 'moderator'],
-  'role:fullmembers': ['owner', 'administrator', 'moderator', 'member'],
-  'role:members': ['owner', 'administrator', 'moderator', 'member'],
-  'role:everyone': ['owner', 'administrator', 'moderator', 'member', 'guest'],
-  'role:internet': ['owner', 'administrator', 'moderator', 'member', 'guest'],
-  'role:nobody': [],
-};
-
-export const isSystemGroupMember = (group: SystemGroupName, role: Role): boolean => GROUP_ROLES[group].includes(role);
+import { isSystemGroupMember, type SystemGroupName } from '../channels/channel-group-settings';
 
 export type TargetAccount = { userId: number; role: Role; isActive: boolean; isBot: boolean };
 

@@ -23,6 +23,5 @@ export type Actor = Readonly<{
 
 export const isAdministrator = (actor: Actor): boolean =>
   actor.role === 'owner' || actor.role === 'administrator' || actor.role === 'operator';
-export const isModeratorOrAbove = (actor: Actor): boolean => isAdministrator(actor) || actor.role === 'moderator';
 
 export const operatorActor = (realmId: number): Actor => ({ realmId, userId: null, role: 'operator', isBot: false });

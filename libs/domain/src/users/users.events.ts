@@ -6,9 +6,6 @@ export type BotType = 'generic' | 'incoming_webhook';
 /** Zulip's UserProfile bot type numbers (DEFAULT_BOT = 1, INCOMING_WEBHOOK_BOT = 2), as the API sends them. */
 export const BOT_TYPE_VALUES: Record<BotType, number> = { generic: 1, incoming_webhook: 2 };
 
-export const botTypeFromValue = (value: number): BotType | undefined =>
-  (Object.keys(BOT_TYPE_VALUES) as BotType[]).find((type) => BOT_TYPE_VALUES[type] === value);
-
 export type UserCreated = {
   type: 'UserCreated';
   data: {

@@ -6,6 +6,18 @@ import type { ClockPort, JobHandler, ScheduledJob, SchedulerPort } from '@app/ap
 export const SCHEDULER_QUEUE = 'scheduled-jobs';
 
 /**
+ * How long a job that exhausted its attempts stays in the queue's failed set, for operators to
+ * inspect (`queue.getFailed()`, Bull Board): a week. Its message is delivered anyway by the
+ * worker's sweep once the stores are back (ScheduledDeliveries).
+ */
+export const FAILED_JOB_RETENTION_SECONDS = 7 * 24 * 3600;
+
+export type SchedulerLogger = {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+};
+
+/**
  * The servers scheduler: BullMQ delayed jobs in Redis (docs.bullmq.io/guide/jobs/delayed).
  *
  * - `schedule` is `queue.add(name, data, {jobId, delay})`: BullMQ ignores an add whose job id
@@ -14,7 +26,8 @@ export const SCHEDULER_QUEUE = 'scheduled-jobs';
  * - `cancel` is `queue.remove(jobId)`, which leaves a job that a worker holds (locked) alone.
  * - `process` starts a BullMQ Worker. BullMQ hands each job to one worker under a lock; a worker
  *   that dies mid-job has the job marked stalled and run again, so handlers must be idempotent.
- *   Failed handlers are retried with exponential backoff.
+ *   Failed handlers are retried with exponential backoff; every failed attempt is logged, and a
+ *   job that exhausted its attempts is kept (removeOnFail by age) for inspection.
  */
 export class BullmqScheduler implements SchedulerPort {
   private readonly connection: IORedis;
@@ -25,7 +38,7 @@ export class BullmqScheduler implements SchedulerPort {
   constructor(
     private readonly url: string,
     private readonly clock: ClockPort,
-    private readonly options: { queueName?: string; prefix?: string; attempts?: number } = {},
+    private readonly options: { queueName?: string; prefix?: string; attempts?: number; backoffMs?: number; logger?: SchedulerLogger } = {},
   ) {
     // The producer's calls fail fast when Redis is away (the caller logs it and the boot re-arm
     // repairs it); only the Worker's blocking connection must retry forever (BullMQ's advice).
@@ -43,9 +56,11 @@ export class BullmqScheduler implements SchedulerPort {
       jobId: job.id,
       delay,
       attempts: this.options.attempts ?? 5,
-      backoff: { type: 'exponential', delay: 1000 },
+      backoff: { type: 'exponential', delay: this.options.backoffMs ?? 1000 },
       removeOnComplete: true,
-      removeOnFail: true,
+      // Kept (not removed) so that a job id that failed is not silently armed again by an add:
+      // BullMQ ignores an add whose id exists, and the sweep delivers the message instead.
+      removeOnFail: { age: FAILED_JOB_RETENTION_SECONDS },
     });
   }
 
@@ -61,9 +76,25 @@ export class BullmqScheduler implements SchedulerPort {
       async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as Record<string, unknown> }),
       { connection: this.workerConnection, prefix: this.options.prefix, concurrency: options.concurrency ?? 8 },
     );
-    // A failing handler is retried by BullMQ; the error event only keeps it from being unhandled.
-    this.worker.on('error', () => undefined);
+    const logger = this.options.logger;
+    // A failing handler is retried by BullMQ; each failure is logged, the last one as such.
+    this.worker.on('failed', (job, error) => {
+      if (!job) return logger?.error({ err: error }, 'a scheduled job failed');
+      const attempts = job.opts.attempts ?? 1;
+      const final = job.attemptsMade >= attempts;
+      logger?.[final ? 'error' : 'warn'](
+        { err: error, jobId: job.id, name: job.name, attemptsMade: job.attemptsMade, attempts },
+        final ? 'scheduled job failed for good (kept in the failed set; the sweep retries the delivery)' : 'scheduled job failed; BullMQ retries it',
+      );
+    });
+    this.worker.on('error', (error) => logger?.error({ err: error }, 'BullMQ worker error'));
     await this.worker.waitUntilReady();
+  }
+
+  /** Ids of the jobs that exhausted their attempts and are kept for inspection. */
+  async failedJobIds(): Promise<string[]> {
+    const jobs = await this.queue.getJobs(['failed']);
+    return jobs.map((j) => j.id ?? '').filter((id) => id !== '');
   }
 
   async pendingJobIds(): Promise<string[]> {

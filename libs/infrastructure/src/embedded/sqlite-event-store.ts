@@ -64,7 +64,15 @@ export class SqliteEventStore implements EventStorePort {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly options: { pollIntervalMs: number; now: () => Date } = { pollIntervalMs: 100, now: () => new Date() },
+    private readonly options: {
+      pollIntervalMs: number;
+      now: () => Date;
+      /**
+       * Commits of other processes sharing the file (API processes beside a worker, the CLI):
+       * subscriptions wake on them at once instead of at the next poll.
+       */
+      changes?: { onChange(listener: () => void): () => void };
+    } = { pollIntervalMs: 100, now: () => new Date() },
   ) {
     this.appended.setMaxListeners(0);
     db.exec(`
@@ -228,6 +236,7 @@ export class SqliteEventStore implements EventStorePort {
       });
     };
     this.appended.on('appended', onAppend);
+    const stopWatching = this.options.changes?.onChange(onAppend);
     const sleep = () =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.options.pollIntervalMs);
@@ -251,6 +260,7 @@ export class SqliteEventStore implements EventStorePort {
         }
       } finally {
         this.appended.off('appended', onAppend);
+        stopWatching?.();
       }
     };
     const done = loop();

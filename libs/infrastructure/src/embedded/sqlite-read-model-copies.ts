@@ -10,7 +10,7 @@ import {
   RoutingReadStore,
   SwitchableUserMessageStore,
 } from '@app/application';
-import { finishFreshLoad, LOADING_MARKER_SUFFIX, openReadModelDatabase, type SqliteSynchronous } from './sqlite';
+import { finishFreshLoad, LOADING_MARKER_SUFFIX, openReadModelDatabase, openSharedReadModelDatabase, type SqliteSynchronous } from './sqlite';
 import { SqliteReadStore } from './sqlite-read-store';
 import { SqliteUserMessageStore } from './sqlite-user-message-store';
 
@@ -42,11 +42,17 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
   constructor(
     private readonly dataDir: string,
     private readonly synchronous: SqliteSynchronous,
+    private readonly options: { freshLoad: boolean } = { freshLoad: true },
   ) {}
 
-  /** Opens the copies of the stored layout and returns the live, switchable stores over them. */
-  static openLive(dataDir: string, synchronous: SqliteSynchronous): LiveReadModels {
-    const copies = new SqliteReadModelCopies(dataDir, synchronous);
+  /**
+   * Opens the copies of the stored layout and returns the live, switchable stores over them.
+   * `freshLoad: false` is for a process that runs no projectors (an API process beside a
+   * worker): it never fills a database itself, so it never takes the fresh-load mode's exclusive
+   * lock, and it refuses (ReadModelsBeingLoadedError) while the worker is filling one.
+   */
+  static openLive(dataDir: string, synchronous: SqliteSynchronous, options: { freshLoad: boolean } = { freshLoad: true }): LiveReadModels & { copies: SqliteReadModelCopies } {
+    const copies = new SqliteReadModelCopies(dataDir, synchronous, options);
     const layout = readModelLayout(dataDir);
     const labels = new Set([layout.default, ...Object.values(layout.collections), ...Object.values(layout.checkpoints)]);
     const stores = new Map<string, ReadStorePort>();
@@ -63,11 +69,17 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
     const existing = this.open.get(label);
     if (existing) return existing;
     // A copy that does not exist yet (a rebuild's, or the first start's) loads in the fresh-load mode.
-    const db = openReadModelDatabase(join(this.dataDir, label), this.synchronous);
+    const file = join(this.dataDir, label);
+    const db = this.options.freshLoad ? openReadModelDatabase(file, this.synchronous) : openSharedReadModelDatabase(file, this.synchronous);
     const sqliteUserMessages = new SqliteUserMessageStore(db);
     const copy: OpenCopy = { label, db, readStore: new SqliteReadStore(db), userMessageStore: sqliteUserMessages, sqliteUserMessages };
     this.open.set(label, copy);
     return copy;
+  }
+
+  /** The open databases and their files (for a SqliteChangeWatcher). */
+  databases(): { db: Database.Database; file: string }[] {
+    return [...this.open.values()].map(({ db, label }) => ({ db, file: join(this.dataDir, label) }));
   }
 
   async create(): Promise<ReadModelCopy> {

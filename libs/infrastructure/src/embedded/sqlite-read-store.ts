@@ -40,6 +40,10 @@ const fieldValue = (doc: object, field: string): string | number | null => {
 /** Puts into one empty collection from which on its indexes are built after the rows are loaded. */
 const BULK_LOAD_ROWS = 2000;
 
+/** Change stamps are drawn from one counter, so no two stores or collections ever share one. */
+let lastStamp = 0;
+const nextStamp = () => ++lastStamp;
+
 type WriteStatements = {
   spec: CollectionSpec;
   upsert: Database.Statement;
@@ -57,9 +61,35 @@ export class SqliteReadStore implements ReadStorePort {
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly statementCache = new Map<string, Database.Statement>();
   private readonly writers = new Map<string, WriteStatements>();
+  /** See changeStamp: per collection, this process's last commit to it; for all, the last foreign commit seen. */
+  private readonly collectionStamps = new Map<string, number>();
+  private foreignStamp = nextStamp();
+  private readonly dataVersion: Database.Statement<[], number>;
+  private lastDataVersion: number;
 
   constructor(private readonly db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL)');
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.lastDataVersion = this.dataVersion.get() as number;
+  }
+
+  /**
+   * This connection's commits to a collection draw a new stamp for it (commit, ensureCollection,
+   * dropCollection); `PRAGMA data_version`, which changes exactly when another connection (another
+   * process on this data directory) committed, draws a new stamp for every collection. The
+   * answer is the newer of the two, so it changes whenever either does.
+   */
+  changeStamp(collection: string): number {
+    const version = this.dataVersion.get() as number;
+    if (version !== this.lastDataVersion) {
+      this.lastDataVersion = version;
+      this.foreignStamp = nextStamp();
+    }
+    return Math.max(this.foreignStamp, this.collectionStamps.get(collection) ?? 0);
+  }
+
+  private changed(collection: string): void {
+    this.collectionStamps.set(collection, nextStamp());
   }
 
   private statement(sql: string): Database.Statement {
@@ -105,6 +135,7 @@ export class SqliteReadStore implements ReadStorePort {
     })();
     this.specs.set(spec.name, spec);
     this.writers.delete(spec.name);
+    this.changed(spec.name);
   }
 
   async get<D>(collection: string, id: string): Promise<D | null> {
@@ -307,6 +338,9 @@ export class SqliteReadStore implements ReadStorePort {
       // match on its code, not its class.
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UniqueConstraintViolationError(collection, error);
       throw error;
+    } finally {
+      // The transaction ran synchronously: no reader ran during it, every later one sees a new stamp.
+      for (const write of writes) this.changed(write.collection);
     }
   }
 
@@ -322,6 +356,7 @@ export class SqliteReadStore implements ReadStorePort {
 
   async dropCollection(collection: string): Promise<void> {
     this.db.exec(`DROP TABLE IF EXISTS ${table(collection)}`);
+    this.changed(collection);
     this.specs.delete(collection);
     this.writers.delete(collection);
     for (const key of [...this.statementCache.keys()]) if (key.includes(table(collection))) this.statementCache.delete(key);

@@ -89,6 +89,26 @@ export function openReadModelDatabase(file: string, synchronous: SqliteSynchrono
   return db;
 }
 
+/**
+ * Opens a read-model database for a process that never fills one from zero (an API process whose
+ * projectors run in a worker): in WAL mode as any other, created empty if missing. While another
+ * process is filling it (its marker exists, or its exclusive lock refuses the WAL switch) this
+ * throws ReadModelsBeingLoadedError; the caller waits and tries again.
+ */
+export function openSharedReadModelDatabase(file: string, synchronous: SqliteSynchronous = 'normal'): Database.Database {
+  if (file === ':memory:') return openSqlite(file, synchronous);
+  const marker = file + LOADING_MARKER_SUFFIX;
+  if (existsSync(marker)) throw new ReadModelsBeingLoadedError(`${file} is being filled from zero by another process (${marker} exists)`);
+  try {
+    return openSqlite(file, synchronous);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new ReadModelsBeingLoadedError(`${file} is locked by another process (a fresh load in progress)`);
+    }
+    throw error;
+  }
+}
+
 /** True while `db` is a fresh read-model database still loading (see openReadModelDatabase). */
 export function isFreshLoad(db: Database.Database): boolean {
   return freshLoads.has(db);

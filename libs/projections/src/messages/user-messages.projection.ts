@@ -7,6 +7,7 @@ import {
   type MessageFlagsChanged,
   type MessageSent,
   type MessagesMoved,
+  type ReactionAdded,
   selectionConditions,
   unixSeconds,
 } from '@app/domain';
@@ -39,6 +40,7 @@ export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
   if (event.type === 'MessagesMoved') return [movedChange(event.data as MessagesMoved['data'])];
   if (event.type === 'MessageContentEdited') return [editedChange(event.data as MessageContentEdited['data'])];
   if (event.type === 'MessageDeleted') return [{ type: 'messages-deleted', messageIds: [(event.data as MessageDeleted['data']).messageId] }];
+  if (event.type === 'ReactionAdded') return reactedChange(event.data as ReactionAdded['data']);
   if (event.type !== 'MessageSent') return [];
   const sent = event.data as MessageSent['data'];
   const { recipient } = sent;
@@ -60,6 +62,15 @@ export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
       rows: rowsOf(sent),
     },
   ];
+}
+
+/**
+ * check_add_reaction's create_historical_user_messages: reacting to a message without a row
+ * creates one flagged `read | historical` (adding `read` to it changes nothing else).
+ */
+function reactedChange(reacted: ReactionAdded['data']): UserMessageChange[] {
+  if (!reacted.historical) return [];
+  return [{ type: 'flags-changed', userId: reacted.userId, selector: { messageIds: [reacted.messageId], createHistorical: [reacted.messageId] }, op: 'add', mask: F.read }];
 }
 
 function flagsChange(changed: MessageFlagsChanged['data']): UserMessageChange {
@@ -102,7 +113,7 @@ function editedChange(edited: MessageContentEdited['data']): UserMessageChange {
 }
 
 export const USER_MESSAGES_PROJECTION = 'user_messages';
-export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged', 'MessagesMoved', 'MessageContentEdited', 'MessageDeleted'] as const;
+export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged', 'MessagesMoved', 'MessageContentEdited', 'MessageDeleted', 'ReactionAdded'] as const;
 
 /** The per-user message state as a bulk projection over a UserMessageStorePort. */
 export function userMessagesProjection(store: UserMessageStorePort): BulkProjection {

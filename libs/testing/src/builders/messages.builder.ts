@@ -1,5 +1,5 @@
 import type { ChannelFacts, MessageSent, SendMessage, SendMessageFacts, UserFacts, UserTopicVisibilityPolicyChanged } from '@app/domain';
-import { DEFAULT_TOPIC_AUTOMATION } from '@app/domain';
+import { checkSendMessage, DEFAULT_TOPIC_AUTOMATION } from '@app/domain';
 
 const AT = '2026-01-01T00:00:00.000Z';
 
@@ -21,7 +21,7 @@ export const channelFacts = (overrides: Partial<ChannelFacts> = {}): ChannelFact
  * facts of a channel hamlet is subscribed to alone; override what a test is about.
  */
 export const sendMessageFacts = (overrides: Partial<SendMessageFacts> = {}): SendMessageFacts => ({
-  realmId: 1, messageId: 100, now: AT, client: 'ZulipMobile', sender: userFacts(),
+  realmId: 1, now: AT, client: 'ZulipMobile', sender: userFacts(),
   type: 'stream', to: 'Denmark', topic: 'greetings', content: 'hello', readBySender: true, localId: null, queueId: null,
   directory: { byEmail: {}, byId: {} }, channel: channelFacts(), subscriberIds: [10], senderMayPost: true,
   botOwnerSubscribed: false, senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true,
@@ -30,7 +30,14 @@ export const sendMessageFacts = (overrides: Partial<SendMessageFacts> = {}): Sen
   ...overrides,
 });
 
-export const sendMessage = (overrides: Partial<SendMessageFacts> = {}): SendMessage => ({ type: 'SendMessage', data: sendMessageFacts(overrides) });
+/**
+ * The send of those facts under message id 100 (or `messageId`), checked as the sender checks it
+ * (checkSendMessage): a refused send throws Zulip's error here, where the test builds the command.
+ */
+export const sendMessage = ({ messageId = 100, ...overrides }: Partial<SendMessageFacts> & { messageId?: number } = {}): SendMessage => ({
+  type: 'SendMessage',
+  data: { messageId, message: checkSendMessage(sendMessageFacts(overrides)) },
+});
 
 /** A directory of users for direct messages, by lower-cased email and id. */
 export const directoryOf = (...users: UserFacts[]): SendMessageFacts['directory'] => ({

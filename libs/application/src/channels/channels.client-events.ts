@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import type {
+  ChannelCreated,
+  ChannelDeactivated,
+  ChannelDescriptionChanged,
+  ChannelFolderChanged,
+  ChannelNameChanged,
+  ChannelPermissionChanged,
+  ChannelReactivated,
+} from '@app/domain';
+import type { AreaClientEvents } from '../events/area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { UserQueries } from '../users/user-queries';
+import { ChannelQueries } from './channel-queries';
+import { ChannelViews } from './channel-views';
+
+/** `stream` events (zerver/actions/streams.py) to those who may see the channel. */
+@Injectable()
+export class ChannelsClientEvents implements AreaClientEvents {
+  constructor(
+    private readonly users: UserQueries,
+    private readonly channels: ChannelQueries,
+    private readonly channelViews: ChannelViews,
+    private readonly subscriptions: SubscriptionQueries,
+  ) {}
+
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
+      ChannelCreated: (e: Recorded<ChannelCreated>) => this.streamCreated(e.data.realmId, e.data.channelId),
+      ChannelNameChanged: (e: Recorded<ChannelNameChanged>) => this.streamUpdate(e.data.realmId, e.data.channelId, e.data.oldName, { property: 'name', value: e.data.newName }),
+      ChannelDescriptionChanged: (e: Recorded<ChannelDescriptionChanged>) =>
+        this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'description', value: e.data.newDescription, rendered_description: e.data.renderedDescription }),
+      ChannelPermissionChanged: (e: Recorded<ChannelPermissionChanged>) =>
+        this.streamUpdate(e.data.realmId, e.data.channelId, null, {
+          property: 'invite_only',
+          value: e.data.new.inviteOnly,
+          history_public_to_subscribers: e.data.new.historyPublicToSubscribers,
+          is_web_public: e.data.new.isWebPublic,
+        }),
+      ChannelFolderChanged: (e: Recorded<ChannelFolderChanged>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'folder_id', value: e.data.newFolderId }),
+      // Since feature level 315 archiving is an `update` of is_archived.
+      ChannelDeactivated: (e: Recorded<ChannelDeactivated>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: true }),
+      ChannelReactivated: (e: Recorded<ChannelReactivated>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false }),
+    };
+  }
+
+  /** Who may see a channel's metadata: everyone but guests for a public one; its subscribers and administrators otherwise. */
+  private async audience(realmId: number, channelId: number): Promise<number[]> {
+    const channel = await this.channels.byId(realmId, channelId);
+    if (!channel) return [];
+    const users = await this.users.list(realmId, { includeDeactivated: false });
+    const subscribers = new Set(await this.subscriptions.subscriberIds(realmId, channelId));
+    return users
+      .filter((u) => subscribers.has(u.user_id) || (channel.invite_only ? u.is_admin || u.is_owner : !u.is_guest))
+      .map((u) => u.user_id);
+  }
+
+  private async streamCreated(realmId: number, channelId: number): Promise<ClientEventDelivery[]> {
+    const channel = await this.channels.byId(realmId, channelId);
+    if (!channel) return [];
+    const [stream] = await this.channelViews.streams(realmId, [channel]);
+    return [{ userIds: await this.audience(realmId, channelId), event: { type: 'stream', op: 'create', streams: [stream] } }];
+  }
+
+  /** do_rename_stream, do_change_stream_description, …: `name` is the channel's name before the change. */
+  private async streamUpdate(realmId: number, channelId: number, name: string | null, fields: Record<string, unknown>): Promise<ClientEventDelivery[]> {
+    const channel = await this.channels.byId(realmId, channelId);
+    if (!channel) return [];
+    return [{ userIds: await this.audience(realmId, channelId), event: { type: 'stream', op: 'update', stream_id: channelId, name: name ?? channel.name, ...fields } }];
+  }
+}

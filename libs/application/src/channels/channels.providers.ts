@@ -1,0 +1,12 @@
+import type { Provider } from '@nestjs/common';
+import { ChannelQueries } from './channel-queries';
+import { ChannelViews } from './channel-views';
+import { DeactivateChannelHandler } from './deactivate-channel.handler';
+import { UpdateChannelHandler } from './update-channel.handler';
+
+/**
+ * The channels area's handlers and queries, registered by ApplicationModule (moving a channel into
+ * a folder is registered with the channel-folders area). Channels are created by subscribing.
+ */
+export const CHANNELS_HANDLERS: Provider[] = [UpdateChannelHandler, DeactivateChannelHandler];
+export const CHANNELS_QUERIES: Provider[] = [ChannelQueries, ChannelViews];

@@ -1,0 +1,245 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  flagsList,
+  MESSAGE_FLAG_BITS,
+  type MessageContentEdited,
+  type MessageDeleted,
+  type MessageFlagsChanged,
+  type MessageSent,
+  messageStream,
+  type MessagesMoved,
+  type UserTopicVisibilityPolicyChanged,
+  unixSeconds,
+} from '@app/domain';
+import { ChannelQueries } from '../channels/channel-queries';
+import type { AreaClientEvents } from '../events/area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import { toUser } from '../events/deliveries';
+import type { RecordedEvent } from '../ports/event-store.port';
+import { USER_MESSAGE_STORE } from '../ports/tokens';
+import type { NarrowTerm, UserMessageStorePort } from '../ports/user-message-store.port';
+import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { UserQueries } from '../users/user-queries';
+import { MessageQueries } from './get-messages.queries';
+import type { MessageDocument } from './message.documents';
+
+/**
+ * The messaging events: `message` (do_send_messages), `update_message_flags`, `user_topic`,
+ * `update_message` and `delete_message` (do_update_message, do_delete_messages).
+ */
+@Injectable()
+export class MessagesClientEvents implements AreaClientEvents {
+  constructor(
+    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    private readonly messages: MessageQueries,
+    private readonly users: UserQueries,
+    private readonly channels: ChannelQueries,
+    private readonly subscriptions: SubscriptionQueries,
+  ) {}
+
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
+      // Both read the message store: skipped when no recipient has a queue here.
+      MessageSent: (e: Recorded<MessageSent>, c) => (e.data.recipientIds.some((id) => c.hasQueues(id)) ? this.messageSent(e) : []),
+      MessageFlagsChanged: (e: Recorded<MessageFlagsChanged>, c) => (c.hasQueues(e.data.userId) ? this.flagsChanged(e) : []),
+      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>) =>
+        toUser(e.data.userId, {
+          type: 'user_topic',
+          stream_id: e.data.streamId,
+          topic_name: e.data.topic,
+          last_updated: unixSeconds(e.data.at),
+          visibility_policy: e.data.newPolicy,
+        }),
+      MessageContentEdited: (e: Recorded<MessageContentEdited>, c) => this.contentEdited(e, c),
+      MessagesMoved: (e: Recorded<MessagesMoved>, c) => this.moved(e, c),
+      MessageDeleted: (e: Recorded<MessageDeleted>, c) => this.deleted(e, c),
+    };
+  }
+
+  /**
+   * do_send_messages: one event per recipient with their flags; the sending queue (local echo)
+   * also gets `local_message_id`. The message is formatted as GET /messages formats it.
+   */
+  private async messageSent(e: Recorded<MessageSent>): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const sender = await this.users.byId(d.realmId, d.senderId);
+    if (!sender) return [];
+    const actor = { realmId: d.realmId, userId: d.senderId, role: sender.role_name, isBot: sender.is_bot };
+    const { message } = await this.messages.getMessage(actor, d.messageId, { applyMarkdown: true, allowEmptyTopicName: true });
+    const { flags: _senderFlags, ...shared } = message as typeof message & { flags?: string[] };
+    const read = new Set(d.readUserIds);
+    const mentioned = new Set(d.mentionedUserIds);
+    const topicWildcard = new Set(d.topicWildcardMentionedUserIds);
+    const flagsOf = (userId: number) => {
+      let mask = 0;
+      if (read.has(userId)) mask |= MESSAGE_FLAG_BITS.read;
+      if (mentioned.has(userId)) mask |= MESSAGE_FLAG_BITS.mentioned;
+      if (d.streamWildcardMentioned) mask |= MESSAGE_FLAG_BITS.stream_wildcard_mentioned;
+      if (topicWildcard.has(userId)) mask |= MESSAGE_FLAG_BITS.topic_wildcard_mentioned;
+      return flagsList(mask);
+    };
+    const event = { type: 'message', message: shared };
+    return [
+      {
+        userIds: d.recipientIds,
+        event,
+        perUser: (userId) => ({ ...event, flags: flagsOf(userId) }),
+        perQueue: (queue, shaped) =>
+          d.queueId !== null && d.localId !== null && queue.id === d.queueId && queue.userId === d.senderId
+            ? { ...shaped, local_message_id: d.localId }
+            : undefined,
+      },
+    ];
+  }
+
+  /**
+   * do_update_message_flags: `messages` are the ids the change covered. Removing `read` also
+   * carries `message_details` (what the client needs to count the message unread again).
+   * Range selections (mark a channel / topic / everything read) name no ids: see rangeSelectionIds.
+   */
+  private async flagsChanged(e: Recorded<MessageFlagsChanged>): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const ids = d.selection.kind === 'ids' ? d.selection.messageIds : await this.rangeSelectionIds(e);
+    const event: Record<string, unknown> = { type: 'update_message_flags', op: d.op, operation: d.op, flag: d.flag, messages: ids, all: false };
+    if (d.op === 'remove' && d.flag === 'read' && ids.length > 0) {
+      // Where each message is now: a moved message is counted unread in its new channel and topic.
+      const docs = await this.messages.documents(ids);
+      const flags = await this.userMessages.flagsFor(d.userId, ids);
+      const details: Record<string, unknown> = {};
+      for (const doc of docs) {
+        const mask = flags.get(doc.id) ?? 0;
+        const mentioned = (mask & (MESSAGE_FLAG_BITS.mentioned | MESSAGE_FLAG_BITS.stream_wildcard_mentioned | MESSAGE_FLAG_BITS.topic_wildcard_mentioned)) !== 0;
+        details[doc.id] =
+          doc.type === 'stream'
+            ? { type: 'stream', stream_id: doc.stream_id, topic: doc.subject, ...(mentioned ? { mentioned: true } : {}) }
+            : { type: 'private', user_ids: (doc.dm_user_ids ?? []).filter((id) => id !== d.userId), ...(mentioned ? { mentioned: true } : {}) };
+      }
+      event.message_details = details;
+    }
+    return [{ userIds: [d.userId], event: event as { type: string } }];
+  }
+
+  /**
+   * The ids of a range selection (do_mark_stream_messages_as_read, do_mark_all_as_read). The rows
+   * it changed cannot be told apart any more (the projection ran), so the event lists the user's
+   * messages in the range that now have the flag set (removed: unset), newest 50,000 first: a
+   * superset of what changed, which clients apply idempotently, as marking a read message read.
+   */
+  private async rangeSelectionIds(e: Recorded<MessageFlagsChanged>): Promise<number[]> {
+    const d = e.data;
+    if (d.selection.kind === 'ids') return d.selection.messageIds;
+    const terms: NarrowTerm[] = [{ kind: 'flags', mask: MESSAGE_FLAG_BITS[d.flag], set: d.op === 'add' ? 'all' : 'none', negated: false }];
+    if (d.selection.kind === 'channel') {
+      terms.push({ kind: 'stream', streamId: d.selection.streamId, negated: false });
+      if (d.selection.topic !== null) terms.push({ kind: 'topic', topic: d.selection.topic, negated: false });
+    }
+    const matches = await this.userMessages.findMessages(
+      { realmId: d.realmId, userId: d.userId, scope: 'user', terms },
+      { direction: 'older', fromId: d.selection.upToMessageId, limit: 50_000 },
+    );
+    return matches.map((m) => m.id).sort((a, b) => a - b);
+  }
+
+  /**
+   * Who may have rows for a message: the conversation's participants, or the channel's subscribers
+   * (and, for a move, the old channel's), limited to users with a queue here; each gets the event
+   * only if they have a row, with their flags for it (do_update_message's per-user `flags`).
+   */
+  private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const userId of new Set(userIds)) {
+      if (!c.hasQueues(userId)) continue;
+      const flags = (await this.userMessages.flagsFor(userId, [messageId])).get(messageId);
+      if (flags !== undefined) out.set(userId, flags);
+    }
+    return out;
+  }
+
+  private async candidates(doc: MessageDocument, realmId: number, extraChannelId?: number): Promise<number[]> {
+    if (doc.type === 'private') return doc.dm_user_ids ?? [];
+    const ids = await this.subscriptions.subscriberIds(realmId, doc.stream_id!);
+    if (extraChannelId !== undefined && extraChannelId !== doc.stream_id) ids.push(...(await this.subscriptions.subscriberIds(realmId, extraChannelId)));
+    return ids;
+  }
+
+  private deliverPerUser(holders: Map<number, number>, event: Record<string, unknown>): ClientEventDelivery[] {
+    const base = { type: 'update_message', ...event };
+    return [{ userIds: [...holders.keys()], event: base, perUser: (userId) => ({ ...base, flags: flagsList(holders.get(userId) ?? 0) }) }];
+  }
+
+  /** do_update_message, content part. */
+  private async contentEdited(e: Recorded<MessageContentEdited>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const [doc] = await this.messages.documents([d.messageId]);
+    if (!doc) return [];
+    const holders = await this.rowHolders(await this.candidates(doc, d.realmId), d.messageId, c);
+    return this.deliverPerUser(holders, {
+      user_id: d.editorId,
+      edit_timestamp: unixSeconds(d.at),
+      message_id: d.messageId,
+      message_ids: [d.messageId],
+      rendering_only: false,
+      orig_content: d.prevContent,
+      orig_rendered_content: d.prevRenderedContent,
+      content: d.content,
+      rendered_content: d.renderedContent,
+      is_me_message: d.isMeMessage,
+      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name, subject: doc.subject, topic_links: doc.topic_links } : {}),
+    });
+  }
+
+  /**
+   * do_update_message, move part: `update_message` to those who keep or gain rows, and
+   * `delete_message` of the moved messages to those who lose them (they lost access).
+   */
+  private async moved(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const [doc] = await this.messages.documents([d.targetMessageId]);
+    if (!doc) return [];
+    const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
+    const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
+    const out = this.deliverPerUser(holders, {
+      user_id: d.editorId,
+      edit_timestamp: unixSeconds(d.at),
+      message_id: d.targetMessageId,
+      message_ids: d.messageIds,
+      rendering_only: false,
+      propagate_mode: d.propagateMode,
+      stream_id: d.origStreamId,
+      stream_name: origChannel?.name ?? '',
+      orig_subject: d.origTopic,
+      subject: d.topic,
+      topic_links: doc.topic_links,
+      ...(d.streamId !== d.origStreamId ? { new_stream_id: d.streamId } : {}),
+    });
+    if (d.userIdsLosingRows.length > 0) {
+      out.push({
+        userIds: d.userIdsLosingRows,
+        event: { type: 'delete_message', message_type: 'stream', message_ids: d.messageIds, stream_id: d.origStreamId, topic: d.origTopic },
+      });
+    }
+    return out;
+  }
+
+  /**
+   * do_delete_messages (bulk_message_deletion form). The rows are gone once the projections ran,
+   * so a channel message's event goes to the channel's subscribers (and the sender), and a direct
+   * message's to the recipients its MessageSent named (read back from the message's own stream).
+   */
+  private async deleted(e: Recorded<MessageDeleted>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    if (d.messageType === 'stream' && d.streamId !== null) {
+      const subscribers = await this.subscriptions.subscriberIds(d.realmId, d.streamId);
+      return [
+        {
+          userIds: [...new Set([...subscribers, d.senderId])].filter((id) => c.hasQueues(id)),
+          event: { type: 'delete_message', message_type: 'stream', message_ids: [d.messageId], stream_id: d.streamId, topic: d.topic ?? '' },
+        },
+      ];
+    }
+    const { events } = await c.events.readStream(messageStream(d.messageId), { maxCount: 1 });
+    const sent = events.find((event) => event.type === 'MessageSent') as RecordedEvent<'MessageSent', MessageSent['data']> | undefined;
+    const recipients = sent ? [...new Set([...sent.data.recipientIds, d.senderId])] : [d.senderId];
+    return [{ userIds: recipients, event: { type: 'delete_message', message_type: 'private', message_ids: [d.messageId] } }];
+  }
+}

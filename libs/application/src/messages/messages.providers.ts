@@ -1,0 +1,28 @@
+import type { Provider } from '@nestjs/common';
+import { DeleteMessageHandler } from './delete-message.handler';
+import { EditMessageFactsLoader } from './edit-message.facts-loader';
+import { EditMessageHandler } from './edit-message.handler';
+import { MessageQueries } from './get-messages.queries';
+import { MessageFlagsService } from './message-flags.service';
+import { MessageHistoryQueries } from './message-history.queries';
+import { MessageNotices } from './message-notices';
+import { MessageSender } from './message-sender';
+import { NarrowResolver } from './narrow-resolver';
+import { SendMessageFactsLoader } from './send-message.facts-loader';
+import { SendMessageHandler } from './send-message.handler';
+import { UnreadQueries } from './unread-queries';
+import { UserTopicsService } from './user-topics.service';
+
+/** The messages area's handlers and the services they share, registered by ApplicationModule. */
+export const MESSAGES_HANDLERS: Provider[] = [
+  SendMessageHandler,
+  EditMessageHandler,
+  DeleteMessageHandler,
+  MessageSender,
+  SendMessageFactsLoader,
+  EditMessageFactsLoader,
+  MessageNotices,
+  NarrowResolver,
+];
+/** Its read-model queries (exported to the HTTP app and the other areas). */
+export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagsService, UnreadQueries, UserTopicsService, MessageHistoryQueries];

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { RealmDeactivated, RealmGroupSettingChanged, RealmPropertyChanged } from '@app/domain';
+import { SystemGroupIds } from '../channels/system-group-ids';
+import type { AreaClientEvents } from '../events/area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import { toRealm } from '../events/deliveries';
+
+/** `realm` events (zerver/actions/realm_settings.py) to everyone in the organization. */
+@Injectable()
+export class RealmsClientEvents implements AreaClientEvents {
+  constructor(private readonly groupIds: SystemGroupIds) {}
+
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
+      RealmPropertyChanged: (e: Recorded<RealmPropertyChanged>, c) => this.realmProperty(e, c),
+      RealmGroupSettingChanged: (e: Recorded<RealmGroupSettingChanged>, c) => this.realmGroupSetting(e, c),
+      // do_deactivate_realm: clients log out on it.
+      RealmDeactivated: (e: Recorded<RealmDeactivated>, c) => toRealm(c, e.data.realmId, { type: 'realm', op: 'deactivated', realm_id: e.data.realmId }),
+    };
+  }
+
+  /** do_set_realm_property: `update` for a plain property, `update_dict` for the messaging-edit settings. */
+  private realmProperty(e: Recorded<RealmPropertyChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    if (d.property === 'name' || d.property === 'description') {
+      return toRealm(c, d.realmId, { type: 'realm', op: 'update', property: d.property, value: d.newValue });
+    }
+    return toRealm(c, d.realmId, { type: 'realm', op: 'update_dict', property: 'default', data: { [d.property]: d.newValue } });
+  }
+
+  /** do_change_realm_permission_group_setting: `update_dict` with the group's id. */
+  private async realmGroupSetting(e: Recorded<RealmGroupSettingChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const ids = await this.groupIds.forRealm(d.realmId);
+    return toRealm(c, d.realmId, { type: 'realm', op: 'update_dict', property: 'default', data: { [d.setting]: ids[d.newValue] } });
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { UserStatusChanged } from '@app/domain';
+import type { AreaClientEvents } from '../events/area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEvent } from '../events/event-queue';
+import { toRealm } from '../events/deliveries';
+
+/** do_update_user_status: the fields that changed, to everyone in the organization. */
+@Injectable()
+export class UserStatusClientEvents implements AreaClientEvents {
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
+      UserStatusChanged: (e: Recorded<UserStatusChanged>, c) => this.userStatus(e, c),
+    };
+  }
+
+  private userStatus(e: Recorded<UserStatusChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const event: ClientEvent = { type: 'user_status', user_id: d.userId };
+    if (d.statusText !== undefined) event.status_text = d.statusText;
+    if (d.emojiName !== undefined) {
+      event.emoji_name = d.emojiName;
+      event.emoji_code = d.emojiCode ?? '';
+      event.reaction_type = d.reactionType ?? '';
+    }
+    return toRealm(c, d.realmId, event);
+  }
+}

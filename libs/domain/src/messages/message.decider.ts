@@ -1,0 +1,81 @@
+import type { Decider } from '../shared/decider';
+import { unixSeconds } from '../shared/unix-seconds';
+import { decideDelete, decideEdit, type DeleteMessage, type EditMessage } from './edit-message.decider';
+import { MessageAlreadySentError } from './messages.errors';
+import type { MessageEditEvent } from './messages.events';
+import { decideSend, type SendMessage } from './send-message.decider';
+
+/** Every command of `message-<id>`: its send, then its edits, moves and deletion. */
+export type MessageCommand = SendMessage | EditMessage | DeleteMessage;
+
+/**
+ * The state of one message's stream, `message-<id>`, as its one decider folds it: whether it was
+ * sent (an id is sent once) and deleted, and what edits and deletion are checked against.
+ */
+export type MessageState = {
+  sent: boolean;
+  deleted: boolean;
+  realmId: number;
+  senderId: number;
+  /** Seconds since the epoch. */
+  sentAt: number;
+  type: 'stream' | 'private';
+  streamId: number | null;
+  topic: string | null;
+  content: string;
+  renderedContent: string;
+  /** The current content's mentions. */
+  mentions: { userIds: number[]; streamWildcard: boolean; topicWildcardUserIds: number[] };
+};
+
+const initialState = (): MessageState => ({
+  sent: false, deleted: false, realmId: 0, senderId: 0, sentAt: 0, type: 'stream', streamId: null, topic: null, content: '', renderedContent: '',
+  mentions: { userIds: [], streamWildcard: false, topicWildcardUserIds: [] },
+});
+
+/**
+ * The one decider of `message-<id>` (see messages.streams.ts): send (send-message.decider.ts),
+ * edit, move and delete (edit-message.decider.ts) decide on this one fold of the stream, so the
+ * stream's state has one shape and one owner. (Personal flags live on `message_flags-<userId>`
+ * and topic policies set by hand on `user_topics-<userId>`: neither folds a message's stream.)
+ */
+export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageState> = {
+  initialState,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'SendMessage':
+        if (state.sent) throw new MessageAlreadySentError(command.data.messageId);
+        return decideSend(command.data);
+      case 'EditMessage':
+        return decideEdit(state, command.data);
+      case 'DeleteMessage':
+        return decideDelete(state, command.data);
+    }
+  },
+  evolve: (state, event) => {
+    switch (event.type) {
+      case 'MessageSent': {
+        const d = event.data;
+        const stream = d.recipient.type === 'stream' ? d.recipient : null;
+        return {
+          ...state, sent: true, realmId: d.realmId, senderId: d.senderId, sentAt: unixSeconds(d.at), type: stream ? 'stream' : 'private',
+          streamId: stream?.streamId ?? null, topic: stream?.topic ?? null, content: d.content, renderedContent: d.renderedContent,
+          mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
+        };
+      }
+      case 'MessageContentEdited': {
+        const d = event.data;
+        return {
+          ...state, content: d.content, renderedContent: d.renderedContent,
+          mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
+        };
+      }
+      case 'MessagesMoved':
+        return { ...state, streamId: event.data.streamId, topic: event.data.topic };
+      case 'MessageDeleted':
+        return { ...state, deleted: true };
+      default:
+        return state;
+    }
+  },
+};
