@@ -223,6 +223,24 @@ describe('reactions', () => {
       expectError(await api.as('hamlet').get(`/api/v1/messages/${messageId}`), 'Invalid message(s)');
     });
 
+    it('are found by the has:reaction narrow (and left out by its negation) while they last', async () => {
+      const reacted = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const plain = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const dm = await directMessage('cordelia', ['hamlet']);
+      const narrowed = async (narrow: unknown[]) =>
+        (expectSuccess(await api.as('hamlet').get('/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow })).messages as { id: number }[]).map((m) => m.id);
+      expect(await narrowed([{ operator: 'has', operand: 'reaction' }])).toEqual([]);
+      expectSuccess(await api.as('cordelia').post(reactionsOf(reacted), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(dm), { emoji_name: 'car' }));
+      expect(await narrowed([{ operator: 'has', operand: 'reaction' }])).toEqual([reacted, dm]);
+      expect(await narrowed([{ operator: 'channel', operand: 'Denmark' }, { operator: 'has', operand: 'reaction' }])).toEqual([reacted]);
+      expect(await narrowed([{ operator: 'has', operand: 'reaction', negated: true }])).toEqual([plain]);
+      // Polonius (a guest outside the channel) finds nothing of it.
+      expect((expectSuccess(await api.as('polonius').get('/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'has', operand: 'reaction' }] })).messages)).toEqual([]);
+      expectSuccess(await api.as('cordelia').delete(reactionsOf(reacted), { emoji_name: 'octopus' }));
+      expect(await narrowed([{ operator: 'has', operand: 'reaction' }])).toEqual([dm]);
+    });
+
     it('start with no reactions in the message event', async () => {
       expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia')] }));
       const { queue_id } = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['message'] }));
