@@ -14,6 +14,7 @@
  * Writes its own section of docs/benchmarks.md (between bench:reactions markers) unless --no-doc.
  */
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateRealmCommand, CreateUserCommand } from '@app/application';
@@ -100,7 +101,7 @@ async function main() {
     const f = stats(stars);
     const setting = `${fmtInt(users)} users, ${fmtInt(subscribers)} subscribers, ${queues} event queues`;
     rows.push({ metric: 'POST /messages/{id}/reactions (a new reaction)', value: a.p50, unit: 'ms', detail: `p50; p95 ${fmtNum(a.p95, 1)} ms, max ${fmtNum(a.max, 1)} ms, ${adds.length} requests after ${warmUp} warm-up; ${setting}` });
-    rows.push({ metric: 'CPU time per new reaction (server and client, one process)', value: addCpu / adds.length, unit: 'ms', detail: 'mean; what the request costs, whatever else the machine runs' });
+    rows.push({ metric: 'process CPU time per new reaction', value: addCpu / adds.length, unit: 'ms', detail: 'mean over the timed requests; every thread of the one process: server, client, projector, event queues, GC' });
     rows.push({ metric: 'POST /messages/flags (starred, one message): a comparable write, for scale', value: f.p50, unit: 'ms', detail: `p50; p95 ${fmtNum(f.p95, 1)} ms, same messages, same run` });
     rows.push({ metric: 'POST /messages/{id}/reactions (a vote: same emoji, second user)', value: v.p50, unit: 'ms', detail: `p50; p95 ${fmtNum(v.p95, 1)} ms, max ${fmtNum(v.max, 1)} ms` });
     rows.push({ metric: 'DELETE /messages/{id}/reactions (by emoji_code)', value: r.p50, unit: 'ms', detail: `p50; p95 ${fmtNum(r.p95, 1)} ms, max ${fmtNum(r.max, 1)} ms` });
@@ -111,7 +112,7 @@ async function main() {
   }
   const notes = [
     'Latencies are measured by the client over loopback HTTP with keep-alive, one request at a time: an upper bound of the server time. Each answer waits for the read models (read-your-writes).',
-    'The machine was shared with parallel work (other engineers\' builds and test runs on the same 2 cores) while this ran: treat the numbers as indicative, not as a quiet-machine baseline.',
+    `The machine was shared with parallel work (other engineers' builds and test runs on the same 2 cores; load average ${loadavg().map((l) => fmtNum(l, 1)).join(', ')} at the end of this run): treat the numbers as indicative, not as a quiet-machine baseline.`,
   ];
   const result: BenchResult = { name: 'reactions', title: 'Reactions', command: commandLine(), params: { users, subscribers, queues, messages }, rows, notes, targets, durationMs: now() - began };
   for (const row of rows) process.stdout.write(`${row.metric}: ${fmtNum(row.value, 1)} ${row.unit} ${row.detail ?? ''}\n`);

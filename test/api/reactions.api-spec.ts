@@ -250,6 +250,17 @@ describe('reactions', () => {
     });
   });
 
+  it('are described in the OpenAPI document', async () => {
+    const document = (await api.http.get('/api/v1/openapi.json')).body;
+    const path = document.paths['/messages/{message_id}/reactions'];
+    expect(Object.keys(path).sort()).toEqual(['delete', 'post']);
+    expect(path.post.requestBody.content['application/x-www-form-urlencoded'].schema).toMatchObject({
+      properties: { emoji_name: expect.any(Object), emoji_code: expect.any(Object), reaction_type: expect.any(Object) },
+      required: ['emoji_name'],
+    });
+    expect(path.delete.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort()).toEqual(['path:message_id', 'query:emoji_code', 'query:emoji_name', 'query:reaction_type']);
+  });
+
   describe('reaction events', () => {
     const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['reaction'] })).queue_id as string;
     const eventsOf = async (who: string, queueId: string) =>
