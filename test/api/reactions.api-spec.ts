@@ -156,6 +156,16 @@ describe('reactions', () => {
       expect([...message.flags].sort()).toEqual(['historical', 'read']);
     });
 
+    it('works as the Python bindings (zulip-terminal) send it: every field in the form body, message_id too', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const spec = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', message_id: String(messageId) };
+      const { email, apiKey } = api.user('cordelia');
+      expectSuccess(await api.http.post(reactionsOf(messageId)).auth(email, apiKey).type('form').send(spec));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('cordelia') }]);
+      expectSuccess(await api.http.delete(reactionsOf(messageId)).auth(email, apiKey).type('form').send(spec));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([]);
+    });
+
     it('accepts the parameters as zulip-js sends them (multipart)', async () => {
       const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
       expectSuccess(await api.as('cordelia').postMultipart(reactionsOf(messageId), { emoji_name: 'octopus' }));
