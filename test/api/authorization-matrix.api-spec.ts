@@ -435,6 +435,23 @@ const MESSAGE_EDIT_ROWS: Row[] = [
     send: async (api, as, caller) => as(api.http.get(`/api/v1/messages/${await channelMessage(api, caller)}/history`)),
   },
 ];
+/** Reactions (issue #20), on Iago's message in a public channel the guest is not in: anyone who can read it may react. */
+const REACTION_ROWS: Row[] = [
+  {
+    name: 'POST /messages/{id}/reactions',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => form(as(api.http.post(`/api/v1/messages/${await channelMessage(api, caller)}/reactions`)), { emoji_name: 'octopus' }),
+  },
+  {
+    name: 'DELETE /messages/{id}/reactions',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => {
+      const path = `/api/v1/messages/${await channelMessage(api, caller)}/reactions`;
+      await form(as(api.http.post(path)), { emoji_name: 'octopus' });
+      return as(api.http.delete(path)).query({ emoji_name: 'octopus' });
+    },
+  },
+];
 /** Real-time events (issue #10): every caller works on its own queue; another's queue is refused as unknown. */
 const EVENT_ROWS: Row[] = [
   {
@@ -624,6 +641,7 @@ const ROWS: Row[] = [
   ...MESSAGE_FLAGS_ROWS,
   ...SWEEP_ROWS,
   ...MESSAGE_EDIT_ROWS,
+  ...REACTION_ROWS,
   ...EVENT_ROWS,
   ...UPLOAD_ROWS,
   ...OPERATIONS_ROWS,

@@ -109,6 +109,27 @@ describe('the official JavaScript client (zulip-js) against the server', () => {
     expect(message).toMatchObject({ content: '<p>Second wording</p>', subject: 'final topic' });
   });
 
+  it('adds and removes a reaction (reactions.add / reactions.remove), seen in the message and as reaction events', async () => {
+    const { id } = await hamlet.messages.send({ type: 'stream', to: 'zulip-js e2e', topic: 'reactions', content: 'React to me' });
+    const queue = await hamlet.queues.register({ event_types: ['reaction'] });
+
+    expect(await cordelia.reactions.add({ message_id: id, emoji_name: 'octopus' })).toMatchObject({ result: 'success' });
+    const reacted = (await hamlet.messages.getById({ message_id: id })).message;
+    expect(reacted.reactions).toEqual([{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: api.user('cordelia').userId }]);
+    const again = await cordelia.reactions.add({ message_id: id, emoji_name: 'octopus' });
+    expect([again.result, again.code, again.msg]).toEqual(['error', 'REACTION_ALREADY_EXISTS', 'Reaction already exists.']);
+
+    expect(await cordelia.reactions.remove({ message_id: id, emoji_code: '1f419', reaction_type: 'unicode_emoji' })).toMatchObject({ result: 'success' });
+    expect((await hamlet.messages.getById({ message_id: id })).message.reactions).toEqual([]);
+
+    const polled = await hamlet.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
+    expect(polled.events.filter((e: any) => e.type === 'reaction').map((e: any) => [e.op, e.message_id, e.user_id, e.emoji_name])).toEqual([
+      ['add', id, api.user('cordelia').userId, 'octopus'],
+      ['remove', id, api.user('cordelia').userId, 'octopus'],
+    ]);
+    expect((await hamlet.queues.deregister({ queue_id: queue.queue_id })).result).toBe('success');
+  });
+
   it("registers a queue and receives another client's message as an event", async () => {
     const queue = await cordelia.queues.register({ event_types: ['message'] });
     expect(queue).toMatchObject({ result: 'success', queue_id: expect.any(String), last_event_id: expect.any(Number) });

@@ -107,7 +107,14 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('flags', api.as('hamlet').post('/api/v1/messages/flags', { messages: JSON.stringify([second, dm]), op: 'add', flag: 'starred' }));
   await ok('read', api.as('cordelia').post('/api/v1/messages/flags', { messages: JSON.stringify([first]), op: 'add', flag: 'read' }));
   await ok('user topic', api.as('hamlet').post('/api/v1/user_topics', { stream_id: denmark, topic: 'plans', visibility_policy: 1 }));
+  // Reactions: added (a vote under the first name too), removed; a reaction on a message deleted later.
+  await ok('react', api.as('cordelia').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'octopus' }));
+  await ok('vote', api.as('hamlet').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }));
+  await ok('react in a DM', api.as('cordelia').post(`/api/v1/messages/${dm}/reactions`, { emoji_name: 'zulip' }));
+  await ok('unreact', api.as('hamlet').delete(`/api/v1/messages/${first}/reactions`, { emoji_code: '1f419' }));
+  await ok('react (administrator)', api.as('iago').post(`/api/v1/messages/${second}/reactions`, { emoji_name: 'car' }));
   const doomed = await send('hamlet', 'delete me');
+  await ok('react before deletion', api.as('cordelia').post(`/api/v1/messages/${doomed}/reactions`, { emoji_name: 'car' }));
   await ok('delete message', api.as('iago').delete(`/api/v1/messages/${doomed}`));
 
   // Scheduled messages: created, edited, deleted, delivered, failed.
@@ -199,6 +206,7 @@ export async function randomWorkload(api: ApiTestClient, seed: number, operation
   const channel = await channelId(api, 'random');
   const sent: { id: number; sender: string }[] = [];
   const topics = ['a', 'b', 'c'];
+  const reacted = new Set<string>();
   for (let i = 0; i < operations; i++) {
     const who = random.pick(people);
     const dice = random.next();
@@ -222,6 +230,15 @@ export async function randomWorkload(api: ApiTestClient, seed: number, operation
       const index = random.int(sent.length);
       const [m] = sent.splice(index, 1);
       await ok('delete', api.as('iago').delete(`/api/v1/messages/${m.id}`));
+    } else if (dice < 0.92) {
+      const m = random.pick(sent);
+      const emoji = random.pick(['octopus', 'car', 'zulip']);
+      const key = `${m.id} ${who} ${emoji}`;
+      if (reacted.delete(key)) await ok('unreact', api.as(who).delete(`/api/v1/messages/${m.id}/reactions`, { emoji_name: emoji }));
+      else {
+        await ok('react', api.as(who).post(`/api/v1/messages/${m.id}/reactions`, { emoji_name: emoji }));
+        reacted.add(key);
+      }
     } else if (dice < 0.95) {
       await ok('status', api.as(who).post('/api/v1/users/me/status', { status_text: `busy ${i}` }));
     } else {

@@ -26,6 +26,8 @@ export type ClientEventMapperContext = {
   activeUserIds(realmId: number): Promise<number[]>;
   /** Whether this process holds a queue of the user (to skip per-user reads for nobody). */
   hasQueues(userId: number): boolean;
+  /** The users holding a queue in this process (any organization): who a public channel's history readers can be. */
+  usersWithQueues(): Iterable<number>;
 };
 
 export type ClientEventMapper<E extends RecordedEvent = RecordedEvent> = (

@@ -35,6 +35,7 @@ export class ClientEventReactor {
       activeUserIds: async (realmId) =>
         (await readStore.find<UserDocument>(USERS, { where: { realm_id: realmId, is_active: true } })).map((u) => u.user_id),
       hasQueues: (userId) => queues.hasQueues(userId),
+      usersWithQueues: () => queues.usersWithQueues(),
     };
   }
 

@@ -122,6 +122,11 @@ export class EventQueues {
     }
   }
 
+  /** The users holding at least one queue in this process. */
+  usersWithQueues(): Iterable<number> {
+    return this.byUser.keys();
+  }
+
   hasQueues(userId: number): boolean {
     return this.byUser.has(userId);
   }

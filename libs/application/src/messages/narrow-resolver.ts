@@ -12,6 +12,7 @@ import {
 import { ChannelQueries } from '../channels/channel-queries';
 import type { ChannelDocument } from '../channels/channel.documents';
 import type { NarrowCondition, NarrowTerm } from '../ports/user-message-store.port';
+import { ReactionQueries } from '../reactions/reaction-queries';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
@@ -40,6 +41,7 @@ export class NarrowResolver {
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly userTopics: UserTopicsService,
+    private readonly reactions: ReactionQueries,
   ) {}
 
   async resolve(viewer: UserDocument, narrow: NarrowParameter[]): Promise<ResolvedNarrow> {
@@ -106,7 +108,7 @@ export class NarrowResolver {
         } else if (operand !== 'all') throw badNarrow(`unknown 'in' operand ${String(operand)}`);
       } else if (operator === 'has') {
         if (operand === 'link' || operand === 'image' || operand === 'attachment') add({ kind: 'has', what: operand });
-        else if (operand === 'reaction') add({ kind: 'nothing' }); // no message has reactions yet
+        else if (operand === 'reaction') add({ kind: 'ids', ids: await this.reactions.messageIdsWithReactions(viewer.realm_id) });
         else throw badNarrow(`unknown 'has' operand ${String(operand)}`);
       } else if (operator === 'id') {
         if (!/^\d+$/.test(String(operand))) throw badNarrow('Invalid message ID');

@@ -128,6 +128,8 @@ export type NarrowCondition =
   | { kind: 'flags'; mask: number; set: 'all' | 'none' | 'any' }
   | { kind: 'resolved' }
   | { kind: 'id'; id: number }
+  /** One of these message ids (has:reaction: the messages the reactions read model lists). */
+  | { kind: 'ids'; ids: number[] }
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' }
   /** Every word must occur in the content or the topic (case-insensitive). */
   | { kind: 'search'; words: string[] }

@@ -50,29 +50,27 @@ export class ReactionsClientEvents implements AreaClientEvents {
    * zerver/lib/message.py event_recipient_ids_for_action_on_messages, among users with a queue
    * here: a direct message's row holders; for a channel with protected history, its subscribers
    * holding a row; for a private channel with shared history, its subscribers; for a public
-   * channel, its subscribers and every non-guest holding a row (historical rows included).
+   * channel, its subscribers and every non-guest of the organization holding a row (historical
+   * rows included: whoever reacted to or starred a message they were not sent).
    */
   private async recipients(d: ReactionData, c: ClientEventMapperContext): Promise<number[]> {
     const [doc] = await this.messages.documents([d.messageId]);
     if (!doc) return [];
-    const hasRow = async (userId: number) => (await this.userMessages.flagsFor(userId, [d.messageId])).has(d.messageId);
     const withRows = async (userIds: number[]) => {
-      const out: number[] = [];
-      for (const userId of userIds) if (c.hasQueues(userId) && (await hasRow(userId))) out.push(userId);
-      return out;
+      const rows = await Promise.all(userIds.map(async (userId) => (await this.userMessages.flagsFor(userId, [d.messageId])).has(d.messageId)));
+      return userIds.filter((_, i) => rows[i]);
     };
-    if (doc.type === 'private') return withRows(doc.dm_user_ids ?? []);
+    if (doc.type === 'private') return withRows((doc.dm_user_ids ?? []).filter((id) => c.hasQueues(id)));
     const channel = await this.channels.byId(d.realmId, doc.stream_id!);
     if (!channel) return [];
     const subscribers = (await this.subscriptions.subscriberIds(d.realmId, channel.stream_id)).filter((id) => c.hasQueues(id));
     if (!channel.history_public_to_subscribers) return withRows(subscribers);
     if (channel.invite_only) return subscribers;
+    // Only the queue holders of this process can receive anything: never the whole organization.
     const subscribed = new Set(subscribers);
-    const others = (await c.activeUserIds(d.realmId)).filter((id) => !subscribed.has(id) && c.hasQueues(id));
-    const out = [...subscribers];
-    for (const userId of await withRows(others)) {
-      if ((await this.users.byId(d.realmId, userId))?.role_name !== 'guest') out.push(userId);
-    }
-    return out;
+    const others = [...c.usersWithQueues()].filter((id) => !subscribed.has(id));
+    const holders = await withRows(others);
+    const users = await Promise.all(holders.map((userId) => this.users.byId(d.realmId, userId)));
+    return [...subscribers, ...holders.filter((_, i) => users[i] !== null && users[i]!.is_active && users[i]!.role_name !== 'guest')];
   }
 }

@@ -20,7 +20,7 @@ export function flagTest(column: string, mask: number, set: 'all' | 'none' | 'an
 }
 
 /** Whether a condition reads the message index (um_messages m) rather than only the user's row. */
-export const needsMessage = (c: NarrowCondition): boolean => c.kind !== 'flags' && c.kind !== 'id' && c.kind !== 'nothing';
+export const needsMessage = (c: NarrowCondition): boolean => c.kind !== 'flags' && c.kind !== 'id' && c.kind !== 'ids' && c.kind !== 'nothing';
 
 function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
   const flags = scope === 'user' ? 'um.flags' : 'COALESCE(um.flags, 0)';
@@ -46,6 +46,9 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
       return { sql: 'substr(m.topic, 1, 2) = ?', params: [RESOLVED_PREFIX] };
     case 'id':
       return { sql: `${scope === 'user' ? 'um.message_id' : 'm.id'} = ?`, params: [int(c.id)] };
+    case 'ids':
+      // One JSON parameter, so the statement text does not depend on the list.
+      return { sql: `${scope === 'user' ? 'um.message_id' : 'm.id'} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(c.ids.map(int))] };
     case 'has':
       return { sql: `(m.attrs & ${ATTR[c.what]}) != 0`, params: [] };
     case 'search': {

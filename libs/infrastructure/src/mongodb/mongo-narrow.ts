@@ -48,6 +48,8 @@ function condition(c: NarrowCondition, target: NarrowTarget, prefix: string, fla
       return { [f('rs')]: true };
     case 'id':
       return { [target === 'rows' ? 'm' : '_id']: c.id };
+    case 'ids':
+      return { [target === 'rows' ? 'm' : '_id']: { $in: c.ids } };
     case 'has':
       return { [f('a')]: { $bitsAnySet: ATTR[c.what] } };
     case 'search': {

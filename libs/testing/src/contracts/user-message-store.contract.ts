@@ -161,6 +161,9 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await ids({ terms: [term({ kind: 'stream', streamId: 5 }), term({ kind: 'topic', topic: 'lunch' })] })).toEqual([2]);
         expect(await ids({ terms: [term({ kind: 'sender', userId: CORDELIA })] })).toEqual([2, 4]);
         expect(await ids({ terms: [term({ kind: 'id', id: 4 })] })).toEqual([4]);
+        expect(await ids({ terms: [term({ kind: 'ids', ids: [2, 4, 99] })] })).toEqual([2, 4]);
+        expect(await ids({ terms: [term({ kind: 'ids', ids: [2, 4] }, true)] })).toEqual([1, 5, 6]);
+        expect(await ids({ terms: [term({ kind: 'ids', ids: [] })] })).toEqual([]);
       });
 
       it('filters direct messages by conversation, participant and kind', async () => {

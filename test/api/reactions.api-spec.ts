@@ -1,0 +1,331 @@
+import { TINY_PNG } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
+
+/**
+ * POST and DELETE /messages/{message_id}/reactions, `reactions` in message objects, `reaction`
+ * events (≈ zerver/tests/test_reactions.py).
+ */
+const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
+const reactionsOf = (messageId: number) => `/api/v1/messages/${messageId}/reactions`;
+
+describe('reactions', () => {
+  let api: ApiTestClient;
+  beforeEach(async () => (api = await ApiTestClient.start()));
+  afterEach(() => api.close());
+
+  const id = (name: string) => api.user(name).userId;
+  /** A channel of `members` (created by the first), with a message from `sender`. */
+  const channelMessage = async (channel: string, members: string[], options: { sender?: string; private?: boolean } = {}) => {
+    expectSuccess(await api.as(members[0]).post(SUBSCRIPTIONS, { subscriptions: [{ name: channel }], principals: members.map(id), invite_only: options.private === true }));
+    const sent = expectSuccess(await api.as(options.sender ?? members[0]).post('/api/v1/messages', { type: 'stream', to: channel, topic: 'reactions', content: 'React to me' }));
+    return sent.id as number;
+  };
+  const directMessage = async (from: string, to: string[]) =>
+    expectSuccess(await api.as(from).post('/api/v1/messages', { type: 'direct', to: to.map(id), content: 'Just us' })).id as number;
+  const reactionsOn = async (who: string, messageId: number) => expectSuccess(await api.as(who).get(`/api/v1/messages/${messageId}`)).message.reactions;
+  const octopus = (userId: number) => ({ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: userId });
+  /** A refused request: Zulip's envelope, and nothing appended to the log. */
+  const refused = async (response: Parameters<typeof expectError>[0], msg: string, code = 'BAD_REQUEST') => {
+    expectError(response, msg, { code, status: 400 });
+    expect((await api.newEvents()).map((e) => e.type)).toEqual([]);
+  };
+  const uploadEmoji = async (name: string) => {
+    const { email, apiKey } = api.user('iago');
+    expectSuccess(await api.http.post(`/api/v1/realm/emoji/${name}`).auth(email, apiKey).attach('f1', TINY_PNG, `${name}.png`));
+    const all = expectSuccess(await api.as('iago').get('/api/v1/realm/emoji')).emoji as Record<string, { name: string }>;
+    return Object.entries(all).find(([, e]) => e.name === name)![0];
+  };
+
+  describe('POST /messages/{message_id}/reactions', () => {
+    it('adds a Unicode emoji named alone, shown in the message object and recorded on the message\'s reactions stream', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      await api.markEvents();
+      expect(expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'octopus' }))).toEqual({ result: 'success', msg: '' });
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('cordelia'))]);
+      const events = await api.newEvents();
+      expect(events.map((e) => [e.streamId, e.type])).toEqual([[`message_reactions-${messageId}`, 'ReactionAdded']]);
+      expect(events[0].data).toMatchObject({ messageId, userId: id('cordelia'), emojiName: 'octopus', emojiCode: '1f419', reactionType: 'unicode_emoji' });
+    });
+
+    it('takes an explicit code and type, Zulip\'s extra emoji under either spelling, and custom emoji', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia', 'iago']);
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }));
+      const parrot = await uploadEmoji('parrot');
+      expectSuccess(await api.as('iago').post(reactionsOf(messageId), { emoji_name: 'parrot' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'parrot', emoji_code: parrot, reaction_type: 'realm_emoji' }));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([
+        octopus(id('hamlet')),
+        { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('hamlet') },
+        { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('cordelia') },
+        { emoji_name: 'parrot', emoji_code: parrot, reaction_type: 'realm_emoji', user_id: id('iago') },
+        { emoji_name: 'parrot', emoji_code: parrot, reaction_type: 'realm_emoji', user_id: id('hamlet') },
+      ]);
+    });
+
+    it('counts a reaction with the same code as a vote under the first name (thumbs_up after +1)', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: '+1' }));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
+      expect((await reactionsOn('hamlet', messageId)).map((r: { emoji_name: string }) => r.emoji_name)).toEqual(['+1', '+1']);
+    });
+
+    it('refuses a second reaction with the same emoji: "Reaction already exists."', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      await api.markEvents();
+      await refused(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus' }), 'Reaction already exists.', 'REACTION_ALREADY_EXISTS');
+      await refused(
+        await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }),
+        'Reaction already exists.',
+        'REACTION_ALREADY_EXISTS',
+      );
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('hamlet'))]);
+    });
+
+    it('refuses invalid emoji with Zulip\'s messages, changing nothing', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia', 'iago']);
+      const retired = await uploadEmoji('retired');
+      expectSuccess(await api.as('iago').delete('/api/v1/realm/emoji/retired'));
+      await api.markEvents();
+      const cases: [Record<string, unknown>, string, string?][] = [
+        [{}, "Missing 'emoji_name' argument", 'REQUEST_VARIABLE_MISSING'],
+        [{ emoji_name: 'no_such_emoji' }, "Emoji 'no_such_emoji' does not exist"],
+        [{ emoji_name: 'retired' }, "Emoji 'retired' does not exist"],
+        [{ emoji_name: 'octopus', emoji_code: 'ffff', reaction_type: 'unicode_emoji' }, 'Invalid emoji code.'],
+        [{ emoji_name: 'car', emoji_code: '1f419', reaction_type: 'unicode_emoji' }, 'Invalid emoji name.'],
+        [{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'emoji' }, 'Invalid emoji type.'],
+        [{ emoji_name: 'octopus', reaction_type: 'emoji' }, 'Invalid emoji type.'],
+        [{ emoji_name: 'car', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }, 'Invalid emoji name.'],
+        [{ emoji_name: 'zulip', emoji_code: 'zulip2', reaction_type: 'zulip_extra_emoji' }, 'Invalid emoji code.'],
+        [{ emoji_name: 'parrot', emoji_code: '9999', reaction_type: 'realm_emoji' }, 'Invalid custom emoji.'],
+        [{ emoji_name: 'parrot', emoji_code: retired, reaction_type: 'realm_emoji' }, 'Invalid custom emoji name.'],
+        [{ emoji_name: 'retired', emoji_code: retired, reaction_type: 'realm_emoji' }, 'This custom emoji has been deactivated.'],
+      ];
+      for (const [params, msg, code] of cases) await refused(await api.as('hamlet').post(reactionsOf(messageId), params), msg, code);
+      expect(await reactionsOn('hamlet', messageId)).toEqual([]);
+    });
+
+    it('lets a vote for a custom emoji deactivated since stand, unchecked', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia', 'iago']);
+      const retired = await uploadEmoji('retired');
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'retired' }));
+      expectSuccess(await api.as('iago').delete('/api/v1/realm/emoji/retired'));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'retired', emoji_code: retired, reaction_type: 'realm_emoji' }));
+      expect((await reactionsOn('hamlet', messageId)).map((r: { user_id: number }) => r.user_id)).toEqual([id('hamlet'), id('cordelia')]);
+    });
+
+    it('answers "Invalid message(s)" for a message the user cannot read, and for one that is not there', async () => {
+      const publicMessage = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const privateMessage = await channelMessage('Secret', ['hamlet', 'cordelia'], { private: true });
+      const dm = await directMessage('hamlet', ['cordelia']);
+      await api.markEvents();
+      // A guest outside a public channel; a member, an administrator and the owner outside a private one; a third party to a DM.
+      await refused(await api.as('polonius').post(reactionsOf(publicMessage), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      for (const who of ['shiva', 'iago', 'desdemona']) await refused(await api.as(who).post(reactionsOf(privateMessage), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      await refused(await api.as('iago').post(reactionsOf(dm), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      await refused(await api.as('hamlet').post(reactionsOf(999_999), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      await refused(await api.as('hamlet').delete(reactionsOf(999_999), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      // The guest can react once subscribed; DM participants can.
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('polonius')] }));
+      expectSuccess(await api.as('polonius').post(reactionsOf(publicMessage), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(dm), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(privateMessage), { emoji_name: 'octopus' }));
+    });
+
+    it('answers 404 for a message id that is not a number, and refuses a deleted message and a message in an archived channel', async () => {
+      const messageId = await channelMessage('Denmark', ['iago', 'hamlet']);
+      const doomed = await channelMessage('Denmark', ['iago', 'hamlet']);
+      expectSuccess(await api.as('iago').delete(`/api/v1/messages/${doomed}`));
+      await api.markEvents();
+      // Zulip's route wants digits: anything else is an unknown path.
+      expectError(await api.as('hamlet').post('/api/v1/messages/abc/reactions', { emoji_name: 'octopus' }), 'Not Found', { status: 404 });
+      await refused(await api.as('hamlet').post(reactionsOf(doomed), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      const streamId = expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: 'Denmark' })).stream_id;
+      expectSuccess(await api.as('iago').delete(`/api/v1/streams/${streamId}`));
+      await api.markEvents();
+      await refused(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus' }), 'Invalid message(s)');
+    });
+
+    it('lets a member react to public history they never received, giving them a historical row', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expectSuccess(await api.as('shiva').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      const { message } = expectSuccess(await api.as('shiva').get(`/api/v1/messages/${messageId}`));
+      expect(message.reactions).toEqual([octopus(id('shiva'))]);
+      expect([...message.flags].sort()).toEqual(['historical', 'read']);
+    });
+
+    it('works as the Python bindings (zulip-terminal) send it: every field in the form body, message_id too', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const spec = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', message_id: String(messageId) };
+      const { email, apiKey } = api.user('cordelia');
+      expectSuccess(await api.http.post(reactionsOf(messageId)).auth(email, apiKey).type('form').send(spec));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('cordelia') }]);
+      expectSuccess(await api.http.delete(reactionsOf(messageId)).auth(email, apiKey).type('form').send(spec));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([]);
+    });
+
+    it('accepts the parameters as zulip-js sends them (multipart)', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expectSuccess(await api.as('cordelia').postMultipart(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('cordelia'))]);
+    });
+  });
+
+  describe('DELETE /messages/{message_id}/reactions', () => {
+    it('removes the user\'s reaction by name or by code, and only theirs', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      for (const who of ['hamlet', 'cordelia']) expectSuccess(await api.as(who).post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'car' }));
+      await api.markEvents();
+      expectSuccess(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      const events = await api.newEvents();
+      expect(events.map((e) => [e.streamId, e.type])).toEqual([[`message_reactions-${messageId}`, 'ReactionRemoved']]);
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('cordelia')), { emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji', user_id: id('hamlet') }]);
+      expectSuccess(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_code: '1f697', reaction_type: 'unicode_emoji' }));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('cordelia'))]);
+    });
+
+    it('removes extra and custom emoji reactions by code and type, a deactivated custom emoji too', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'iago']);
+      const parrot = await uploadEmoji('parrot');
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'parrot' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'zulip' }));
+      expectSuccess(await api.as('iago').delete('/api/v1/realm/emoji/parrot'));
+      expectSuccess(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_code: parrot, reaction_type: 'realm_emoji' }));
+      expectSuccess(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([]);
+    });
+
+    it('refuses what is not there, and a request naming no emoji, changing nothing', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      const parrot = await uploadEmoji('parrot');
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'parrot' }));
+      await api.markEvents();
+      await refused(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_name: 'octopus' }), "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
+      await refused(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_code: '1f419' }), "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
+      // reaction_type defaults to unicode_emoji, as in Zulip: a custom emoji needs its type.
+      await refused(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_code: parrot }), "Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
+      await refused(await api.as('cordelia').delete(reactionsOf(messageId), {}), 'At least one of the following arguments must be present: emoji_name, emoji_code');
+      await refused(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_name: 'no_such_emoji' }), "Emoji 'no_such_emoji' does not exist");
+      await refused(await api.as('polonius').delete(reactionsOf(messageId), { emoji_name: 'octopus' }), 'Invalid message(s)');
+      expect(await reactionsOn('hamlet', messageId)).toHaveLength(2);
+    });
+
+    it('lets a reaction be added again after its removal', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('hamlet').delete(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('hamlet'))]);
+    });
+  });
+
+  describe('message objects', () => {
+    it('carry reactions in GET /messages, and none once the message is deleted', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia', 'iago']);
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      const { messages } = expectSuccess(await api.as('hamlet').get('/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0 }));
+      expect(messages.find((m: { id: number }) => m.id === messageId).reactions).toEqual([octopus(id('cordelia'))]);
+      expectSuccess(await api.as('iago').delete(`/api/v1/messages/${messageId}`));
+      expectError(await api.as('hamlet').get(`/api/v1/messages/${messageId}`), 'Invalid message(s)');
+    });
+
+    it('are found by the has:reaction narrow (and left out by its negation) while they last', async () => {
+      const reacted = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const plain = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const dm = await directMessage('cordelia', ['hamlet']);
+      const narrowed = async (narrow: unknown[]) =>
+        (expectSuccess(await api.as('hamlet').get('/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow })).messages as { id: number }[]).map((m) => m.id);
+      expect(await narrowed([{ operator: 'has', operand: 'reaction' }])).toEqual([]);
+      expectSuccess(await api.as('cordelia').post(reactionsOf(reacted), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(dm), { emoji_name: 'car' }));
+      expect(await narrowed([{ operator: 'has', operand: 'reaction' }])).toEqual([reacted, dm]);
+      expect(await narrowed([{ operator: 'channel', operand: 'Denmark' }, { operator: 'has', operand: 'reaction' }])).toEqual([reacted]);
+      expect(await narrowed([{ operator: 'has', operand: 'reaction', negated: true }])).toEqual([plain]);
+      // Polonius (a guest outside the channel) finds nothing of it.
+      expect((expectSuccess(await api.as('polonius').get('/api/v1/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'has', operand: 'reaction' }] })).messages)).toEqual([]);
+      expectSuccess(await api.as('cordelia').delete(reactionsOf(reacted), { emoji_name: 'octopus' }));
+      expect(await narrowed([{ operator: 'has', operand: 'reaction' }])).toEqual([dm]);
+    });
+
+    it('start with no reactions in the message event', async () => {
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia')] }));
+      const { queue_id } = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['message'] }));
+      expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic: 't', content: 'hi' }));
+      const { events } = expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id, last_event_id: -1, dont_block: true }));
+      expect(events.map((e: { type: string; message: { reactions: unknown } }) => [e.type, e.message.reactions])).toEqual([['message', []]]);
+    });
+  });
+
+  it('are described in the OpenAPI document', async () => {
+    const document = (await api.http.get('/api/v1/openapi.json')).body;
+    const path = document.paths['/messages/{message_id}/reactions'];
+    expect(Object.keys(path).sort()).toEqual(['delete', 'post']);
+    expect(path.post.requestBody.content['application/x-www-form-urlencoded'].schema).toMatchObject({
+      properties: { emoji_name: expect.any(Object), emoji_code: expect.any(Object), reaction_type: expect.any(Object) },
+      required: ['emoji_name'],
+    });
+    expect(path.delete.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort()).toEqual(['path:message_id', 'query:emoji_code', 'query:emoji_name', 'query:reaction_type']);
+  });
+
+  describe('reaction events', () => {
+    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['reaction'] })).queue_id as string;
+    const eventsOf = async (who: string, queueId: string) =>
+      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+    const reactionEvent = (op: string, messageId: number, who: string, emoji = { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }) => ({
+      id: expect.any(Number),
+      type: 'reaction',
+      op,
+      user_id: id(who),
+      user: { user_id: id(who), email: api.user(who).email, full_name: expect.any(String) },
+      message_id: messageId,
+      ...emoji,
+    });
+
+    it('tell a channel\'s subscribers, and no one else, of an added and a removed reaction', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const queues = Object.fromEntries(await Promise.all(['hamlet', 'cordelia', 'iago', 'polonius'].map(async (who) => [who, await register(who)] as const)));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_code: '1f419' }));
+      for (const who of ['hamlet', 'cordelia']) {
+        expect(await eventsOf(who, queues[who])).toEqual([reactionEvent('add', messageId, 'cordelia'), reactionEvent('remove', messageId, 'cordelia')]);
+      }
+      // Iago may read the public channel but is not subscribed and has no row; Polonius is a guest outside it.
+      expect(await eventsOf('iago', queues.iago)).toEqual([]);
+      expect(await eventsOf('polonius', queues.polonius)).toEqual([]);
+    });
+
+    it('reach a non-subscriber who reacted (their historical row), with the full name in the user object', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const queue = await register('iago');
+      expectSuccess(await api.as('iago').post(reactionsOf(messageId), { emoji_name: 'zulip' }));
+      expect(await eventsOf('iago', queue)).toEqual([
+        { ...reactionEvent('add', messageId, 'iago', { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }), user: { user_id: id('iago'), email: api.user('iago').email, full_name: 'Iago' } },
+      ]);
+    });
+
+    it('tell only the participants of a direct message, and a private channel\'s subscribers', async () => {
+      const dm = await directMessage('hamlet', ['cordelia']);
+      const secret = await channelMessage('Secret', ['hamlet', 'cordelia'], { private: true });
+      const queues = Object.fromEntries(await Promise.all(['hamlet', 'cordelia', 'iago', 'desdemona'].map(async (who) => [who, await register(who)] as const)));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(dm), { emoji_name: 'octopus' }));
+      expectSuccess(await api.as('hamlet').post(reactionsOf(secret), { emoji_name: 'octopus' }));
+      for (const who of ['hamlet', 'cordelia']) {
+        expect(await eventsOf(who, queues[who])).toEqual([reactionEvent('add', dm, 'cordelia'), reactionEvent('add', secret, 'hamlet')]);
+      }
+      expect(await eventsOf('iago', queues.iago)).toEqual([]);
+      expect(await eventsOf('desdemona', queues.desdemona)).toEqual([]);
+    });
+
+    it('are not sent for refused requests', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const queue = await register('hamlet');
+      expectError(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_name: 'octopus' }), "Reaction doesn't exist.");
+      expectError(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'nope' }), "Emoji 'nope' does not exist");
+      expect(await eventsOf('hamlet', queue)).toEqual([]);
+    });
+  });
+});
