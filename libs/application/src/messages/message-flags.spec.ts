@@ -1,5 +1,4 @@
-import { MESSAGE_FLAG_BITS as F, VISIBILITY_POLICY } from '@app/domain';
-import { clampFlagRange } from './message-flags.service';
+import { clampFlagRange, MESSAGE_FLAG_BITS as F, VISIBILITY_POLICY } from '@app/domain';
 import { aggregateUnread, topicPolicyKey } from './unread-queries';
 
 describe('clampFlagRange (update_message_flags_for_narrow)', () => {

@@ -17,7 +17,7 @@ import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
 import { canAccessChannelHistory } from './message-access';
 import type { UserTopicDocument } from './message.documents';
-import { UserTopicsService } from './user-topics.service';
+import { UserTopicQueries } from './user-topics.queries';
 
 export type ResolvedNarrow = { terms: NarrowTerm[]; includeHistory: boolean };
 
@@ -39,7 +39,7 @@ export class NarrowResolver {
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
-    private readonly userTopics: UserTopicsService,
+    private readonly userTopics: UserTopicQueries,
   ) {}
 
   async resolve(viewer: UserDocument, narrow: NarrowParameter[]): Promise<ResolvedNarrow> {
