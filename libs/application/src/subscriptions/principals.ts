@@ -1,4 +1,4 @@
-import { NoSuchPrincipalError, UserIsDeactivatedError } from '@app/domain';
+import { NoSuchUserError, UserIsDeactivatedError } from '@app/domain';
 import type { UserQueries } from '../users/user-queries';
 import type { UserDocument } from '../users/user.documents';
 
@@ -14,7 +14,7 @@ export async function resolvePrincipals(users: UserQueries, realmId: number, pri
   const found = await Promise.all(
     (principals as (string | number)[]).map((p) => (typeof p === 'number' ? users.byId(realmId, p) : users.byEmail(realmId, p))),
   );
-  if (found.some((user) => user === null)) throw new NoSuchPrincipalError();
+  if (found.some((user) => user === null)) throw new NoSuchUserError();
   const accounts = [...new Map((found as UserDocument[]).map((u) => [u.user_id, u])).values()];
   if (accounts.some((u) => !u.is_active)) throw new UserIsDeactivatedError();
   return accounts;
