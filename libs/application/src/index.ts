@@ -55,6 +55,7 @@ export * from './messages/message.documents';
 export * from './messages/send-message.command';
 export * from './messages/get-messages.queries';
 export * from './messages/message-flags.command';
+export * from './messages/message-flags.queries';
 export * from './messages/unread-queries';
 export * from './messages/user-topics.command';
 export * from './messages/user-topics.queries';

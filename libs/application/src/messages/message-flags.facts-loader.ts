@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, DomainError, EMPTY_TOPIC_FALLBACK_NAME, type FlagOperation, type FlagSelection, MESSAGE_FLAG_BITS, type MessageFlag, planFlagChangeOverIds, selectionConditions } from '@app/domain';
+import { Injectable } from '@nestjs/common';
+import { type Actor, DomainError, EMPTY_TOPIC_FALLBACK_NAME, type FlagOperation, type FlagSelection, type MessageFlag, planFlagChangeOverIds } from '@app/domain';
 import { ChannelQueries } from '../channels/channel-queries';
-import { USER_MESSAGE_STORE } from '../ports/tokens';
-import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import { MessageQueries } from './get-messages.queries';
+import { MessageFlagQueries } from './message-flags.queries';
 
 /** A resolved flag change: what the decider records, and how many rows it changes. */
 export type ResolvedFlagChange = { flag: MessageFlag; op: FlagOperation; selection: FlagSelection; updatedCount: number };
@@ -13,7 +12,8 @@ export type ResolvedFlagChange = { flag: MessageFlag; op: FlagOperation; selecti
  * What the flag commands read before they are decided (zerver/actions/message_flags.py): the
  * user's rows, the channels of messages they are not subscribed to, access to messages that get a
  * historical row, and, for the mark-as-read endpoints, the user's newest message and the count of
- * rows a bounded selection changes. The decision over listed ids is planFlagChangeOverIds.
+ * rows a bounded selection changes, all through query classes. The decision over listed ids is
+ * planFlagChangeOverIds.
  */
 @Injectable()
 export class MessageFlagsFactsLoader {
@@ -21,12 +21,12 @@ export class MessageFlagsFactsLoader {
     private readonly messages: MessageQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
-    @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
+    private readonly flags: MessageFlagQueries,
   ) {}
 
   /** The user's flags on these messages, where they have a row. */
   rowsOf(userId: number, messageIds: number[]): Promise<Map<number, number>> {
-    return this.store.flagsFor(userId, messageIds);
+    return this.flags.flagsOf(userId, messageIds);
   }
 
   /**
@@ -59,10 +59,10 @@ export class MessageFlagsFactsLoader {
    * many of its rows are unread; null when the user has no messages.
    */
   async readUpTo(actor: Actor, userId: number, selection: (upToMessageId: number) => FlagSelection): Promise<ResolvedFlagChange | null> {
-    const upTo = await this.store.maxMessageId(actor.realmId, userId);
+    const upTo = await this.flags.newestMessageId(actor.realmId, userId);
     if (upTo === null) return null;
     const chosen = selection(upTo);
-    const updatedCount = await this.store.countFlagChanges(userId, selectionConditions(chosen), 'add', MESSAGE_FLAG_BITS.read);
+    const updatedCount = await this.flags.countUnread(userId, chosen);
     return { flag: 'read', op: 'add', selection: chosen, updatedCount };
   }
 
@@ -74,7 +74,7 @@ export class MessageFlagsFactsLoader {
   /** POST /mark_topic_as_read's topic: the empty-topic display name means the empty topic; "No such topic '<topic>'" when the user has no message in it. */
   async topicOf(actor: Actor, userId: number, streamId: number, topicName: string): Promise<string> {
     const topic = topicName === EMPTY_TOPIC_FALLBACK_NAME ? '' : topicName;
-    if (!(await this.store.topicHasMessages(actor.realmId, streamId, topic, userId))) throw new DomainError(`No such topic '${topic}'`);
+    if (!(await this.flags.topicHasMessages(actor.realmId, streamId, topic, userId))) throw new DomainError(`No such topic '${topic}'`);
     return topic;
   }
 }

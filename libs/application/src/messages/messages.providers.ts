@@ -5,6 +5,7 @@ import { EditMessageHandler } from './edit-message.handler';
 import { MessageQueries } from './get-messages.queries';
 import { MarkAllAsReadHandler, MarkChannelAsReadHandler, MarkTopicAsReadHandler, UpdateMessageFlagsForNarrowHandler, UpdateMessageFlagsHandler } from './message-flags.handler';
 import { MessageFlagsFactsLoader } from './message-flags.facts-loader';
+import { MessageFlagQueries } from './message-flags.queries';
 import { MessageHistoryQueries } from './message-history.queries';
 import { MessageNotices } from './message-notices';
 import { MessageSender } from './message-sender';
@@ -34,4 +35,4 @@ export const MESSAGES_HANDLERS: Provider[] = [
   SetUserTopicVisibilityPolicyHandler,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
-export const MESSAGES_QUERIES: Provider[] = [MessageQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries];
+export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries];
