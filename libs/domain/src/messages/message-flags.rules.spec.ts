@@ -1,4 +1,4 @@
-import { checkFlagChange, type FlagChangeOverIds, MESSAGE_FLAG_BITS as F, planFlagChangeOverIds } from '@app/domain';
+import { checkFlagChange, clampFlagRange, type FlagChangeOverIds, MESSAGE_FLAG_BITS as F, planFlagChangeOverIds } from '@app/domain';
 
 const plan = (flag: string, op: string, o: Partial<Omit<FlagChangeOverIds, 'flag' | 'op' | 'mask'>> = {}) => {
   const ids = o.ids ?? [1, 2, 3];
@@ -10,6 +10,23 @@ const plan = (flag: string, op: string, o: Partial<Omit<FlagChangeOverIds, 'flag
     unsubscribedChannelOf: o.unsubscribedChannelOf ?? new Map(),
   });
 };
+
+describe('clampFlagRange (update_message_flags_for_narrow)', () => {
+  it.each([
+    [[100, 200], [100, 200]],
+    [[5000, 0], [5000, 0]],
+    [[100_000, 0], [5000, 0]],
+    [[0, 100_000], [0, 5000]],
+    [[5000, 5000], [1000, 4000]],
+    [[100_000, 100_000], [1000, 4000]],
+    [[4000, 4000], [1000, 4000]],
+    [[500, 100_000], [500, 4500]],
+    [[3000, 3000], [2000, 3000]],
+  ])('%j becomes %j', ([before, after], [numBefore, numAfter]) => {
+    expect(clampFlagRange(before, after)).toEqual({ numBefore, numAfter });
+    expect(numBefore + numAfter).toBeLessThanOrEqual(5000);
+  });
+});
 
 describe('planFlagChangeOverIds (do_update_message_flags)', () => {
   it('selects only the messages whose flag changes', () => {
