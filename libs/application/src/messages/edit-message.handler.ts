@@ -6,7 +6,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { AttachmentQueries } from '../uploads/attachment-queries';
+import { AttachmentQueries } from '../uploads/attachment.queries';
 import { EditMessageCommand, type EditMessageResult } from './edit-message.command';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
 import { UpdateMessageFlagsCommand } from './message-flags.command';

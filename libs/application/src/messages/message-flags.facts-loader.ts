@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, DomainError, EMPTY_TOPIC_FALLBACK_NAME, type FlagOperation, type FlagSelection, type MessageFlag, planFlagChangeOverIds } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { ChannelQueries } from '../channels/channel.queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { MessageQueries } from './get-messages.queries';
 import { MessageFlagQueries } from './message-flags.queries';
 

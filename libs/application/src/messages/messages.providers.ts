@@ -12,7 +12,7 @@ import { MessageSender } from './message-sender';
 import { NarrowResolver } from './narrow-resolver';
 import { SendMessageFactsLoader } from './send-message.facts-loader';
 import { SendMessageHandler } from './send-message.handler';
-import { UnreadQueries } from './unread-queries';
+import { UnreadQueries } from './unread.queries';
 import { SetUserTopicVisibilityPolicyHandler } from './user-topics.handler';
 import { UserTopicQueries } from './user-topics.queries';
 

@@ -5,7 +5,7 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { MESSAGES, type MessageDocument } from './message.documents';
-import { UnreadQueries } from './unread-queries';
+import { UnreadQueries } from './unread.queries';
 import { UserTopicQueries } from './user-topics.queries';
 
 /** zerver/lib/events.py RECENT_CONVERSATIONS_LIMIT. */

@@ -9,12 +9,12 @@ import {
   type NarrowParameter,
   VISIBILITY_POLICY,
 } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
 import type { NarrowCondition, NarrowTerm } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { canAccessChannelHistory } from './message-access';
 import type { UserTopicDocument } from './message.documents';
 import { UserTopicQueries } from './user-topics.queries';

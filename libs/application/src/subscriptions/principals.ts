@@ -1,5 +1,5 @@
 import { NoSuchUserError, UserIsDeactivatedError } from '@app/domain';
-import type { UserQueries } from '../users/user-queries';
+import type { UserQueries } from '../users/user.queries';
 import type { UserDocument } from '../users/user.documents';
 
 /** `principals`: all emails or all user ids (Zulip's Json[list[str] | list[int]]). */

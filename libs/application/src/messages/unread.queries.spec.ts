@@ -1,5 +1,5 @@
 import { MESSAGE_FLAG_BITS as F, VISIBILITY_POLICY } from '@app/domain';
-import { aggregateUnread, topicPolicyKey } from './unread-queries';
+import { aggregateUnread, topicPolicyKey } from './unread.queries';
 
 describe('aggregateUnread (aggregate_unread_data)', () => {
   const row = (id: number, o: { streamId?: number; topic?: string; dmKey?: string; flags?: number; senderId?: number }) => ({

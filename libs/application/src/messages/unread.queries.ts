@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, isMutedByVisibility, MESSAGE_FLAG_BITS as F, NoSuchUserError, type VisibilityPolicy } from '@app/domain';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UnreadMessage, UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserTopicQueries } from './user-topics.queries';
 
 /** zerver/lib/message.py MAX_UNREAD_MESSAGES. */
