@@ -111,7 +111,7 @@ describe('message flags', () => {
     });
 
     it('clamps num_before and num_after (Zulip keeps at least 1,000 on the smaller side)', async () => {
-      // 10 messages exist; the clamp itself is unit-tested (clampFlagRange); here a huge request answers normally.
+      // 10 messages exist; the clamp itself is unit-tested (clampFlagRange, libs/domain/src/messages/message-flags.rules.spec.ts); here a huge request answers normally.
       expect(expectSuccess(await narrow('cordelia', { anchor: 'newest', num_before: 100_000, num_after: 0 }))).toMatchObject({ processed_count: 6, found_oldest: true, found_newest: true });
       expect(expectSuccess(await narrow('cordelia', { anchor: String(m[2]), num_before: 50_000, num_after: 50_000 }))).toMatchObject({ processed_count: 6, found_oldest: true, found_newest: true });
     });

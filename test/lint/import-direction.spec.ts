@@ -35,7 +35,7 @@ describe('import direction (eslint.config.js)', () => {
     ['libs/domain/src/users/x.spec.ts', "import { givenWhenThen } from '@app/testing';"],
     ['libs/application/src/users/x.ts', "import type { AppConfig } from '@app/config';"],
     ['libs/application/src/users/x.ts', "import { usersStream } from '@app/domain';"],
-    ['libs/application/src/users/x.ts', "import { UserQueries } from '../users/user-queries';"],
+    ['libs/application/src/users/x.ts', "import { UserQueries } from '../users/user.queries';"],
     ['libs/application/src/users/x.spec.ts', "import { openSqlite } from '@app/infrastructure';"],
     ['libs/projections/src/users/x.ts', "import { UserQueries } from '@app/application';"],
     ['libs/infrastructure/src/x.ts', "import { EVENT_STORE } from '@app/application';"],

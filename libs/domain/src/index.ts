@@ -41,7 +41,7 @@ export * from './settings/settings.values';
 export * from './settings/settings.rules';
 export * from './settings/settings.decider';
 export * from './users/user-email.events';
-export * from './users/user-email.commands';
+export * from './users/user-email.command';
 export * from './settings/target-users.rules';
 export * from './subscription-properties/subscription-properties.errors';
 export * from './subscription-properties/subscription-properties.rules';

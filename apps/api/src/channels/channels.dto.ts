@@ -1,5 +1,5 @@
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 import { type Shape, shapes } from '../http/params/json-shapes';
 import { BoolParam, JsonParam, StringParam } from '../http/params/param.decorators';
 

@@ -1,6 +1,6 @@
 import { DRAFT_TYPES, type DraftInput } from '@app/domain';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 import { JsonParam } from '../http/params/param.decorators';
 import { requiredString } from '../http/params/required-string.shape';
 

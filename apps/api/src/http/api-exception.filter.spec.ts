@@ -3,7 +3,7 @@ import type { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { DomainError } from '@app/domain';
 import { ApiExceptionFilter } from './api-exception.filter';
-import { RateLimitedError } from './api-errors';
+import { RateLimitedError } from './api.errors';
 
 type Captured = { status?: number; body?: Record<string, unknown>; headers: Record<string, string> };
 

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/application';
 import { DomainError } from '@app/domain';
-import { MethodNotAllowedError, RateLimitedError, RouteNotFoundError } from './api-errors';
+import { MethodNotAllowedError, RateLimitedError, RouteNotFoundError } from './api.errors';
 import { PayloadTooLargeError } from './body-parsing';
 
 type RouterLayer = { route?: { methods: Record<string, boolean> }; match(path: string): boolean };

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { APP_CONFIG, AuthenticationService, LOGGER, RATE_LIMIT_STORE, type RateLimitStorePort } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { type Actor, DomainError, isAdministrator, MustBeAdministratorError, MustBeBotUserError, MustBeOwnerError } from '@app/domain';
-import { MissingAuthenticationError, UnauthorizedError } from './api-errors';
+import { MissingAuthenticationError, UnauthorizedError } from './api.errors';
 import { CALLER_KIND, PUBLIC_ENDPOINT, REQUIRED_ROLE } from './auth.decorators';
 import { RateLimiter } from './rate-limiter';
 import { RealmContext } from './realm-context';

@@ -1,4 +1,4 @@
-import { RouteNotFoundError } from './api-errors';
+import { RouteNotFoundError } from './api.errors';
 
 /**
  * An integer path parameter (Zulip's `<int:…>` URL converters): anything else does not match the

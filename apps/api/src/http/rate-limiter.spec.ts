@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { RateLimitStorePort } from '@app/application';
 import { InProcessRateLimitStore } from '@app/infrastructure/embedded/in-process-rate-limit-store';
-import { RateLimitedError } from './api-errors';
+import { RateLimitedError } from './api.errors';
 import { RateLimiter } from './rate-limiter';
 
 const fakeResponse = () => {

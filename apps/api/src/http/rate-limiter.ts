@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import type { RateLimitStorePort } from '@app/application';
-import { RateLimitedError } from './api-errors';
+import { RateLimitedError } from './api.errors';
 
 export type RateLimitRule = { requests: number; windowSeconds: number };
 

@@ -1,5 +1,6 @@
 import { Controller, Post } from '@nestjs/common';
-import { UserTopicsService } from '@app/application';
+import { CommandBus } from '@nestjs/cqrs';
+import { SetUserTopicVisibilityPolicyCommand } from '@app/application';
 import { CurrentUser } from '../http/auth.decorators';
 import { Params } from '../http/params/params.decorator';
 import type { AuthenticatedUser } from '../http/request-context';
@@ -9,12 +10,12 @@ import { UpdateUserTopicDto } from './user-topics.dto';
 /** ≈ zerver/views/user_topics.py */
 @Controller('api/v1')
 export class UserTopicsController {
-  constructor(private readonly userTopics: UserTopicsService) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('user_topics')
   @Summary("Set the user's visibility policy for a topic: muted, unmuted, followed or none.")
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: UpdateUserTopicDto) {
-    await this.userTopics.setVisibilityPolicy(actor, { streamId: params.stream_id, topic: params.topic, visibilityPolicy: params.visibility_policy });
+    await this.commands.execute(new SetUserTopicVisibilityPolicyCommand({ actor }, { streamId: params.stream_id, topic: params.topic, visibilityPolicy: params.visibility_policy }));
     return {};
   }
 }

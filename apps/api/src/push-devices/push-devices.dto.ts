@@ -1,4 +1,4 @@
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 import { type Shape, shapes } from '../http/params/json-shapes';
 import { EnumParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { BLOB_STORE, type BlobStorePort, emojiBlobKey, RealmEmojiQueries } from '@app/application';
-import { RouteNotFoundError } from '../http/api-errors';
+import { RouteNotFoundError } from '../http/api.errors';
 import { Public } from '../http/auth.decorators';
 
 /**

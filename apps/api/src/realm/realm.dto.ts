@@ -1,6 +1,6 @@
 import { type GroupSettingChangeRequest, type GroupSettingValueInput, REALM_TOPICS_POLICIES, type RealmTopicsPolicy } from '@app/domain';
 import { isInteger, type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 import { BoolParam, EnumParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /**

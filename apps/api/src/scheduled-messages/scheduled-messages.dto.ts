@@ -1,7 +1,7 @@
 import { MESSAGE_TYPES, type MessageTypeParam } from '@app/domain';
 import type { ScheduledTo } from '@app/application';
 import { isInteger, type Shape } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 import { BoolParam, EnumParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /**

@@ -1,7 +1,7 @@
 import { type SettingSpec, isRecognizedTimezone } from '@app/domain';
 import type { TargetUsers } from '@app/application';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 
 const fail = (message: string): never => {
   throw new InvalidParamError(message);

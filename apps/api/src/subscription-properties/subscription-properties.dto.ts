@@ -2,7 +2,7 @@ import { InvalidSubscriptionColorError, SUBSCRIPTION_PROPERTIES, checkSubscripti
 import type { SubscriptionPropertyChange } from '@app/application';
 import { JsonParam, StringParam } from '../http/params/param.decorators';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 
 const at = (base: string, key: string) => `${base}[${JSON.stringify(key)}]`;
 

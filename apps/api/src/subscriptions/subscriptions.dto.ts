@@ -2,7 +2,7 @@ import { isValidColor, MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
 import type { Principals, SubscriptionRequest } from '@app/application';
 import { BoolParam, JsonParam } from '../http/params/param.decorators';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 
 const pathOf = (base: string, key: string | number) => `${base}[${JSON.stringify(key)}]`;
 

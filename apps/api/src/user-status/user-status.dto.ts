@@ -1,7 +1,7 @@
 import { MAX_STATUS_TEXT_LENGTH, StatusTextTooLongError, checkStatusText } from '@app/domain';
 import { BoolParam, CheckedStringParam, StringParam } from '../http/params/param.decorators';
 import type { Shape } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 
 /** StringConstraints(strip_whitespace=True, max_length=60): stripped first, then counted in code points. */
 const statusText: Shape<string> = {

@@ -1,5 +1,5 @@
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param-errors';
+import { InvalidParamError } from '../http/params/param.errors';
 import { BoolParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /** JSON null (a `profile_data` value that removes the field's value). */

@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { BotStorageQueries } from './bot-storage-queries';
-import { PutBotStorageHandler, RemoveBotStorageHandler } from './bot-storage.handlers';
+import { BotStorageQueries } from './bot-storage.queries';
+import { PutBotStorageHandler, RemoveBotStorageHandler } from './bot-storage.handler';
 
 /** The bot storage area's handlers and queries, registered by ApplicationModule. */
 export const BOT_STORAGE_HANDLERS: Provider[] = [PutBotStorageHandler, RemoveBotStorageHandler];

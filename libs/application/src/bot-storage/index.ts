@@ -1,3 +1,3 @@
 export * from './bot-storage.documents';
-export * from './bot-storage-queries';
-export * from './bot-storage.commands';
+export * from './bot-storage.queries';
+export * from './bot-storage.command';

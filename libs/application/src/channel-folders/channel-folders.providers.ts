@@ -1,5 +1,5 @@
 import { ChangeChannelFolderHandler } from '../channels/change-channel-folder.handler';
-import { ChannelFolderQueries } from './channel-folder-queries';
+import { ChannelFolderQueries } from './channel-folder.queries';
 import { CreateChannelFolderHandler } from './create-channel-folder.handler';
 import { ReorderChannelFoldersHandler } from './reorder-channel-folders.handler';
 import { UpdateChannelFolderHandler } from './update-channel-folder.handler';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { ChannelFolderQueries } from './channel-folder-queries';
+import { ChannelFolderQueries } from './channel-folder.queries';
 
 /** `channel_folders` (also fetched for `channel_folder`): every folder, archived ones included. */
 @Injectable()

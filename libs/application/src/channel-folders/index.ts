@@ -1,5 +1,5 @@
 export * from './channel-folder.documents';
-export * from './channel-folder-queries';
+export * from './channel-folder.queries';
 export * from './create-channel-folder.command';
 export * from './update-channel-folder.command';
 export * from './reorder-channel-folders.command';

@@ -6,7 +6,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { ChannelFolderQueries } from './channel-folder-queries';
+import { ChannelFolderQueries } from './channel-folder.queries';
 import { UpdateChannelFolderCommand } from './update-channel-folder.command';
 
 @CommandHandler(UpdateChannelFolderCommand)

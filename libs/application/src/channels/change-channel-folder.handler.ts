@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { channelsDecider, channelsStream } from '@app/domain';
-import { ChannelFolderQueries } from '../channel-folders/channel-folder-queries';
+import { ChannelFolderQueries } from '../channel-folders/channel-folder.queries';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChangeChannelFolderCommand } from './change-channel-folder.command';
 
 @CommandHandler(ChangeChannelFolderCommand)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { ChannelDocument } from './channel.documents';
 import { formatStream, type ApiStream } from './channel-format';
 import { SystemGroupIds } from './system-group-ids';

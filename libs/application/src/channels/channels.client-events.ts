@@ -10,9 +10,9 @@ import type {
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
-import { UserQueries } from '../users/user-queries';
-import { ChannelQueries } from './channel-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { UserQueries } from '../users/user.queries';
+import { ChannelQueries } from './channel.queries';
 import { ChannelViews } from './channel-views';
 
 /** `stream` events (zerver/actions/streams.py) to those who may see the channel. */

@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { ChannelQueries } from './channel-queries';
+import { ChannelQueries } from './channel.queries';
 import { ChannelViews } from './channel-views';
 import { DeactivateChannelHandler } from './deactivate-channel.handler';
 import { UpdateChannelHandler } from './update-channel.handler';

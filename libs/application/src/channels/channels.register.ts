@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { ChannelQueries } from './channel-queries';
+import { ChannelQueries } from './channel.queries';
 import { ChannelViews } from './channel-views';
 
 /** `stream`: the channels the user can see (Zulip's `streams`; archived ones are left out). */

@@ -5,7 +5,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChannelDescriptionRenderer } from './channel-description.renderer';
 import { UpdateChannelCommand } from './update-channel.command';
 

@@ -4,7 +4,7 @@ import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { toRealm } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
-import { CustomProfileFieldQueries } from './custom-profile-field-queries';
+import { CustomProfileFieldQueries } from './custom-profile-field.queries';
 
 type RealmFieldsChanged = RecordedEvent<string, { realmId: number }>;
 

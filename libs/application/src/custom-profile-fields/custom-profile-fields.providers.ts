@@ -3,9 +3,9 @@ import {
   DeleteProfileFieldHandler,
   ReorderProfileFieldsHandler,
   UpdateProfileFieldHandler,
-} from './custom-profile-field.handlers';
-import { CustomProfileFieldQueries } from './custom-profile-field-queries';
-import { RemoveProfileDataHandler, UpdateProfileDataHandler } from './profile-data.handlers';
+} from './custom-profile-field.handler';
+import { CustomProfileFieldQueries } from './custom-profile-field.queries';
+import { RemoveProfileDataHandler, UpdateProfileDataHandler } from './profile-data.handler';
 
 export const CUSTOM_PROFILE_FIELDS_HANDLERS = [
   CreateProfileFieldHandler,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { CustomProfileFieldQueries } from './custom-profile-field-queries';
+import { CustomProfileFieldQueries } from './custom-profile-field.queries';
 
 /** `custom_profile_fields`: the organization's profile fields. */
 @Injectable()

@@ -7,7 +7,7 @@ import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateDraftsCommand } from './create-drafts.command';
-import { DraftFactsLoader } from './draft-facts.loader';
+import { DraftFactsLoader } from './draft.facts-loader';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { ownUserId } from '../shared/own-user-id';
 

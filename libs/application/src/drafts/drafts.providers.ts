@@ -1,8 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { CreateDraftsHandler } from './create-drafts.handler';
 import { DeleteAllDraftsHandler, DeleteDraftHandler } from './delete-draft.handler';
-import { DraftFactsLoader } from './draft-facts.loader';
-import { DraftQueries } from './draft-queries';
+import { DraftFactsLoader } from './draft.facts-loader';
+import { DraftQueries } from './draft.queries';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { EditDraftHandler } from './edit-draft.handler';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { DraftQueries } from './draft-queries';
+import { DraftQueries } from './draft.queries';
 
 /** `drafts`: the user's drafts, most recently edited first. */
 @Injectable()

@@ -5,7 +5,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { DraftFactsLoader } from './draft-facts.loader';
+import { DraftFactsLoader } from './draft.facts-loader';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { EditDraftCommand } from './edit-draft.command';
 import { ownUserId } from '../shared/own-user-id';

@@ -1,5 +1,5 @@
 export * from './draft.documents';
-export * from './draft-queries';
+export * from './draft.queries';
 export * from './drafts-synchronization';
 export * from './create-drafts.command';
 export * from './edit-draft.command';

@@ -3,13 +3,13 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import type { ClientEvent } from './event-queue';
 import type { EventQueue } from './event-queue';
 
+/** A recorded event typed by its domain event (mapper signatures). */
+export type Recorded<E extends { type: string; data: object }> = RecordedEvent<E['type'], E['data']>;
+
 /**
  * What one domain event means for connected clients: events for users. `perUser` shapes the event
  * for each recipient (a message's flags); `perQueue` for one queue (local echo's local_message_id).
  */
-/** A recorded event typed by its domain event (mapper signatures). */
-export type Recorded<E extends { type: string; data: object }> = RecordedEvent<E['type'], E['data']>;
-
 export type ClientEventDelivery = {
   userIds: Iterable<number>;
   event: ClientEvent;
@@ -36,8 +36,9 @@ export type ClientEventMapper<E extends RecordedEvent = RecordedEvent> = (
 ) => ClientEventDelivery[] | Promise<ClientEventDelivery[]>;
 
 /**
- * Domain event type → client events (Zulip's send_event calls, one per mutation). Each area plugs
- * its mappers in (`register`); a domain event without a mapper produces no client event.
+ * Domain event type → client events (Zulip's send_event calls, one per mutation), built by `of`
+ * from every area's `<area>.client-events.ts` (CLIENT_EVENT_AREAS in areas.ts); a domain event
+ * without a mapper produces no client event, one with several runs them all, in order.
  */
 export class ClientEventMappers {
   private readonly mappers = new Map<string, ClientEventMapper[]>();

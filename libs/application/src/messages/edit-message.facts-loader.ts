@@ -20,15 +20,15 @@ import {
   type UserFacts,
   type VisibilityPolicy,
 } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '../realms/realm-queries';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '../realms/realm.queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { canAccessChannelHistory } from './message-access';
 import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument } from './message.documents';
 import { currentMessage } from './message-format';

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type EditMessage, messageDecider, type MessageContentEdited, type MessagesMoved, messageStream, moveNotices } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { AttachmentQueries } from '../uploads/attachment-queries';
+import { AttachmentQueries } from '../uploads/attachment.queries';
 import { EditMessageCommand, type EditMessageResult } from './edit-message.command';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
-import { MessageFlagsService } from './message-flags.service';
+import { UpdateMessageFlagsCommand } from './message-flags.command';
 import { MessageNotices } from './message-notices';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -28,7 +28,7 @@ export class EditMessageHandler implements ICommandHandler<EditMessageCommand> {
     private readonly projections: ProjectionWaiter,
     private readonly facts: EditMessageFactsLoader,
     private readonly notices: MessageNotices,
-    private readonly flags: MessageFlagsService,
+    private readonly commands: CommandBus,
     private readonly attachments: AttachmentQueries,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
@@ -50,7 +50,7 @@ export class EditMessageHandler implements ICommandHandler<EditMessageCommand> {
     const noticed = moved && decided ? await this.notices.post(facts.realmId, accessed.editor.user_id, moveNotices(moved.data, decided, contentEdited), now) : undefined;
     await this.projections.waitFor(noticed?.position ?? position);
     // mark_as_read_for_acting_user: the mover has read the notices (where they have a row for them).
-    if (noticed && noticed.messageIds.length > 0) await this.flags.updateByIds(context.actor, { messages: noticed.messageIds, op: 'add', flag: 'read' });
+    if (noticed && noticed.messageIds.length > 0) await this.commands.execute(new UpdateMessageFlagsCommand(context, { messages: noticed.messageIds, op: 'add', flag: 'read' }));
     // detached_uploads (check_attachment_reference_change): the editor's uploads whose only links
     // this content edit removed; always present, empty for moves.
     const edited = newEvents.find((e): e is MessageContentEdited => e.type === 'MessageContentEdited');

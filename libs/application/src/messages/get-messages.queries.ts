@@ -11,15 +11,15 @@ import {
   NoSuchUserError,
   parseAnchor,
 } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { MessageMatch, MessageQuery, UserMessageStorePort } from '../ports/user-message-store.port';
-import { ReactionQueries } from '../reactions/reaction-queries';
-import { RealmQueries } from '../realms/realm-queries';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { ReactionQueries } from '../reactions/reaction.queries';
+import { RealmQueries } from '../realms/realm.queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { USERS, type UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { type ApiMessage, currentMessage, formatMessage } from './message-format';
 import { MESSAGES, type MessageDocument } from './message.documents';
 import { NarrowResolver } from './narrow-resolver';

@@ -5,7 +5,7 @@ import { ChannelTopics } from '../channels/channel-topics';
 import type { ChannelDocument, ChannelTopic } from '../channels/channel.documents';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { canAccessChannelHistory } from './message-access';
 
 /**

@@ -5,7 +5,7 @@ import type { GlobalPosition } from '../ports/event-store.port';
 import { NOTIFICATION_BOT_FULL_NAME, NOTIFICATION_BOT_SHORT_NAME } from '../scheduled-messages/notification-bot';
 import { CreateBotCommand } from '../users/create-bot.command';
 import type { UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { MessageSender } from './message-sender';
 
 /**

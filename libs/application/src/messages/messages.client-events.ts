@@ -11,15 +11,15 @@ import {
   type UserTopicVisibilityPolicyChanged,
   unixSeconds,
 } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { toUser } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { NarrowTerm, UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
-import { UserQueries } from '../users/user-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { UserQueries } from '../users/user.queries';
 import { MessageQueries } from './get-messages.queries';
 import type { MessageDocument } from './message.documents';
 

@@ -3,15 +3,18 @@ import { DeleteMessageHandler } from './delete-message.handler';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
 import { EditMessageHandler } from './edit-message.handler';
 import { MessageQueries } from './get-messages.queries';
-import { MessageFlagsService } from './message-flags.service';
+import { MarkAllAsReadHandler, MarkChannelAsReadHandler, MarkTopicAsReadHandler, UpdateMessageFlagsForNarrowHandler, UpdateMessageFlagsHandler } from './message-flags.handler';
+import { MessageFlagsFactsLoader } from './message-flags.facts-loader';
+import { MessageFlagQueries } from './message-flags.queries';
 import { MessageHistoryQueries } from './message-history.queries';
 import { MessageNotices } from './message-notices';
 import { MessageSender } from './message-sender';
 import { NarrowResolver } from './narrow-resolver';
 import { SendMessageFactsLoader } from './send-message.facts-loader';
 import { SendMessageHandler } from './send-message.handler';
-import { UnreadQueries } from './unread-queries';
-import { UserTopicsService } from './user-topics.service';
+import { UnreadQueries } from './unread.queries';
+import { SetUserTopicVisibilityPolicyHandler } from './user-topics.handler';
+import { UserTopicQueries } from './user-topics.queries';
 
 /** The messages area's handlers and the services they share, registered by ApplicationModule. */
 export const MESSAGES_HANDLERS: Provider[] = [
@@ -23,6 +26,13 @@ export const MESSAGES_HANDLERS: Provider[] = [
   EditMessageFactsLoader,
   MessageNotices,
   NarrowResolver,
+  UpdateMessageFlagsHandler,
+  UpdateMessageFlagsForNarrowHandler,
+  MarkAllAsReadHandler,
+  MarkChannelAsReadHandler,
+  MarkTopicAsReadHandler,
+  MessageFlagsFactsLoader,
+  SetUserTopicVisibilityPolicyHandler,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
-export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagsService, UnreadQueries, UserTopicsService, MessageHistoryQueries];
+export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries];

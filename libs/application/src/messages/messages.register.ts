@@ -5,8 +5,8 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { MESSAGES, type MessageDocument } from './message.documents';
-import { UnreadQueries } from './unread-queries';
-import { UserTopicsService } from './user-topics.service';
+import { UnreadQueries } from './unread.queries';
+import { UserTopicQueries } from './user-topics.queries';
 
 /** zerver/lib/events.py RECENT_CONVERSATIONS_LIMIT. */
 const RECENT_CONVERSATIONS_LIMIT = 1000;
@@ -16,7 +16,7 @@ const RECENT_CONVERSATIONS_LIMIT = 1000;
 export class MessagesRegisterSections implements AreaRegisterSections {
   constructor(
     private readonly unread: UnreadQueries,
-    private readonly userTopics: UserTopicsService,
+    private readonly userTopics: UserTopicQueries,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
   ) {}

@@ -9,16 +9,16 @@ import {
   type NarrowParameter,
   VISIBILITY_POLICY,
 } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
 import type { NarrowCondition, NarrowTerm } from '../ports/user-message-store.port';
-import { ReactionQueries } from '../reactions/reaction-queries';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { ReactionQueries } from '../reactions/reaction.queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { canAccessChannelHistory } from './message-access';
 import type { UserTopicDocument } from './message.documents';
-import { UserTopicsService } from './user-topics.service';
+import { UserTopicQueries } from './user-topics.queries';
 
 export type ResolvedNarrow = { terms: NarrowTerm[]; includeHistory: boolean };
 
@@ -40,7 +40,7 @@ export class NarrowResolver {
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
-    private readonly userTopics: UserTopicsService,
+    private readonly userTopics: UserTopicQueries,
     private readonly reactions: ReactionQueries,
   ) {}
 

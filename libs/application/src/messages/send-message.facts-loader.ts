@@ -14,14 +14,14 @@ import {
   type UserFacts,
   type VisibilityPolicy,
 } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
-import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '../realms/realm-queries';
+import { ChannelQueries } from '../channels/channel.queries';
+import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '../realms/realm.queries';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';

@@ -4,7 +4,7 @@ import { automaticNewVisibilityPolicy, NoSuchUserError } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { SendMessageCommand, type SendMessageResult } from './send-message.command';
 import { MessageSender } from './message-sender';
 

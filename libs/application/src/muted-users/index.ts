@@ -1,3 +1,3 @@
 export * from './muted-user.documents';
-export * from './muted-user-queries';
+export * from './muted-user.queries';
 export * from './mute-user.command';

@@ -6,7 +6,7 @@ import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ownUserId } from '../shared/own-user-id';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { MuteUserCommand, UnmuteUserCommand } from './mute-user.command';
 
 /**

@@ -3,7 +3,7 @@ import type { UserMuted, UserUnmuted } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
 import { toUser } from '../events/deliveries';
-import { MutedUserQueries } from './muted-user-queries';
+import { MutedUserQueries } from './muted-user.queries';
 
 /** do_mute_user, do_unmute_user: the user's whole (current) `muted_users` list. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { MutedUserQueries } from './muted-user-queries';
+import { MutedUserQueries } from './muted-user.queries';
 
 /** `muted_users`: the users the user has muted. */
 @Injectable()

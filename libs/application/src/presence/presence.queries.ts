@@ -11,7 +11,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { PRESENCE_STORE, type PresenceStorePort } from '../ports/presence-store.port';
 import { CLOCK } from '../ports/tokens';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import type { UserDocument } from '../users/user.documents';
 
 export type PresenceListOptions = {

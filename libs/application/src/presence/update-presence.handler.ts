@@ -8,7 +8,7 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import { CLOCK, READ_STORE } from '../ports/tokens';
 import { ownUserId } from '../shared/own-user-id';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { USERS } from '../users/user.documents';
 import { UpdatePresenceCommand } from './update-presence.command';
 

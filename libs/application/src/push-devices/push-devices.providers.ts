@@ -1,5 +1,5 @@
-import { LegacyPushTokenHandler, RegisterPushDeviceHandler } from './push-devices.handlers';
-import { PushRegistrationQueries } from './push-registration-queries';
+import { LegacyPushTokenHandler, RegisterPushDeviceHandler } from './push-devices.handler';
+import { PushRegistrationQueries } from './push-registration.queries';
 
 export const PUSH_DEVICES_HANDLERS = [RegisterPushDeviceHandler, LegacyPushTokenHandler];
 export const PUSH_DEVICES_QUERIES = [PushRegistrationQueries];

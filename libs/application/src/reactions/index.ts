@@ -1,4 +1,4 @@
 export * from './reaction.documents';
-export * from './reaction-queries';
-export * from './reaction.commands';
+export * from './reaction.queries';
+export * from './reaction.command';
 export * from './reactions.client-events';

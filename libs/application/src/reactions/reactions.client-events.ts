@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReactionAdded, ReactionRemoved } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { MessageQueries } from '../messages/get-messages.queries';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
-import { UserQueries } from '../users/user-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { UserQueries } from '../users/user.queries';
 
 type ReactionData = ReactionAdded['data'] | ReactionRemoved['data'];
 

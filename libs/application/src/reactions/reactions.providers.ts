@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import { AddReactionHandler, RemoveReactionHandler } from './reaction.handlers';
-import { ReactionQueries } from './reaction-queries';
+import { AddReactionHandler, RemoveReactionHandler } from './reaction.handler';
+import { ReactionQueries } from './reaction.queries';
 
 /** The reactions area's handlers and queries, registered by ApplicationModule. */
 export const REACTIONS_HANDLERS: Provider[] = [AddReactionHandler, RemoveReactionHandler];

@@ -3,7 +3,7 @@ import type { RealmEmojiAdded, RealmEmojiRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { toRealm } from '../events/deliveries';
-import { RealmEmojiQueries } from './realm-emoji-queries';
+import { RealmEmojiQueries } from './realm-emoji.queries';
 
 /** notify_realm_emoji: the whole (current) emoji dict to everyone in the organization. */
 @Injectable()

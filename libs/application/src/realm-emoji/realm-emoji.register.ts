@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { RealmEmojiQueries } from './realm-emoji-queries';
+import { RealmEmojiQueries } from './realm-emoji.queries';
 
 /** `realm_emoji`: the organization's custom emoji. */
 @Injectable()

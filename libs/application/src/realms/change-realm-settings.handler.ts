@@ -7,7 +7,7 @@ import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { ChangeRealmSettingsCommand, type ChangeRealmSettingsResult } from './change-realm-settings.command';
-import { RealmQueries } from './realm-queries';
+import { RealmQueries } from './realm.queries';
 
 @CommandHandler(ChangeRealmSettingsCommand)
 export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSettingsCommand> {

@@ -6,7 +6,7 @@ import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { ReactivateRealmCommand } from './reactivate-realm.command';
-import { RealmQueries } from './realm-queries';
+import { RealmQueries } from './realm.queries';
 
 @CommandHandler(ReactivateRealmCommand)
 export class ReactivateRealmHandler implements ICommandHandler<ReactivateRealmCommand> {

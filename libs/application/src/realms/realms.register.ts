@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from './realm-queries';
+import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from './realm.queries';
 
 /** `realm`: the realm_* keys that events of type `realm` (update / update_dict) change. */
 @Injectable()

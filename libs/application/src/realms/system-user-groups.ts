@@ -1,4 +1,4 @@
-import { SYSTEM_GROUP_NAMES, type Role, type SystemGroupName } from '@app/domain';
+import { SYSTEM_GROUP_NAMES, SYSTEM_GROUP_STRUCTURE, type SystemGroupName } from '@app/domain';
 import type { UserDocument } from '../users/user.documents';
 
 /** A user group as GET /user_groups returns it (zerver/lib/user_groups.py UserGroupDict). */
@@ -20,7 +20,7 @@ export type UserGroupView = {
   deactivated: boolean;
 };
 
-/** NamedUserGroup.SYSTEM_USER_GROUP_ROLE_MAP and create_system_user_groups_for_realm's descriptions. */
+/** create_system_user_groups_for_realm's descriptions (the groups' structure: SYSTEM_GROUP_STRUCTURE in the domain). */
 const DESCRIPTIONS: Record<SystemGroupName, string> = {
   'role:owners': 'Owners of this organization',
   'role:administrators': 'Administrators of this organization, including owners',
@@ -33,34 +33,6 @@ const DESCRIPTIONS: Record<SystemGroupName, string> = {
 };
 
 /**
- * Direct members by role: each user is a direct member of their role's group
- * (get_system_user_group_for_user), and members are also direct members of role:fullmembers
- * (do_create_user; with Zulip's default waiting period of 0 days every member is a full member).
- */
-const DIRECT_ROLES: Record<SystemGroupName, readonly Role[]> = {
-  'role:owners': ['owner'],
-  'role:administrators': ['administrator'],
-  'role:moderators': ['moderator'],
-  'role:fullmembers': ['member'],
-  'role:members': ['member'],
-  'role:everyone': ['guest'],
-  'role:internet': [],
-  'role:nobody': [],
-};
-
-/** Each group's direct subgroup: the chain owners ⊂ administrators ⊂ … ⊂ internet; nobody stands alone. */
-const DIRECT_SUBGROUP: Record<SystemGroupName, SystemGroupName | null> = {
-  'role:owners': null,
-  'role:administrators': 'role:owners',
-  'role:moderators': 'role:administrators',
-  'role:fullmembers': 'role:moderators',
-  'role:members': 'role:fullmembers',
-  'role:everyone': 'role:members',
-  'role:internet': 'role:everyone',
-  'role:nobody': null,
-};
-
-/**
  * The organization's system groups as user_groups_in_realm_serialized returns them, sorted by id.
  * `users`: the organization's accounts (deactivated ones are left out, as Zulip counts only active
  * users as members). System groups are never deactivated, so include_deactivated_groups changes nothing.
@@ -69,12 +41,12 @@ export function systemUserGroups(users: UserDocument[], ids: Record<SystemGroupN
   const active = users.filter((u) => u.is_active);
   const nobody = ids['role:nobody'];
   return SYSTEM_GROUP_NAMES.map((name): UserGroupView => {
-    const subgroup = DIRECT_SUBGROUP[name];
+    const { directRoles, directSubgroup: subgroup } = SYSTEM_GROUP_STRUCTURE[name];
     return {
       id: ids[name],
       name,
       description: DESCRIPTIONS[name],
-      members: active.filter((u) => DIRECT_ROLES[name].includes(u.role_name)).map((u) => u.user_id).sort((a, b) => a - b),
+      members: active.filter((u) => directRoles.includes(u.role_name)).map((u) => u.user_id).sort((a, b) => a - b),
       direct_subgroup_ids: subgroup ? [ids[subgroup]] : [],
       creator_id: null,
       date_created: null,

@@ -4,7 +4,7 @@ import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
 import { toUser } from '../events/deliveries';
 import { toApiSavedSnippet } from './saved-snippet.documents';
-import { SavedSnippetQueries } from './saved-snippet-queries';
+import { SavedSnippetQueries } from './saved-snippet.queries';
 
 /** do_create_saved_snippet, do_edit_saved_snippet, do_delete_saved_snippet: `saved_snippets` events to the owner. */
 @Injectable()

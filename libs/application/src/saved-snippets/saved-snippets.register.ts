@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { SavedSnippetQueries } from './saved-snippet-queries';
+import { SavedSnippetQueries } from './saved-snippet.queries';
 
 /** `saved_snippets`: the user's saved snippets. */
 @Injectable()

@@ -7,7 +7,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeleteScheduledMessageCommand } from './schedule-message.command';
 import { ScheduledMessageJobs } from './scheduled-message-jobs';
-import { ScheduledMessageQueries } from './scheduled-message-queries';
+import { ScheduledMessageQueries } from './scheduled-message.queries';
 
 /** DELETE /scheduled_messages/{id} (delete_scheduled_message): the sender's own; its delivery job goes too. */
 @CommandHandler(DeleteScheduledMessageCommand)

@@ -18,12 +18,12 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { EditScheduledMessageCommand } from './schedule-message.command';
 import { targetFromRequest } from './schedule-message.handler';
 import { ScheduledMessageCheck, type ScheduledTarget, storedType, targetOf } from './scheduled-message-check';
 import { ScheduledMessageJobs } from './scheduled-message-jobs';
-import { ScheduledMessageQueries } from './scheduled-message-queries';
+import { ScheduledMessageQueries } from './scheduled-message.queries';
 
 /**
  * PATCH /scheduled_messages/{id} (update_scheduled_message_backend + edit_scheduled_message), in

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { operatorActor } from '@app/domain';
 import { CreateBotCommand } from '../users/create-bot.command';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { SendMessageCommand } from '../messages/send-message.command';
 
 /** Zulip's NOTIFICATION_BOT, here a bot of the organization: `notification-bot@<organization host>`. */

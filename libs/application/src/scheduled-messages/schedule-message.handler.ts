@@ -13,7 +13,7 @@ import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { defaultReadBySender } from '../messages/send-message.command';
 import { ScheduleMessageCommand, type ScheduledTo } from './schedule-message.command';
 import { ScheduledMessageCheck, type ScheduledTarget, storedType } from './scheduled-message-check';

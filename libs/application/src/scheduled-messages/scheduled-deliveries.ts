@@ -10,7 +10,7 @@ import { APP_CONFIG, CLOCK, EVENT_STORE, LOGGER, SCHEDULER } from '../ports/toke
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeliverScheduledMessageCommand } from './schedule-message.command';
 import { DELIVER_SCHEDULED_MESSAGE_JOB, ScheduledMessageJobs } from './scheduled-message-jobs';
-import { ScheduledMessageQueries } from './scheduled-message-queries';
+import { ScheduledMessageQueries } from './scheduled-message.queries';
 
 /** Zulip's deliver_scheduled_messages looks for due messages every minute; so does the sweep. */
 export const SWEEP_INTERVAL_MS = 60_000;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type CheckedMessage, type MessageTypeParam, type ScheduledMessageBody, type ScheduledRecipient } from '@app/domain';
+import { type CheckedMessage, type MessageTypeParam, type ScheduledRecipient } from '@app/domain';
 import type { UserDocument } from '../users/user.documents';
 import { MessageSender } from '../messages/message-sender';
 import type { SendRequest } from '../messages/send-message.command';
@@ -51,11 +51,3 @@ export class ScheduledMessageCheck {
     return { checked, recipient: recipientOf(checked, sender.user_id), renderedContent: checked.rendered.html, content: checked.content };
   }
 }
-
-export const bodyOf = (checked: { recipient: ScheduledRecipient; content: string; renderedContent: string }, deliverAt: number, client: string): ScheduledMessageBody => ({
-  recipient: checked.recipient,
-  content: checked.content,
-  renderedContent: checked.renderedContent,
-  deliverAt,
-  client,
-});

@@ -10,7 +10,7 @@ import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
 import { toUser } from '../events/deliveries';
 import { toApiScheduledMessage } from './scheduled-message.documents';
-import { ScheduledMessageQueries } from './scheduled-message-queries';
+import { ScheduledMessageQueries } from './scheduled-message.queries';
 
 /** `scheduled_messages` events (zerver/actions/scheduled_messages.py) to the sender. */
 @Injectable()

@@ -7,7 +7,7 @@ import { ScheduleMessageHandler } from './schedule-message.handler';
 import { ScheduledDeliveries } from './scheduled-deliveries';
 import { ScheduledMessageCheck } from './scheduled-message-check';
 import { ScheduledMessageJobs } from './scheduled-message-jobs';
-import { ScheduledMessageQueries } from './scheduled-message-queries';
+import { ScheduledMessageQueries } from './scheduled-message.queries';
 
 /** The scheduled-messages area's handlers and services, registered by ApplicationModule. */
 export const SCHEDULED_MESSAGES_HANDLERS: Provider[] = [

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { ScheduledMessageQueries } from './scheduled-message-queries';
+import { ScheduledMessageQueries } from './scheduled-message.queries';
 
 /** `scheduled_messages`: the user's pending scheduled messages. */
 @Injectable()

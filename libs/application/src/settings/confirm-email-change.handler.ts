@@ -6,7 +6,7 @@ import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { ChangeUserEmailCommand } from '../users/change-user-email.command';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { actorFromUser } from '../users/user-format';
 import { ConfirmEmailChangeCommand } from './confirm-email-change.command';
 import { UserSettingsQueries } from './user-settings.queries';

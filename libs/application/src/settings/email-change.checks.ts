@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EmailTakenError, InvalidEmailAddressError, isValidEmailAddress } from '@app/domain';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 
 /**
  * validate_email_change_request, against the read models: a well-formed address that no account

@@ -13,7 +13,7 @@ import {
 import type { GlobalPosition } from '../ports/event-store.port';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { SystemGroupIds } from '../channels/system-group-ids';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { settingEntries } from './settings-changes';
 import { SettingsWriter } from './settings-writer';
 import { UpdateSettingsForUsersCommand } from './update-settings-for-users.command';

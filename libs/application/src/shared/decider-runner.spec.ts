@@ -12,7 +12,7 @@ import { openSqlite, SqliteEventStore } from '@app/infrastructure';
 import { makeTempDir, realmCreated } from '@app/testing';
 import type { EventStorePort } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
-import { ConcurrentModificationError } from './application-errors';
+import { ConcurrentModificationError } from './application.errors';
 import { DeciderRunner } from './decider-runner';
 import { deterministicEventId } from './event-ids';
 

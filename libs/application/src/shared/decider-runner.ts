@@ -9,7 +9,7 @@ import {
 import type { RandomPort } from '../ports/random.port';
 import { EVENT_STORE, RANDOM } from '../ports/tokens';
 import { deterministicEventId } from './event-ids';
-import { ConcurrentModificationError } from './application-errors';
+import { ConcurrentModificationError } from './application.errors';
 
 export type RunResult<E> = { newEvents: E[]; position: GlobalPosition | undefined };
 

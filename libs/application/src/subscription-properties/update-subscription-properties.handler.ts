@@ -10,8 +10,8 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { ChannelQueries } from '../channels/channel-queries';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { ChannelQueries } from '../channels/channel.queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { SubscriptionDocument } from '../subscriptions/subscription.documents';
 import { UpdateSubscriptionPropertiesCommand } from './update-subscription-properties.command';
 

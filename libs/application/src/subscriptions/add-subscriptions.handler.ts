@@ -31,12 +31,12 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { ChannelDescriptionRenderer } from '../channels/channel-description.renderer';
 import { accessFactsOf } from '../channels/channel-format';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { AddSubscriptionsCommand, type AddSubscriptionsResult, type SubscriptionRequest } from './add-subscriptions.command';
 import { resolvePrincipals } from './principals';
-import { SubscriptionQueries } from './subscription-queries';
+import { SubscriptionQueries } from './subscription.queries';
 
 type Entry = SubscriptionRequest & { rawName: string };
 

@@ -1,5 +1,5 @@
-import { NoSuchPrincipalError, UserIsDeactivatedError } from '@app/domain';
-import type { UserQueries } from '../users/user-queries';
+import { NoSuchUserError, UserIsDeactivatedError } from '@app/domain';
+import type { UserQueries } from '../users/user.queries';
 import type { UserDocument } from '../users/user.documents';
 
 /** `principals`: all emails or all user ids (Zulip's Json[list[str] | list[int]]). */
@@ -14,7 +14,7 @@ export async function resolvePrincipals(users: UserQueries, realmId: number, pri
   const found = await Promise.all(
     (principals as (string | number)[]).map((p) => (typeof p === 'number' ? users.byId(realmId, p) : users.byEmail(realmId, p))),
   );
-  if (found.some((user) => user === null)) throw new NoSuchPrincipalError();
+  if (found.some((user) => user === null)) throw new NoSuchUserError();
   const accounts = [...new Map((found as UserDocument[]).map((u) => [u.user_id, u])).values()];
   if (accounts.some((u) => !u.is_active)) throw new UserIsDeactivatedError();
   return accounts;

@@ -17,11 +17,11 @@ import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { accessFactsOf } from '../channels/channel-format';
-import { ChannelQueries } from '../channels/channel-queries';
-import { UserQueries } from '../users/user-queries';
+import { ChannelQueries } from '../channels/channel.queries';
+import { UserQueries } from '../users/user.queries';
 import { RemoveSubscriptionsCommand, type RemoveSubscriptionsResult } from './remove-subscriptions.command';
 import { resolvePrincipals } from './principals';
-import { SubscriptionQueries } from './subscription-queries';
+import { SubscriptionQueries } from './subscription.queries';
 
 /**
  * remove_subscriptions_backend: principals, then the channels (names, permission to remove others,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import { ChannelViews } from '../channels/channel-views';
 import { compareChannelNames, type ApiStream } from '../channels/channel-format';
-import { SubscriptionQueries } from './subscription-queries';
+import { SubscriptionQueries } from './subscription.queries';
 
 /** Zulip's subscription object: the stream object plus the user's settings for it (SubscriptionStreamDict). */
 export type ApiSubscription = ApiStream & {

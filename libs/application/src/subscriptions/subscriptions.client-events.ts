@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { SubscriptionsCreated, SubscriptionsDeactivated, SubscriptionsReactivated } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { realmWide } from '../events/deliveries';
-import { UserQueries } from '../users/user-queries';
-import { SubscriptionQueries } from './subscription-queries';
+import { UserQueries } from '../users/user.queries';
+import { SubscriptionQueries } from './subscription.queries';
 import { SubscriptionViews } from './subscription-views';
 
 /** bulk_add_subscriptions, bulk_remove_subscriptions: `subscription` events (zerver/actions/streams.py). */

@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { AddSubscriptionsHandler } from './add-subscriptions.handler';
 import { RemoveSubscriptionsHandler } from './remove-subscriptions.handler';
-import { SubscriptionQueries } from './subscription-queries';
+import { SubscriptionQueries } from './subscription.queries';
 import { SubscriptionViews } from './subscription-views';
 
 /** The subscriptions area's handlers and queries, registered by ApplicationModule. */

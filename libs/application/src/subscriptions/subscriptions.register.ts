@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import { ChannelViews } from '../channels/channel-views';
 import type { AreaRegisterSections, RegisterSection, RegisterStateOptions } from '../events/area-contributions';
-import { SubscriptionQueries } from './subscription-queries';
+import { SubscriptionQueries } from './subscription.queries';
 import { SubscriptionViews } from './subscription-views';
 
 /**

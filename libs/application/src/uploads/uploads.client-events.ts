@@ -3,8 +3,8 @@ import type { Actor, AttachmentDeleted, AttachmentUploaded } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
 import { toUser } from '../events/deliveries';
-import { UserQueries } from '../users/user-queries';
-import { AttachmentQueries } from './attachment-queries';
+import { UserQueries } from '../users/user.queries';
+import { AttachmentQueries } from './attachment.queries';
 
 /** notify_attachment_update: `attachment` events with the organization's used upload space, to the owner. */
 @Injectable()

@@ -15,7 +15,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { normalizeReactionType } from '../server/version-fields';
 import { SettingsWriter } from '../settings/settings-writer';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { CustomEmojiLookup } from './custom-emoji.lookup';
 import { UpdateUserStatusCommand } from './update-user-status.command';
 

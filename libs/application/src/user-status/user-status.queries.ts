@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
-import { UserQueries } from '../users/user-queries';
+import { UserQueries } from '../users/user.queries';
 import { USER_STATUS, type ApiUserStatus, type UserStatusDocument } from './user-status.documents';
 
 /** format_user_status. */

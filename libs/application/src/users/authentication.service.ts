@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { type Actor, BOT_TYPE_VALUES, DomainError, isValidEmailAddress } from '@app/domain';
 import { APP_CONFIG } from '../ports/tokens';
-import { RealmQueries } from '../realms/realm-queries';
+import { RealmQueries } from '../realms/realm.queries';
 import type { RealmDocument } from '../realms/realm.documents';
 import {
   AuthenticationFailedError,
@@ -20,7 +20,7 @@ import {
 import { API_KEY_LENGTH, apiKeysMatch, hashPassword, hasApiKeyFormat, verifyPassword } from './passwords';
 import type { CredentialDocument, UserDocument } from './user.documents';
 import { actorFromUser } from './user-format';
-import { UserQueries } from './user-queries';
+import { UserQueries } from './user.queries';
 
 export type AuthenticatedUser = { user: UserDocument; actor: Actor };
 /** What fetch_api_key and dev_fetch_api_key answer with: the key, `email` (delivery email) and `user_id`. */

@@ -6,7 +6,7 @@ import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import type { RandomPort } from '../ports/random.port';
 import { APP_CONFIG, CLOCK, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
-import { RealmQueries } from '../realms/realm-queries';
+import { RealmQueries } from '../realms/realm.queries';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateBotCommand } from './create-bot.command';

@@ -14,7 +14,7 @@ import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, 
 import { realmWide, toRealm } from '../events/deliveries';
 import { formatUser } from './user-format';
 import type { UserDocument } from './user.documents';
-import { UserQueries } from './user-queries';
+import { UserQueries } from './user.queries';
 
 /** `realm_user` events (zerver/actions/create_user.py, users.py, user_settings.py). */
 @Injectable()

@@ -8,7 +8,7 @@ import { CreateUserHandler } from './create-user.handler';
 import { DeactivateUserHandler } from './deactivate-user.handler';
 import { ReactivateUserHandler } from './reactivate-user.handler';
 import { RegenerateApiKeyHandler } from './regenerate-api-key.handler';
-import { UserQueries } from './user-queries';
+import { UserQueries } from './user.queries';
 
 /**
  * The users area's handlers and queries, registered by ApplicationModule (the email and password

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '@app/domain';
-import { CustomProfileFieldQueries } from '../custom-profile-fields/custom-profile-field-queries';
+import { CustomProfileFieldQueries } from '../custom-profile-fields/custom-profile-field.queries';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { formatUser, type ProfileDataValue } from './user-format';
-import { UserQueries } from './user-queries';
+import { UserQueries } from './user.queries';
 
 /** `realm_user`: the organization's users, active (`realm_users`) and deactivated (`realm_non_active_users`). */
 @Injectable()

@@ -20,22 +20,33 @@ export const SYSTEM_GROUP_NAMES = [
 export type SystemGroupName = (typeof SYSTEM_GROUP_NAMES)[number];
 
 /**
- * Which roles each system group holds, counting subgroups (administrators include owners, members
- * everyone but guests): Zulip's create_system_user_groups_for_realm. Organizations here have no
- * waiting period, so every member is a full member.
+ * The one table of the system groups' structure (Zulip's create_system_user_groups_for_realm and
+ * NamedUserGroup.SYSTEM_USER_GROUP_ROLE_MAP): each group's direct members by role
+ * (get_system_user_group_for_user; members are also direct members of role:fullmembers, as
+ * organizations here have no waiting period) and its one direct subgroup, the chain owners ⊂
+ * administrators ⊂ moderators ⊂ fullmembers ⊂ members ⊂ everyone ⊂ internet; nobody stands alone.
  */
-const SYSTEM_GROUP_ROLES: Record<SystemGroupName, readonly Role[]> = {
-  'role:owners': ['owner'],
-  'role:administrators': ['owner', 'administrator'],
-  'role:moderators': ['owner', 'administrator', 'moderator'],
-  'role:fullmembers': ['owner', 'administrator', 'moderator', 'member'],
-  'role:members': ['owner', 'administrator', 'moderator', 'member'],
-  'role:everyone': ['owner', 'administrator', 'moderator', 'member', 'guest'],
-  'role:internet': ['owner', 'administrator', 'moderator', 'member', 'guest'],
-  'role:nobody': [],
+export const SYSTEM_GROUP_STRUCTURE: Readonly<Record<SystemGroupName, { directRoles: readonly Role[]; directSubgroup: SystemGroupName | null }>> = {
+  'role:owners': { directRoles: ['owner'], directSubgroup: null },
+  'role:administrators': { directRoles: ['administrator'], directSubgroup: 'role:owners' },
+  'role:moderators': { directRoles: ['moderator'], directSubgroup: 'role:administrators' },
+  'role:fullmembers': { directRoles: ['member'], directSubgroup: 'role:moderators' },
+  'role:members': { directRoles: ['member'], directSubgroup: 'role:fullmembers' },
+  'role:everyone': { directRoles: ['guest'], directSubgroup: 'role:members' },
+  'role:internet': { directRoles: [], directSubgroup: 'role:everyone' },
+  'role:nobody': { directRoles: [], directSubgroup: null },
 };
 
-export const isSystemGroupMember = (group: SystemGroupName, role: Role): boolean => SYSTEM_GROUP_ROLES[group].includes(role);
+/** The roles a system group holds, counting its subgroups (administrators include owners, members everyone but guests). */
+export function systemGroupRoles(group: SystemGroupName): Role[] {
+  const roles: Role[] = [];
+  for (let g: SystemGroupName | null = group; g !== null; g = SYSTEM_GROUP_STRUCTURE[g].directSubgroup) roles.push(...SYSTEM_GROUP_STRUCTURE[g].directRoles);
+  return [...new Set(roles)];
+}
+
+const SYSTEM_GROUP_ROLES = new Map<SystemGroupName, readonly Role[]>(SYSTEM_GROUP_NAMES.map((name) => [name, systemGroupRoles(name)]));
+
+export const isSystemGroupMember = (group: SystemGroupName, role: Role): boolean => SYSTEM_GROUP_ROLES.get(group)?.includes(role) ?? false;
 
 export type GroupSetting =
   | { system: SystemGroupName }

@@ -17,6 +17,7 @@ export * from './recipient-ids';
 export * from './group-membership';
 export * from './narrow.rules';
 export * from './message-flags.decider';
+export * from './message-flags.rules';
 export * from './user-topics.decider';
 export * from './edit-message.facts';
 export * from './edit-message.checks';

@@ -148,7 +148,5 @@ export type MessageDeleted = {
   };
 };
 
-/** The events a send appends to `message-<id>`. */
-export type MessageEvent = MessageSent | UserTopicVisibilityPolicyChanged;
 /** Every event of a message's stream `message-<id>`: its send's, then those editing and deleting add. */
 export type MessageEditEvent = MessageSent | MessageContentEdited | MessagesMoved | MessageDeleted | UserTopicVisibilityPolicyChanged;

@@ -1,4 +1,3 @@
-import { isAdministrator } from '../shared/actor';
 import { checkChannelName, normalizeChannelName } from '../channels/channels.rules';
 import { normalizeContent } from './content.rules';
 import {
@@ -77,13 +76,6 @@ function checkMayPost(channel: ChannelFacts, facts: SendMessageFacts): void {
   if (sender.isBot && facts.botOwnerSubscribed) return;
   throw notAuthorizedToSend(channel.name);
 }
-
-/**
- * The sender is in Zulip's default can_mention_many_users_group (administrators). The send path
- * reads the organization's setting instead (SendMessageFactsLoader); this is for callers without one.
- */
-export const defaultCanMentionManyUsers = (sender: UserFacts): boolean =>
-  isAdministrator({ realmId: 0, userId: sender.userId, role: sender.role, isBot: sender.isBot });
 
 /**
  * check_send_message up to the point of saving, in Zulip's order: the addressee (type, to, topic),

@@ -21,13 +21,6 @@ export class ChannelsDoNotExistError extends DomainError {
   }
 }
 
-/** zerver/lib/users.py bulk_access_users_by_email / bulk_access_users_by_id, for `principals`. */
-export class NoSuchPrincipalError extends DomainError {
-  constructor() {
-    super('No such user');
-  }
-}
-
 /** validate_user_access_to_subscribers_helper. */
 export class SubscriberDataNotAvailableError extends DomainError {
   constructor() {

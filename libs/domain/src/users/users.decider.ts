@@ -22,7 +22,7 @@ import {
   UsernameAlreadyInUseError,
 } from './users.errors';
 import { botEmail, checkEmail, checkFullName, checkShortName, normalizeEmail } from './users.rules';
-import type { ChangeUserEmail } from './user-email.commands';
+import type { ChangeUserEmail } from './user-email.command';
 import { EmailTakenError } from '../settings/settings.errors';
 
 type Meta = { realmId: number; actorId: number | null; now: string };

@@ -22,7 +22,7 @@ export type ProjectorOptions = {
   retryDelayMs?: number;
   /** Projections that write to a store of their own, in bulk (see BulkProjection). */
   bulkProjections?: BulkProjection[];
-  /** While catching up, commit once this many events have been applied without a commit (default 20,000). */
+  /** While catching up, commit once this many events have been applied without a commit (default DEFAULT_WRITE_BEHIND_EVENTS, 100,000). */
   writeBehindEvents?: number;
 };
 

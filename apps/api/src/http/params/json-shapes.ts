@@ -1,4 +1,4 @@
-import { InvalidParamError } from './param-errors';
+import { InvalidParamError } from './param.errors';
 
 /**
  * Validators for JSON-typed parameters (lists, objects, unions), worded like Zulip's pydantic

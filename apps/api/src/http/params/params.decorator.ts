@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext, Injectable, type PipeTransform, type ArgumentMetadata } from '@nestjs/common';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { Request } from 'express';
-import { InvalidParamError } from './param-errors';
+import { InvalidParamError } from './param.errors';
 import { getParamSpecs } from './param.decorators';
 import { parseParams } from './parse-params';
 import { RequestParams } from './request-params';

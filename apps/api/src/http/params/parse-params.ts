@@ -1,5 +1,5 @@
 import { checkJsonDepth } from '../request-limits';
-import { ConfusingParamsError, InvalidParamError, MissingParamError } from './param-errors';
+import { ConfusingParamsError, InvalidParamError, MissingParamError } from './param.errors';
 import { getParamSpecs, type ParamSpec } from './param.decorators';
 import type { RequestParams } from './request-params';
 

@@ -1,6 +1,6 @@
 import { codePointLength, pythonStrip } from '@app/domain';
 import type { Shape } from './json-shapes';
-import { InvalidParamError } from './param-errors';
+import { InvalidParamError } from './param.errors';
 
 /**
  * Zulip's RequiredStringConstraint / StringConstraints(strip_whitespace=True, min_length=1,

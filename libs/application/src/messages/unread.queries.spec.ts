@@ -1,23 +1,5 @@
 import { MESSAGE_FLAG_BITS as F, VISIBILITY_POLICY } from '@app/domain';
-import { clampFlagRange } from './message-flags.service';
-import { aggregateUnread, topicPolicyKey } from './unread-queries';
-
-describe('clampFlagRange (update_message_flags_for_narrow)', () => {
-  it.each([
-    [[100, 200], [100, 200]],
-    [[5000, 0], [5000, 0]],
-    [[100_000, 0], [5000, 0]],
-    [[0, 100_000], [0, 5000]],
-    [[5000, 5000], [1000, 4000]],
-    [[100_000, 100_000], [1000, 4000]],
-    [[4000, 4000], [1000, 4000]],
-    [[500, 100_000], [500, 4500]],
-    [[3000, 3000], [2000, 3000]],
-  ])('%j becomes %j', ([before, after], [numBefore, numAfter]) => {
-    expect(clampFlagRange(before, after)).toEqual({ numBefore, numAfter });
-    expect(numBefore + numAfter).toBeLessThanOrEqual(5000);
-  });
-});
+import { aggregateUnread, topicPolicyKey } from './unread.queries';
 
 describe('aggregateUnread (aggregate_unread_data)', () => {
   const row = (id: number, o: { streamId?: number; topic?: string; dmKey?: string; flags?: number; senderId?: number }) => ({

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, isMutedByVisibility, MESSAGE_FLAG_BITS as F, NoSuchUserError, type VisibilityPolicy } from '@app/domain';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UnreadMessage, UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
-import { UserTopicsService } from './user-topics.service';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { UserTopicQueries } from './user-topics.queries';
 
 /** zerver/lib/message.py MAX_UNREAD_MESSAGES. */
 export const MAX_UNREAD_MESSAGES = 50_000;
@@ -34,7 +34,7 @@ const WILDCARD_MENTIONED = F.stream_wildcard_mentioned | F.topic_wildcard_mentio
 export class UnreadQueries {
   constructor(
     private readonly subscriptions: SubscriptionQueries,
-    private readonly userTopics: UserTopicsService,
+    private readonly userTopics: UserTopicQueries,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
   ) {}
 

@@ -12,7 +12,7 @@ import {
   DeleteProfileFieldCommand,
   ReorderProfileFieldsCommand,
   UpdateProfileFieldCommand,
-} from './custom-profile-field.commands';
+} from './custom-profile-field.command';
 
 type Body<T extends CustomProfileFieldsCommand['type']> = Omit<Extract<CustomProfileFieldsCommand, { type: T }>['data'], 'realmId' | 'actor' | 'now'>;
 

@@ -8,7 +8,7 @@ import { APP_CONFIG, CLOCK } from '../ports/tokens';
 import type { CommandContext } from '../shared/command-context';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { LegacyPushTokenCommand, RegisterPushDeviceCommand } from './push-devices.commands';
+import { LegacyPushTokenCommand, RegisterPushDeviceCommand } from './push-devices.command';
 
 /**
  * The token id of a legacy token, as a client computes it for the E2EE registration of the same

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, draftRecipientIds, type Actor, type DraftInput, type DraftRecipientFacts } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
-import { UserQueries } from '../users/user-queries';
+import { ChannelQueries } from '../channels/channel.queries';
+import { UserQueries } from '../users/user.queries';
 
 /**
  * The facts the drafts decider needs from other read models: which named channels the user may

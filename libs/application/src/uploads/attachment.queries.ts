@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, canReadAttachment, type LinkingMessageFacts } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { ChannelQueries } from '../channels/channel.queries';
 import { MessageQueries } from '../messages/get-messages.queries';
 import { MESSAGES } from '../messages/message.documents';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { type ContentEdit, detachedUploads, uploadPathIdsRemovedByEdit } from './detached-uploads';
 import { ATTACHMENTS, type AttachmentDocument, type AttachmentSummary, attachmentSummary, UPLOAD_SPACE, type UploadSpaceDocument } from './uploads.documents';
 

@@ -14,9 +14,9 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { UserQueries } from '../users/user-queries';
-import { CustomProfileFieldQueries } from './custom-profile-field-queries';
-import { RemoveProfileDataCommand, UpdateProfileDataCommand } from './profile-data.commands';
+import { UserQueries } from '../users/user.queries';
+import { CustomProfileFieldQueries } from './custom-profile-field.queries';
+import { RemoveProfileDataCommand, UpdateProfileDataCommand } from './profile-data.command';
 
 @CommandHandler(UpdateProfileDataCommand)
 export class UpdateProfileDataHandler implements ICommandHandler<UpdateProfileDataCommand> {

@@ -18,7 +18,7 @@ import type { RandomPort } from '../ports/random.port';
 import { BLOB_STORE, CLOCK, EVENT_STORE, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { AddRealmEmojiCommand, RemoveRealmEmojiCommand } from './realm-emoji.commands';
+import { AddRealmEmojiCommand, RemoveRealmEmojiCommand } from './realm-emoji.command';
 import { emojiBlobKey } from './realm-emoji.documents';
 
 /**

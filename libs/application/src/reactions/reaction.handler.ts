@@ -9,7 +9,7 @@ import { normalizeReactionType } from '../server/version-fields';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CustomEmojiLookup } from '../user-status/custom-emoji.lookup';
-import { AddReactionCommand, RemoveReactionCommand } from './reaction.commands';
+import { AddReactionCommand, RemoveReactionCommand } from './reaction.command';
 
 /**
  * Both directions: access_message(is_modifying_message=True) on the read models ("Invalid

@@ -8,7 +8,7 @@ import { BLOB_STORE, CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UploadIntake } from './upload-intake';
-import { DeleteAttachmentCommand, UploadAttachmentCommand } from './uploads.commands';
+import { DeleteAttachmentCommand, UploadAttachmentCommand } from './uploads.command';
 import { attachmentSummary, uploadResponse } from './uploads.documents';
 
 /**

@@ -6,7 +6,7 @@ import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ownUserId } from '../shared/own-user-id';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { PutBotStorageCommand, RemoveBotStorageCommand } from './bot-storage.commands';
+import { PutBotStorageCommand, RemoveBotStorageCommand } from './bot-storage.command';
 
 @CommandHandler(PutBotStorageCommand)
 export class PutBotStorageHandler implements ICommandHandler<PutBotStorageCommand> {

@@ -10,7 +10,7 @@ import {
 } from '@app/domain';
 import type { Filter, ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
-import { SubscriptionQueries } from '../subscriptions/subscription-queries';
+import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { CHANNELS, type ChannelDocument } from './channel.documents';
 import { accessFactsOf, compareChannelNames } from './channel-format';
 

@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type FlagSelection, MESSAGE_FLAG_BITS, selectionConditions } from '@app/domain';
+import { USER_MESSAGE_STORE } from '../ports/tokens';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
+
+/** A user's flag rows as the flag commands read them (the per-user message store). */
+@Injectable()
+export class MessageFlagQueries {
+  constructor(@Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort) {}
+
+  /** The user's flags on these messages, where they have a row. */
+  flagsOf(userId: number, messageIds: number[]): Promise<Map<number, number>> {
+    return this.store.flagsFor(userId, messageIds);
+  }
+
+  /** The id of the user's newest message (null: none). */
+  newestMessageId(realmId: number, userId: number): Promise<number | null> {
+    return this.store.maxMessageId(realmId, userId);
+  }
+
+  /** How many of the user's rows a selection covers that are still unread. */
+  countUnread(userId: number, selection: FlagSelection): Promise<number> {
+    return this.store.countFlagChanges(userId, selectionConditions(selection), 'add', MESSAGE_FLAG_BITS.read);
+  }
+
+  /** Whether the user has a message in the topic (`topic` as stored). */
+  topicHasMessages(realmId: number, streamId: number, topic: string, userId: number): Promise<boolean> {
+    return this.store.topicHasMessages(realmId, streamId, topic, userId);
+  }
+}
