@@ -100,3 +100,22 @@ describe('topicLinks', () => {
 
   it('is empty without matches', () => expect(topicLinks('plain topic', linkifiers)).toEqual([]));
 });
+
+describe('required literals (the prefilter)', () => {
+  it.each([
+    ['PROJ-(?P<id>\\d+)', ['PROJ-']],
+    ['(?P<org>[a-z]+)/(?P<repo>[a-z]+)#(?P<id>\\d+)', ['/', '#']],
+    ['RFC ?(?P<n>\\d+)', ['RFC']],
+    ['ab+c*d{0,2}e{2}', ['ab', 'e']],
+    ['\\Qa.b\\E-(?P<x>\\d)', ['a.b-']],
+    ['a|b', []],
+    ['(?i)zul-\\d', []],
+    ['(?:x)y', ['y']],
+  ])('%s needs %j', (pattern, literals) => expect(translateRe2Pattern(pattern).requiredLiterals).toEqual(literals));
+
+  it('never hides a match', () =>
+    expect(links('a/b#1 RFC6570', ['(?P<o>\\w+)/(?P<r>\\w+)#(?P<id>\\d+)', 'https://g.test/{o}/{r}/{id}'], ['RFC ?(?P<n>\\d+)', 'https://rfc.test/{n}'])).toEqual([
+      ['a/b#1', 'https://g.test/a/b/1'],
+      ['RFC6570', 'https://rfc.test/6570'],
+    ]));
+});

@@ -7,7 +7,16 @@ enableLinearRegExpFallback();
 /** A linkifier as rendering needs it (Zulip's LinkifierDict), in the organization's order. */
 export type LinkifierFacts = { id: number; pattern: string; urlTemplate: string };
 
-export type CompiledLinkifier = { regexp: RegExp; urlTemplate: string };
+/**
+ * `probe` is the pattern alone: most texts hold no match at all, and a pattern that starts with a
+ * literal ("PROJ-") is searched for far faster without the boundary groups around it. Only a text
+ * the probe matches is searched with `regexp`.
+ */
+export type CompiledLinkifier = { regexp: RegExp; probe: RegExp; requiredLiterals: string[]; urlTemplate: string };
+
+/** Whether a text may hold a match: every required literal is in it, then the pattern alone matches somewhere. */
+export const mayMatch = (linkifier: CompiledLinkifier, text: string): boolean =>
+  linkifier.requiredLiterals.every((literal) => text.includes(literal)) && linkifier.probe.test(text);
 
 /** A match in a text: the code-unit range of the linked text and the URL it links to. */
 export type LinkifierMatch = { start: number; end: number; text: string; url: string };
@@ -34,28 +43,49 @@ function notLetterOrNumber(): string {
 export const prepareLinkifierSource = (translatedSource: string): string =>
   `(?<${BEFORE}>^|[\\s\\u0085'"(,:<])(?<${OUTER}>${translatedSource})(?<${AFTER}>$|${notLetterOrNumber()})`;
 
-const compiled = new Map<string, CompiledLinkifier | null>();
+/** Compiled linkifiers by pattern, then URL template (two lookups: no key to build per render). */
+const compiled = new Map<string, Map<string, CompiledLinkifier | null>>();
+let compiledCount = 0;
 
 /** The linkifier compiled for matching (cached by pattern and template); null if it no longer compiles. */
 export function compileLinkifier(linkifier: Pick<LinkifierFacts, 'pattern' | 'urlTemplate'>): CompiledLinkifier | null {
-  const key = `${linkifier.pattern}\u0000${linkifier.urlTemplate}`;
-  let entry = compiled.get(key);
+  let byTemplate = compiled.get(linkifier.pattern);
+  let entry = byTemplate?.get(linkifier.urlTemplate);
   if (entry === undefined) {
     try {
-      entry = { regexp: new RegExp(prepareLinkifierSource(translateRe2Pattern(linkifier.pattern).source), 'g'), urlTemplate: linkifier.urlTemplate };
+      const { source, requiredLiterals } = translateRe2Pattern(linkifier.pattern);
+      entry = { regexp: new RegExp(prepareLinkifierSource(source), 'g'), probe: new RegExp(source), requiredLiterals, urlTemplate: linkifier.urlTemplate };
     } catch {
       entry = null; // Zulip: a pattern re2 cannot compile matches nothing
     }
-    if (compiled.size > 10_000) compiled.clear();
-    compiled.set(key, entry);
+    if (++compiledCount > 10_000) {
+      compiled.clear();
+      compiledCount = 1;
+      byTemplate = undefined;
+    }
+    if (!byTemplate) compiled.set(linkifier.pattern, (byTemplate = new Map()));
+    byTemplate.set(linkifier.urlTemplate, entry);
   }
   return entry;
+}
+
+const compiledLists = new WeakMap<readonly LinkifierFacts[], CompiledLinkifier[]>();
+
+/** An organization's linkifiers compiled, in order, without those that no longer compile (cached per list). */
+export function compileLinkifiers(linkifiers: readonly LinkifierFacts[]): CompiledLinkifier[] {
+  let list = compiledLists.get(linkifiers);
+  if (!list) {
+    list = linkifiers.map(compileLinkifier).filter((l): l is CompiledLinkifier => l !== null);
+    compiledLists.set(linkifiers, list);
+  }
+  return list;
 }
 
 /** Every match of one linkifier in a text, left to right (Zulip's search loop: the character after a match may start the next). */
 export function linkifierMatches(text: string, linkifier: CompiledLinkifier): LinkifierMatch[] {
   const out: LinkifierMatch[] = [];
   const { regexp } = linkifier;
+  if (!mayMatch(linkifier, text)) return out;
   regexp.lastIndex = 0;
   for (;;) {
     const m = regexp.exec(text);

@@ -18,6 +18,8 @@ export type TranslatedPattern = {
   source: string;
   /** Named groups, in order of appearance (re2's groupindex keys). */
   groupNames: string[];
+  /** Literal strings every match contains (a cheap prefilter: a text without one of them has no match). */
+  requiredLiterals: string[];
 };
 
 type Flags = { i: boolean; s: boolean; m: boolean; U: boolean };
@@ -119,6 +121,24 @@ class Translator {
   private readonly out: string[] = [];
   private readonly groupNames: string[] = [];
   private flags: Flags = { i: false, s: false, m: false, U: false };
+  /** Literal runs outside any group, alternation or optional repetition: every match contains them. */
+  private readonly runs: string[] = [];
+  private run = '';
+  private depth = 0;
+  private topLevelAlternation = false;
+  private lastWasTopLiteral = false;
+
+  private flushRun(): void {
+    if (this.run !== '') this.runs.push(this.run);
+    this.run = '';
+    this.lastWasTopLiteral = false;
+  }
+
+  /** A repetition follows the last atom: a literal that may now be absent leaves the run. */
+  private repeated(min: number): void {
+    if (this.lastWasTopLiteral && min === 0) this.run = this.run.slice(0, -1);
+    this.flushRun();
+  }
 
   constructor(private readonly p: string) {}
 
@@ -131,6 +151,7 @@ class Translator {
       const c = p[this.i];
       const start = this.i;
       if (c === '(') {
+        this.flushRun();
         const opened = this.group();
         if (opened === 'flags') {
           canRepeat = false;
@@ -138,17 +159,22 @@ class Translator {
           continue;
         }
         stack.push({ flags: opened });
+        this.depth = stack.length;
         canRepeat = false;
         lastRepeat = -1;
       } else if (c === ')') {
         const top = stack.pop();
         if (!top) throw new Re2SyntaxError('unexpected )', p);
         this.flags = top.flags;
+        this.depth = stack.length;
+        this.flushRun();
         this.out.push(')');
         this.i++;
         canRepeat = true;
         lastRepeat = -1;
       } else if (c === '|') {
+        if (this.depth === 0) this.topLevelAlternation = true;
+        this.flushRun();
         this.out.push('|');
         this.i++;
         canRepeat = false;
@@ -166,6 +192,7 @@ class Translator {
           if (lastRepeat >= 0) throw new Re2SyntaxError('bad repetition operator', p.slice(lastRepeat, this.i));
           if (!canRepeat) throw new Re2SyntaxError('no argument for repetition operator', p.slice(start, this.i));
           if (min > MAX_REPEAT || max > MAX_REPEAT || (max >= 0 && max < min)) throw new Re2SyntaxError('invalid repetition size', op);
+          this.repeated(min);
           this.out.push(op + (lazy !== this.flags.U ? '?' : ''));
         } else {
           this.i++;
@@ -173,16 +200,19 @@ class Translator {
           if (lazy) this.i++;
           if (lastRepeat >= 0) throw new Re2SyntaxError('bad repetition operator', p.slice(lastRepeat, this.i));
           if (!canRepeat) throw new Re2SyntaxError('no argument for repetition operator', p.slice(start, this.i));
+          this.repeated(c === '+' ? 1 : 0);
           this.out.push(c + (lazy !== this.flags.U ? '?' : ''));
         }
         lastRepeat = start;
       } else {
+        this.lastWasTopLiteral = false;
         canRepeat = this.atom();
         lastRepeat = -1;
       }
     }
     if (stack.length > 0) throw new Re2SyntaxError('missing )', p);
-    return { source: this.out.join(''), groupNames: this.groupNames };
+    this.flushRun();
+    return { source: this.out.join(''), groupNames: this.groupNames, requiredLiterals: this.topLevelAlternation ? [] : this.runs };
   }
 
   /** `(` at this.i: a group (returns the flags to restore at its `)`), or a flag setting. */
@@ -248,6 +278,7 @@ class Translator {
   private atom(): boolean {
     const { p } = this;
     const c = p[this.i];
+    if (c !== '\\') this.flushRunUnlessLiteral(c);
     if (c === '[') {
       this.out.push(this.characterClass());
       return true;
@@ -270,7 +301,17 @@ class Translator {
     return true;
   }
 
+  private flushRunUnlessLiteral(c: string): void {
+    if (c === '[' || c === '.' || c === '^' || c === '$') this.flushRun();
+  }
+
   private literal(cp: number): void {
+    if (this.depth === 0 && !this.flags.i && cp <= 0xffff) {
+      this.run += String.fromCharCode(cp);
+      this.lastWasTopLiteral = true;
+    } else {
+      this.flushRun();
+    }
     if (cp > 0xffff) {
       this.out.push(`(?:${String.fromCodePoint(cp).split('').map((u) => hex4(u.charCodeAt(0))).join('')})`);
       return;
@@ -289,6 +330,7 @@ class Translator {
       d: '\\d', D: '\\D', w: '\\w', W: '\\W', s: '[\\t\\n\\f\\r ]', S: '[^\\t\\n\\f\\r ]', b: '\\b', B: '\\B', A: '^', z: '$', C: '[\\s\\S]',
     };
     if (c in simple) {
+      this.flushRun();
       this.i += 2;
       if ((c === 'A' || c === 'z') && this.flags.m) throw new Re2SyntaxError('multi-line ^ and $ are not supported in linkifiers', `\\${c}`);
       this.out.push(simple[c]);
@@ -302,6 +344,7 @@ class Translator {
       return text.length > 0;
     }
     if (c === 'p' || c === 'P') {
+      this.flushRun();
       const ranges = this.property();
       this.out.push(`[${rangesSource(ranges)}]`);
       return true;

@@ -2,7 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { escapeHtml } from '../text.rules';
 import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableUser } from './chat-syntax';
 import { emojiCode } from './emoji';
-import { compileLinkifier, type CompiledLinkifier, type LinkifierFacts, linkifyText } from '../../linkifiers/linkify';
+import { compileLinkifiers, type CompiledLinkifier, type LinkifierFacts, linkifyText, mayMatch } from '../../linkifiers/linkify';
 import { encodeChannel, hashUtilEncode } from './url-encoding';
 
 export type { LinkableChannel, MentionableUser } from './chat-syntax';
@@ -104,8 +104,15 @@ type Token = ReturnType<MarkdownIt.MarkdownIt['parse']>[number];
  * autolinks, channel links), each linkifier in order (earlier ones win an overlap).
  */
 function applyLinkifiers(state: MarkdownIt.StateCore): void {
-  const linkifiers = (state.env as { linkifiers?: CompiledLinkifier[] }).linkifiers;
-  if (!linkifiers || linkifiers.length === 0) return;
+  const all = (state.env as { linkifiers?: CompiledLinkifier[] }).linkifiers;
+  if (!all || all.length === 0) return;
+  // Most messages match no linkifier: probe each once against all the text, then search the
+  // text tokens only with the linkifiers that may match.
+  const texts: string[] = [];
+  for (const block of state.tokens) for (const token of block.children ?? []) if (token.type === 'text') texts.push(token.content);
+  const joined = texts.join('\n');
+  const linkifiers = all.filter((l) => mayMatch(l, joined));
+  if (linkifiers.length === 0) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const children: Token[] = [];
@@ -159,7 +166,7 @@ export function renderMessage(content: string, context: RenderContext): Rendered
     usersByName,
     channelsByName: new Map(context.channels.map((c) => [c.name.toLowerCase(), c])),
     emptyTopicDisplayName: context.emptyTopicDisplayName,
-    linkifiers: (context.linkifiers ?? []).map(compileLinkifier).filter((l): l is CompiledLinkifier => l !== null),
+    linkifiers: context.linkifiers ? compileLinkifiers(context.linkifiers) : [],
     found: { mentionedUserIds: new Set(), streamWildcard: false, topicWildcard: false },
     links: [],
   };
