@@ -47,7 +47,7 @@ describe('linkifiersDecider', () => {
       ['ZUL-(?P<id>\\d+)', 'https://x.test/{hello}', "Group 'hello' in URL template is not present in linkifier pattern.", undefined],
       ['ZUL-(?P<id>\\d+)-(?P<hello>\\d+)', 'https://x.test/{hello}', "Group 'id' in linkifier pattern is not present in URL template.", undefined],
       ['#(?P<id>[123])', '{id', 'Invalid URL template.', { url_template: ['Invalid URL template.'] }],
-      ['#(?P<id>\\d+)', '', 'This field cannot be blank.', { url_template: ['This field cannot be blank.'] }],
+      ['#(?P<id>\\d+)', '', 'This field cannot be blank.', { url_template: ['This field cannot be blank.'], __all__: ["Group 'id' in linkifier pattern is not present in URL template."] }],
       ['(?=a)b', 'https://x.test/', 'Bad regular expression: invalid perl operator: (?=', undefined],
       ['(a)\\1', 'https://x.test/', 'Bad regular expression: invalid escape sequence: \\1', undefined],
     ])('rejects pattern %j with template %j: %s', (pattern, urlTemplate, message, errors) => {

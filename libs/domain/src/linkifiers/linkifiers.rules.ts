@@ -43,7 +43,7 @@ export function checkLinkifier(rawPattern: string, rawUrlTemplate: string, other
   else if (!isValidUrlTemplate(urlTemplate)) add('url_template', 'Invalid URL template.');
   const checked = checkPattern(pattern);
   if ('error' in checked) add('__all__', checked.error);
-  else if (urlTemplate !== '' && isValidUrlTemplate(urlTemplate)) {
+  else if (isValidUrlTemplate(urlTemplate)) {
     const groups = new Set(checked.groupNames);
     const variables = new Set(urlTemplateVariables(urlTemplate));
     const missingInPattern = [...variables].filter((v) => !groups.has(v));
