@@ -187,7 +187,9 @@ describe('renderMessage with linkifiers', () => {
       '<p>see <a href="https://trac.example.com/ticket/123" target="_blank" rel="noopener noreferrer">#123</a> and '
         + '<strong><a href="https://z.test/4" target="_blank" rel="noopener noreferrer">ZUL-4</a></strong></p>',
     );
-    expect(result.hasLink).toBe(true);
+    // Zulip's has_link comes from the raw content (http://, https://, /user_uploads): not from linkifiers.
+    expect(result.hasLink).toBe(false);
+    expect(linked('#1 https://a.test').hasLink).toBe(true);
   });
 
   it('does not link inside code spans, code blocks or existing links', () => {

@@ -53,7 +53,8 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
     token.attrSet('rel', 'noopener noreferrer');
     const href = String(token.attrGet('href') ?? '');
     const found = (env as ChatSyntaxEnv & { links: string[] }).links;
-    found.push(href);
+    // Zulip's has_link looks at the raw content (content_has_link): a linkifier's link is not one.
+    if (token.markup !== 'linkifier') found.push(href);
     return self.renderToken(tokens, idx, options);
   };
 
