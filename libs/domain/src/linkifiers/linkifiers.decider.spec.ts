@@ -121,3 +121,9 @@ describe('linkifiersDecider', () => {
     });
   });
 });
+
+describe('linkifier patterns beyond re2', () => {
+  it('refuses a pattern V8 cannot run in linear time (documented in docs/linkifiers.md)', () =>
+    expect(() => linkifiersDecider.decide(add('a{2,500}(?P<id>\\d)', 'https://x.test/{id}'), linkifiersDecider.initialState()))
+      .toThrow('Bad regular expression: pattern too complex to be matched in linear time'));
+});

@@ -119,3 +119,27 @@ describe('required literals (the prefilter)', () => {
       ['RFC6570', 'https://rfc.test/6570'],
     ]));
 });
+
+describe('re2 semantics in the translation', () => {
+  const matches = (pattern: string, text: string) => new RegExp(translateRe2Pattern(pattern).source).test(text);
+
+  it.each([
+    ['a.b', 'a\nb', false],
+    ['(?s)a.b', 'a\nb', true],
+    ['a\\sb', 'a\u00a0b', false],
+    ['a\\sb', 'a\tb', true],
+    ['(?i)[a-c]x', 'BX', true],
+    ['(?i:a)b', 'AB', false],
+    ['(?i:a)b', 'Ab', true],
+    ['[[:digit:]]+', 'x7', true],
+    ['[[:^alpha:]]', 'abc', false],
+    ['\\Qa.b\\E', 'axb', false],
+    ['\\Qa.b\\E', 'a.b', true],
+    ['\\x41\\x{42}\\101', 'ABA', true],
+    ['\\pL\\PL', 'é1', true],
+    ['\\p{Greek}', 'a', false],
+    ['[^\\d]', '5', false],
+    ['a{2}', 'aa', true],
+    ['x{y', 'x{y', true],
+  ])('%s on %j: %s', (pattern, text, expected) => expect(matches(pattern, text)).toBe(expected));
+});
