@@ -579,6 +579,35 @@ const UPLOAD_ROWS: Row[] = [
 ];
 
 /** Operators' endpoints (docs/operations.md): administrators only. */
+/** Linkifiers (zerver/views/realm_linkifiers.py): everyone reads them, administrators change them. */
+const linkifierFor = async (api: ApiTestClient, prefix: string): Promise<number> =>
+  (await api.as('iago').post('/api/v1/realm/filters', { pattern: `${prefix}-(?P<id>\\d+)`, url_template: 'https://tracker.test/{id}' })).body.id;
+const LINKIFIER_ROWS: Row[] = [
+  { name: 'GET /realm/linkifiers', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/realm/linkifiers')) },
+  {
+    name: 'POST /realm/filters',
+    outcomes: adminsOnly(),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/realm/filters')), { pattern: `ADD${caller}-(?P<id>\\d+)`, url_template: 'https://tracker.test/{id}' }),
+  },
+  {
+    name: 'PATCH /realm/filters/{id}',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) =>
+      form(as(api.http.patch(`/api/v1/realm/filters/${await linkifierFor(api, `CHG${caller}`)}`)), { pattern: `NEW${caller}-(?P<id>\\d+)`, url_template: 'https://tracker.test/{id}' }),
+  },
+  {
+    name: 'DELETE /realm/filters/{id}',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => as(api.http.delete(`/api/v1/realm/filters/${await linkifierFor(api, `DEL${caller}`)}`)),
+  },
+  {
+    name: 'PATCH /realm/linkifiers',
+    outcomes: adminsOnly(),
+    send: async (api, as) =>
+      form(as(api.http.patch('/api/v1/realm/linkifiers')), { ordered_linkifier_ids: JSON.stringify((await allIds(api, '/api/v1/realm/linkifiers', 'linkifiers')).reverse()) }),
+  },
+];
+
 const OPERATIONS_ROWS: Row[] = [
   { name: 'GET /svc/projections', outcomes: adminsOnly(), send: (api, as) => as(api.http.get('/api/v1/svc/projections')) },
   {
@@ -645,6 +674,7 @@ const ROWS: Row[] = [
   ...EVENT_ROWS,
   ...UPLOAD_ROWS,
   ...OPERATIONS_ROWS,
+  ...LINKIFIER_ROWS,
 ];
 
 /** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */

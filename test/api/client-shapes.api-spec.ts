@@ -21,6 +21,8 @@ const FIXTURES: Fixture[] = [
   { method: 'PATCH', path: (api) => `/api/v1/users/${api.user('cordelia').userId}`, as: 'iago', params: (n) => ({ full_name: `Cordelia ${n}`, role: 400 }) },
   { method: 'POST', path: () => '/api/v1/bots', as: 'hamlet', params: (n) => ({ full_name: `Shape Bot ${n}`, short_name: `shape${n}`, bot_type: 1 }) },
   { method: 'POST', path: () => '/api/v1/fetch_api_key', as: 'anonymous', params: () => ({ username: 'hamlet@acme.test', password: 'hamlet-password' }) },
+  { method: 'POST', path: () => '/api/v1/realm/filters', as: 'iago', params: (n) => ({ pattern: `SHAPE${n}-(?P<id>\\d+)`, url_template: 'https://tracker.test/{id}' }) },
+  { method: 'GET', path: () => '/api/v1/realm/linkifiers', as: 'hamlet', params: () => ({}) },
 ];
 
 const encodeLikePython = (params: Record<string, unknown>) =>

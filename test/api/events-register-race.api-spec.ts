@@ -15,6 +15,8 @@ type Scenario = {
   steps: (() => Promise<unknown>)[];
   apply: (state: State, event: any) => void;
   pick: (state: State) => unknown;
+  /** client_capabilities of the registers (absent: none). */
+  capabilities?: Record<string, boolean>;
 };
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
@@ -35,7 +37,8 @@ describe('POST /register is race-free: state + queued events = a fresh register'
 
   const id = (name: string) => api.user(name).userId;
   const ok = async (response: Promise<any>) => expectSuccess(await response);
-  const register = (who: string, types: string[]) => ok(api.as(who).post('/api/v1/register', { event_types: JSON.stringify(types) }));
+  const register = (who: string, types: string[], capabilities?: Record<string, boolean>) =>
+    ok(api.as(who).post('/api/v1/register', { event_types: JSON.stringify(types), ...(capabilities ? { client_capabilities: JSON.stringify(capabilities) } : {}) }));
 
   /** Every event appended so far has gone through the reactor. */
   const reactorCaughtUp = async () => {
@@ -46,7 +49,7 @@ describe('POST /register is race-free: state + queued events = a fresh register'
 
   async function check(s: Scenario, registerAt: number, delayMs: number): Promise<void> {
     let first: Promise<State> | undefined;
-    const startRegister = () => (first = register(s.who, s.types));
+    const startRegister = () => (first = register(s.who, s.types, s.capabilities));
     for (let i = 0; i < s.steps.length; i++) {
       if (i !== registerAt) {
         await s.steps[i]();
@@ -59,8 +62,8 @@ describe('POST /register is race-free: state + queued events = a fresh register'
       startRegister();
       await step;
     }
-    const state = structuredClone(await (first ?? register(s.who, s.types)));
-    const fresh = await register(s.who, s.types);
+    const state = structuredClone(await (first ?? register(s.who, s.types, s.capabilities)));
+    const fresh = await register(s.who, s.types, s.capabilities);
     await reactorCaughtUp();
     const { events } = await ok(api.as(s.who).get('/api/v1/events', { queue_id: state.queue_id, last_event_id: -1, dont_block: true }));
     for (const event of events) if (event.type !== 'heartbeat') s.apply(state, event);
@@ -213,6 +216,32 @@ describe('POST /register is race-free: state + queued events = a fresh register'
         ],
         apply: (state, e) => (state.custom_profile_fields = e.fields),
         pick: (state) => state.custom_profile_fields,
+      };
+    });
+  });
+
+  it('realm_linkifiers', async () => {
+    let n = 0;
+    await verify(() => {
+      let first = 0;
+      let second = 0;
+      const suffix = ++n;
+      return {
+        who: 'hamlet',
+        types: ['realm_linkifiers'],
+        capabilities: { linkifier_url_template: true },
+        steps: [
+          async () => (first = (await ok(api.as('iago').post('/api/v1/realm/filters', { pattern: `A${suffix}-(?P<id>\\d+)`, url_template: 'https://a.test/{id}' }))).id),
+          async () => (second = (await ok(api.as('iago').post('/api/v1/realm/filters', { pattern: `B${suffix}-(?P<id>\\d+)`, url_template: 'https://b.test/{id}' }))).id),
+          () => ok(api.as('iago').patch(`/api/v1/realm/filters/${first}`, { pattern: `C${suffix}-(?P<id>\\d+)`, url_template: 'https://c.test/{id}' })),
+          async () => {
+            const ids = ((await ok(api.as('iago').get('/api/v1/realm/linkifiers'))).linkifiers as { id: number }[]).map((l) => l.id);
+            return ok(api.as('iago').patch('/api/v1/realm/linkifiers', { ordered_linkifier_ids: JSON.stringify(ids.reverse()) }));
+          },
+          () => ok(api.as('iago').delete(`/api/v1/realm/filters/${second}`)),
+        ],
+        apply: (state, e) => (state.realm_linkifiers = e.realm_linkifiers),
+        pick: (state) => state.realm_linkifiers,
       };
     });
   });

@@ -157,6 +157,13 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('remove profile value', api.as('hamlet').delete('/api/v1/users/me/profile_data', { data: [field] }));
   await ok('delete profile field', api.as('iago').delete(`/api/v1/realm/profile_fields/${field2}`));
 
+  // Linkifiers.
+  const linkifier = (await ok('linkifier', api.as('iago').post('/api/v1/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.test/{id}' }))).id as number;
+  const linkifier2 = (await ok('linkifier 2', api.as('iago').post('/api/v1/realm/filters', { pattern: 'PR(?P<id>[0-9]+)', url_template: 'https://code.test/{id}' }))).id as number;
+  await ok('edit linkifier', api.as('iago').patch(`/api/v1/realm/filters/${linkifier}`, { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.test/issues/{id}' }));
+  await ok('order linkifiers', api.as('iago').patch('/api/v1/realm/linkifiers', { ordered_linkifier_ids: [linkifier2, linkifier] }));
+  await ok('delete linkifier', api.as('iago').delete(`/api/v1/realm/filters/${linkifier2}`));
+
   // Custom emoji and uploads (blobs).
   const { email, apiKey } = api.user('hamlet');
   await ok('emoji', api.http.post('/api/v1/realm/emoji/party').auth(email, apiKey).attach('f1', TINY_PNG, 'party.png'));

@@ -107,3 +107,4 @@ export * from './events';
 export * from './areas';
 export * from './reactions';
 export * from './ports/presence-store.port';
+export * from './linkifiers';

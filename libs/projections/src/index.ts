@@ -25,3 +25,4 @@ export * from './user-status/user-status.projection';
 export * from './reactions/reactions.projection';
 export * from './operations/projection-rebuild';
 export * from './operations/operations.module';
+export * from './linkifiers/linkifiers.projection';

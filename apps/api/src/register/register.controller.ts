@@ -47,6 +47,7 @@ export class RegisterController {
         capabilities: {
           streamTypingNotifications: params.client_capabilities?.stream_typing_notifications === true,
           emptyTopicName: params.client_capabilities?.empty_topic_name === true,
+          linkifierUrlTemplate: params.client_capabilities?.linkifier_url_template === true,
         },
       },
       () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, {
@@ -54,6 +55,7 @@ export class RegisterController {
         slimPresence: params.slim_presence ?? false,
         presenceLastUpdateId: params.presence_last_update_id,
         presenceHistoryLimitDays: params.presence_history_limit_days,
+        clientCapabilities: Object.fromEntries(Object.entries(params.client_capabilities ?? {}).map(([key, value]) => [key, value === true])),
       }),
     );
     return {

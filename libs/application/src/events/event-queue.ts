@@ -14,6 +14,8 @@ export type QueueCapabilities = {
   streamTypingNotifications?: boolean;
   /** Without it, a message to the empty topic shows the realm's display name for it. */
   emptyTopicName?: boolean;
+  /** `realm_linkifiers` events reach only queues that accept RFC 6570 URL templates (Zulip 7.0). */
+  linkifierUrlTemplate?: boolean;
 };
 
 export type EventQueueOptions = {
@@ -76,6 +78,7 @@ export class EventQueue {
   private adapt(event: ClientEvent): ClientEvent | undefined {
     if (!this.wants(event.type)) return undefined;
     if (event.type === 'typing' && event.message_type === 'stream' && !this.capabilities.streamTypingNotifications) return undefined;
+    if (event.type === 'realm_linkifiers' && !this.capabilities.linkifierUrlTemplate) return undefined;
     if (event.type === 'message' && this.narrow && !this.narrow((event.message ?? {}) as Record<string, unknown>, (event.flags ?? []) as string[])) return undefined;
     if (event.type === 'message' && !this.capabilities.emptyTopicName) {
       const message = event.message as { type?: string; subject?: string } | undefined;

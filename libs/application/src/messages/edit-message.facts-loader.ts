@@ -33,6 +33,7 @@ import { canAccessChannelHistory } from './message-access';
 import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument } from './message.documents';
 import { currentMessage } from './message-format';
 import { userFactsOf } from './send-message.facts-loader';
+import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 
 /** The message an edit or delete is about, as the editor may see it (access_message with is_modifying_message). */
 export type AccessedMessage = {
@@ -69,6 +70,7 @@ export class EditMessageFactsLoader {
     private readonly realms: RealmQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    private readonly linkifiers: LinkifierQueries,
   ) {}
 
   /**
@@ -198,6 +200,7 @@ export class EditMessageFactsLoader {
     const names = new Set(references.names);
     if (names.size > 0) for (const user of await this.users.list(realmId)) if (names.has(user.full_name.toLowerCase())) users.set(user.user_id, user);
     facts.mentionables = [...users.values()].map(userFactsOf);
+    facts.linkifiers = await this.linkifiers.facts(realmId);
     if (references.channelNames.length > 0) {
       const actor = { realmId, userId: editor.user_id, role: editor.role_name, isBot: editor.is_bot };
       for (const channel of (await this.channels.byNames(realmId, references.channelNames)).values()) {

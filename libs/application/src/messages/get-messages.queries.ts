@@ -20,7 +20,8 @@ import { RealmQueries } from '../realms/realm.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { USERS, type UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
-import { type ApiMessage, currentMessage, formatMessage } from './message-format';
+import { type ApiMessage, currentMessage, formatMessage, topicLinksOf } from './message-format';
+import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import { MESSAGES, type MessageDocument } from './message.documents';
 import { NarrowResolver } from './narrow-resolver';
 
@@ -66,6 +67,7 @@ export class MessageQueries {
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly reactions: ReactionQueries,
+    private readonly linkifiers: LinkifierQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
   ) {}
@@ -242,11 +244,12 @@ export class MessageQueries {
     // Where the messages are now: moves update the message index, not the documents.
     const locations = await this.store.locationsOf(docs.map((d) => d.id));
     const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => locations.get(d.id)?.streamId ?? d.stream_id!))];
-    const [users, channels, realm, reactions] = await Promise.all([
+    const [users, channels, realm, reactions, linkifiers] = await Promise.all([
       this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
       this.channels.byIds(viewer.realm_id, channelIds),
       this.realms.byId(viewer.realm_id),
       this.reactions.forMessages(docs.map((d) => d.id)),
+      this.linkifiers.facts(viewer.realm_id),
     ]);
     const context = {
       users: new Map(users.map((u) => [u.doc.user_id, u.doc])),
@@ -256,6 +259,7 @@ export class MessageQueries {
       reactions,
       applyMarkdown: params.applyMarkdown ?? true,
       allowEmptyTopicName: params.allowEmptyTopicName ?? false,
+      topicLinks: topicLinksOf(linkifiers),
     };
     return docs.map((doc) => formatMessage(doc, flags.get(doc.id) ?? null, context));
   }

@@ -1,4 +1,4 @@
-import { displayTopic, flagsList, recipientIdOf } from '@app/domain';
+import { displayTopic, flagsList, type LinkifierFacts, recipientIdOf, topicLinks } from '@app/domain';
 import type { MessageLocation } from '../ports/user-message-store.port';
 import type { ApiReaction } from '../reactions/reaction.documents';
 import type { UserDocument } from '../users/user.documents';
@@ -46,6 +46,8 @@ export type MessageFormatContext = {
   locations?: Map<number, MessageLocation>;
   /** The reactions of the messages that have any (the reactions read model). */
   reactions?: Map<number, ApiReaction[]>;
+  /** topic_links of a topic (the organization's linkifiers and raw URLs, as they are now); absent: as stored. */
+  topicLinks?: (topic: string) => { text: string; url: string }[];
 };
 
 /**
@@ -110,7 +112,7 @@ export function formatMessage(stored: MessageDocument, flags: number | null, con
     submessages: [],
     avatar_url: `/avatar/${doc.sender_id}`,
     is_me_message: doc.is_me_message,
-    topic_links: doc.topic_links,
+    topic_links: doc.type === 'stream' && context.topicLinks ? context.topicLinks(doc.subject) : doc.topic_links,
   };
   if (doc.type === 'stream') message.stream_id = doc.stream_id!;
   if (doc.last_edit_timestamp !== null) message.last_edit_timestamp = doc.last_edit_timestamp;
@@ -119,4 +121,14 @@ export function formatMessage(stored: MessageDocument, flags: number | null, con
   if (doc.last_moved_timestamp !== undefined) message.last_moved_timestamp = doc.last_moved_timestamp;
   if (doc.edit_history !== undefined && doc.edit_history.length > 0) message.edit_history = doc.edit_history;
   return message;
+}
+
+/** topic_links for many messages at once: each distinct topic is matched once. */
+export function topicLinksOf(linkifiers: LinkifierFacts[]): (topic: string) => { text: string; url: string }[] {
+  const memo = new Map<string, { text: string; url: string }[]>();
+  return (topic) => {
+    let links = memo.get(topic);
+    if (!links) memo.set(topic, (links = topicLinks(topic, linkifiers)));
+    return links;
+  };
 }

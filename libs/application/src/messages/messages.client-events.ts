@@ -9,9 +9,11 @@ import {
   messageStream,
   type MessagesMoved,
   type UserTopicVisibilityPolicyChanged,
+  topicLinks,
   unixSeconds,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
+import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { toUser } from '../events/deliveries';
@@ -35,6 +37,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
+    private readonly linkifiers: LinkifierQueries,
   ) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
@@ -184,7 +187,7 @@ export class MessagesClientEvents implements AreaClientEvents {
       content: d.content,
       rendered_content: d.renderedContent,
       is_me_message: d.isMeMessage,
-      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name, subject: doc.subject, topic_links: doc.topic_links } : {}),
+      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name, subject: doc.subject, topic_links: topicLinks(doc.subject, await this.linkifiers.facts(d.realmId)) } : {}),
     });
   }
 
@@ -209,7 +212,7 @@ export class MessagesClientEvents implements AreaClientEvents {
       stream_name: origChannel?.name ?? '',
       orig_subject: d.origTopic,
       subject: d.topic,
-      topic_links: doc.topic_links,
+      topic_links: topicLinks(d.topic, await this.linkifiers.facts(d.realmId)),
       ...(d.streamId !== d.origStreamId ? { new_stream_id: d.streamId } : {}),
     });
     if (d.userIdsLosingRows.length > 0) {

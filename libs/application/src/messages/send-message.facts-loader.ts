@@ -25,6 +25,7 @@ import { UserQueries } from '../users/user.queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';
+import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 
 export const userFactsOf = (user: UserDocument): UserFacts => ({
   userId: user.user_id,
@@ -54,6 +55,7 @@ export class SendMessageFactsLoader {
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly realms: RealmQueries,
+    private readonly linkifiers: LinkifierQueries,
   ) {}
 
   /**
@@ -87,6 +89,7 @@ export class SendMessageFactsLoader {
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
       canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
+      linkifiers: await this.linkifiers.facts(realmId),
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,
     };
     if (addressee.kind === 'direct') {

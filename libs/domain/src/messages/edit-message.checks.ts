@@ -253,6 +253,7 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
       users: facts.mentionables.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })),
       channels: facts.linkableChannels,
       emptyTopicDisplayName: facts.emptyTopicDisplayName,
+      linkifiers: facts.linkifiers,
     });
     if (message.type === 'stream' && orig !== null) {
       if (rendered.streamWildcard && orig.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) throw streamWildcardMentionNotAllowed();

@@ -2,6 +2,7 @@ import type { ChannelGroupSettings, SystemGroupName } from '../channels/channel-
 import type { RealmGroupSettings, RealmMessagingSettings } from '../realm/realm-messaging-settings';
 import type { VisibilityPolicy } from './messages.events';
 import type { LinkableChannel } from './rendering/render-message';
+import type { LinkifierFacts } from '../linkifiers/linkify';
 import type { ChannelFacts, UserFacts } from './send-message.facts';
 
 /** A channel as editing and moving need to know it. */
@@ -71,6 +72,8 @@ export type EditMessageFacts = {
   /** For the content: users and channels it may mention (as on send). */
   mentionables: UserFacts[];
   linkableChannels: LinkableChannel[];
+  /** The organization's linkifiers, in order, applied by the rendering (absent: none). */
+  linkifiers?: LinkifierFacts[];
   canMentionManyUsers: boolean;
   topicParticipantIds: number[];
   emptyTopicDisplayName: string;

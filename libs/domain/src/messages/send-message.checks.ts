@@ -104,6 +104,7 @@ export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
     users: facts.mentionables.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })),
     channels: facts.linkableChannels,
     emptyTopicDisplayName: facts.emptyTopicDisplayName,
+    linkifiers: facts.linkifiers,
   });
   if (target.kind === 'channel') {
     if (rendered.streamWildcard && facts.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) {

@@ -4,6 +4,7 @@ import type { BotType } from '../users/users.events';
 import type { VisibilityPolicy } from './messages.events';
 import type { MessageTypeParam } from './recipients.rules';
 import type { LinkableChannel } from './rendering/render-message';
+import type { LinkifierFacts } from '../linkifiers/linkify';
 import type { TopicAutomationSettings } from './visibility.rules';
 
 /** A user as sending needs to know them. */
@@ -70,6 +71,8 @@ export type SendMessageFacts = {
   /** Users and channels the content might mention or link to (possibleReferences). */
   mentionables: UserFacts[];
   linkableChannels: LinkableChannel[];
+  /** The organization's linkifiers, in order, applied by the rendering (absent: none). */
+  linkifiers?: LinkifierFacts[];
   topicAutomation: Record<number, TopicAutomationSettings>;
   emptyTopicDisplayName: string;
   maxMessageLength: number;

@@ -173,3 +173,33 @@ describe('possibleReferences', () => {
       wildcards: true,
     }));
 });
+
+describe('renderMessage with linkifiers', () => {
+  const linkifiers = [
+    { id: 1, pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://trac.example.com/ticket/{id}' },
+    { id: 2, pattern: 'ZUL-(?P<id>\\d+)', urlTemplate: 'https://z.test/{id}' },
+  ];
+  const linked = (content: string) => renderMessage(content, { ...context, linkifiers });
+
+  it('links matches in text, like every other link', () => {
+    const result = linked('see #123 and **ZUL-4**');
+    expect(result.html).toBe(
+      '<p>see <a href="https://trac.example.com/ticket/123" target="_blank" rel="noopener noreferrer">#123</a> and '
+        + '<strong><a href="https://z.test/4" target="_blank" rel="noopener noreferrer">ZUL-4</a></strong></p>',
+    );
+    // Zulip's has_link comes from the raw content (http://, https://, /user_uploads): not from linkifiers.
+    expect(result.hasLink).toBe(false);
+    expect(linked('#1 https://a.test').hasLink).toBe(true);
+  });
+
+  it('does not link inside code spans, code blocks or existing links', () => {
+    expect(linked('`#123`').html).toBe('<p><code>#123</code></p>');
+    expect(linked('```\n#123\n```').html).not.toContain('<a');
+    expect(linked('[#123](https://other.test/)').html).toBe('<p><a href="https://other.test/" target="_blank" rel="noopener noreferrer">#123</a></p>');
+  });
+
+  it('renders as before without linkifiers', () => expect(html('see #123')).toBe('<p>see #123</p>'));
+
+  it('does not link a URL with a scheme the renderer refuses', () =>
+    expect(renderMessage('x-1', { ...context, linkifiers: [{ id: 3, pattern: 'x-(?P<id>\\d)', urlTemplate: 'javascript:alert({id})' }] }).html).toBe('<p>x-1</p>'));
+});

@@ -2,6 +2,7 @@ import MarkdownIt from 'markdown-it';
 import { escapeHtml } from '../text.rules';
 import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableUser } from './chat-syntax';
 import { emojiCode } from './emoji';
+import { compileLinkifiers, type CompiledLinkifier, type LinkifierFacts, linkifyText, mayMatch } from '../../linkifiers/linkify';
 import { encodeChannel, hashUtilEncode } from './url-encoding';
 
 export type { LinkableChannel, MentionableUser } from './chat-syntax';
@@ -11,6 +12,8 @@ export type RenderContext = {
   users: MentionableUser[];
   channels: LinkableChannel[];
   emptyTopicDisplayName: string;
+  /** The organization's linkifiers, in order (absent: none). */
+  linkifiers?: LinkifierFacts[];
 };
 
 export type RenderedMessage = {
@@ -41,6 +44,7 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
     return SAFE_SCHEME.test(trimmed) || !HAS_SCHEME.test(trimmed);
   };
   chatSyntax(md);
+  md.core.ruler.push('zulip_linkifiers', applyLinkifiers);
   const rules = md.renderer.rules;
 
   rules.link_open = (tokens, idx, options, env, self) => {
@@ -49,7 +53,8 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
     token.attrSet('rel', 'noopener noreferrer');
     const href = String(token.attrGet('href') ?? '');
     const found = (env as ChatSyntaxEnv & { links: string[] }).links;
-    found.push(href);
+    // Zulip's has_link looks at the raw content (content_has_link): a linkifier's link is not one.
+    if (token.markup !== 'linkifier') found.push(href);
     return self.renderToken(tokens, idx, options);
   };
 
@@ -92,6 +97,58 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
   return md;
 }
 
+type Token = ReturnType<MarkdownIt.MarkdownIt['parse']>[number];
+
+/**
+ * Zulip's LinkifierPattern: the organization's linkifiers turn their matches in text into links,
+ * never inside code (code spans and blocks are not text tokens) or inside links (Markdown links,
+ * autolinks, channel links), each linkifier in order (earlier ones win an overlap).
+ */
+function applyLinkifiers(state: MarkdownIt.StateCore): void {
+  const all = (state.env as { linkifiers?: CompiledLinkifier[] }).linkifiers;
+  if (!all || all.length === 0) return;
+  // Most messages match no linkifier: probe each once against all the text, then search the
+  // text tokens only with the linkifiers that may match.
+  const texts: string[] = [];
+  for (const block of state.tokens) for (const token of block.children ?? []) if (token.type === 'text') texts.push(token.content);
+  const joined = texts.join('\n');
+  const linkifiers = all.filter((l) => mayMatch(l, joined));
+  if (linkifiers.length === 0) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const children: Token[] = [];
+    let linkDepth = 0;
+    for (const token of block.children) {
+      if (token.type === 'link_open') linkDepth++;
+      if (token.type === 'link_close') linkDepth--;
+      const matches = token.type === 'text' && linkDepth === 0 ? linkifyText(token.content, linkifiers) : [];
+      const valid = matches.filter((m) => state.md.validateLink(m.url));
+      if (valid.length === 0) {
+        children.push(token);
+        continue;
+      }
+      let pos = 0;
+      const text = (content: string) => {
+        const t = new state.Token('text', '', 0);
+        t.content = content;
+        children.push(t);
+      };
+      for (const match of valid) {
+        if (match.start > pos) text(token.content.slice(pos, match.start));
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrs = [['href', match.url]];
+        open.markup = 'linkifier';
+        children.push(open);
+        text(match.text);
+        children.push(new state.Token('link_close', 'a', -1));
+        pos = match.end;
+      }
+      if (pos < token.content.length) text(token.content.slice(pos));
+    }
+    block.children = children;
+  }
+}
+
 let shared: MarkdownIt.MarkdownIt | undefined;
 const markdown = () => (shared ??= createMarkdown());
 
@@ -105,11 +162,12 @@ export function renderMessage(content: string, context: RenderContext): Rendered
   const usersByName = new Map<string, MentionableUser>();
   // Lower ids win a name two users share; @**Name|id** disambiguates.
   for (const user of [...context.users].sort((a, b) => b.id - a.id)) usersByName.set(user.fullName.toLowerCase(), user);
-  const env: ChatSyntaxEnv & { links: string[] } = {
+  const env: ChatSyntaxEnv & { links: string[]; linkifiers: CompiledLinkifier[] } = {
     usersById: new Map(context.users.map((u) => [u.id, u])),
     usersByName,
     channelsByName: new Map(context.channels.map((c) => [c.name.toLowerCase(), c])),
     emptyTopicDisplayName: context.emptyTopicDisplayName,
+    linkifiers: context.linkifiers ? compileLinkifiers(context.linkifiers) : [],
     found: { mentionedUserIds: new Set(), streamWildcard: false, topicWildcard: false },
     links: [],
   };
