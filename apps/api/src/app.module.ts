@@ -24,6 +24,7 @@ import { DraftsController } from './drafts/drafts.controller';
 import { ScheduledMessagesController } from './scheduled-messages/scheduled-messages.controller';
 import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
 import { MutedUsersController } from './muted-users/muted-users.controller';
+import { AlertWordsController } from './alert-words/alert-words.controller';
 import { ReactionsController } from './reactions/reactions.controller';
 import { BotStorageController } from './bot-storage/bot-storage.controller';
 import { SettingsController } from './settings/settings.controller';
@@ -65,7 +66,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, AlertWordsController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

@@ -70,6 +70,7 @@ export * from './presence';
 export * from './scheduled-messages';
 export * from './saved-snippets';
 export * from './muted-users';
+export * from './alert-words';
 export * from './bot-storage';
 export * from './shared/own-user-id';
 export * from './shared/cached-documents';

@@ -1,3 +1,4 @@
+import { AlertWordQueries } from '../alert-words/alert-word-queries';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
@@ -69,6 +70,7 @@ export class EditMessageFactsLoader {
     private readonly realms: RealmQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    private readonly alertWords: AlertWordQueries,
   ) {}
 
   /**
@@ -198,6 +200,7 @@ export class EditMessageFactsLoader {
     const names = new Set(references.names);
     if (names.size > 0) for (const user of await this.users.list(realmId)) if (names.has(user.full_name.toLowerCase())) users.set(user.user_id, user);
     facts.mentionables = [...users.values()].map(userFactsOf);
+    facts.alertWords = await this.alertWords.wordsInRealm(realmId);
     if (references.channelNames.length > 0) {
       const actor = { realmId, userId: editor.user_id, role: editor.role_name, isBot: editor.is_bot };
       for (const channel of (await this.channels.byNames(realmId, references.channelNames)).values()) {

@@ -1,3 +1,4 @@
+import { AlertWordQueries } from '../alert-words/alert-word-queries';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Addressee,
@@ -54,6 +55,7 @@ export class SendMessageFactsLoader {
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly realms: RealmQueries,
+    private readonly alertWords: AlertWordQueries,
   ) {}
 
   /**
@@ -88,6 +90,7 @@ export class SendMessageFactsLoader {
       canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,
+      alertWords: await this.alertWords.wordsInRealm(realmId),
     };
     if (addressee.kind === 'direct') {
       facts.directory = await this.directory(realmId, addressee.recipients);

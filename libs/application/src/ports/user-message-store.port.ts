@@ -105,6 +105,8 @@ export type UserMessageChange =
       previouslyMentionedUserIds?: number[];
       /** Whether every row may carry stream_wildcard_mentioned from before. */
       previousStreamWildcard?: boolean;
+      /** `has_alert_word`: cleared on the rows of `previousUserIds`, then set on the rows of `userIds` (absent: unchanged). */
+      alertWords?: { userIds: number[]; previousUserIds: number[] };
     }
   /** Messages deleted: their index entries and every user's rows go. */
   | { type: 'messages-deleted'; messageIds: number[] };

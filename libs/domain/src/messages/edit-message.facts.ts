@@ -73,6 +73,8 @@ export type EditMessageFacts = {
   linkableChannels: LinkableChannel[];
   canMentionManyUsers: boolean;
   topicParticipantIds: number[];
+  /** The alert words of the organization's active users, by user id (alert_words_in_realm); absent: none. */
+  alertWords?: Record<number, string[]>;
   emptyTopicDisplayName: string;
   maxMessageLength: number;
 };

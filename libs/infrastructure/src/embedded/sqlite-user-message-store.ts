@@ -223,6 +223,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       this.statement(`UPDATE ${table} SET flags = flags | ${mentioned} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(named, change.messageId);
       this.statement(`UPDATE ${table} SET flags = flags | ${topic} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(topicNamed, change.messageId);
       if (change.streamWildcardMentioned) this.statement(`UPDATE ${table} SET flags = flags | ${stream} WHERE message_id = ?`).run(change.messageId);
+      if (change.alertWords) {
+        const alert = MESSAGE_FLAG_BITS.has_alert_word;
+        this.statement(`UPDATE ${table} SET flags = flags & ~${alert} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(JSON.stringify(change.alertWords.previousUserIds), change.messageId);
+        this.statement(`UPDATE ${table} SET flags = flags | ${alert} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(JSON.stringify(change.alertWords.userIds), change.messageId);
+      }
     }
   }
 

@@ -189,6 +189,13 @@ export class MongoUserMessageStore implements UserMessageStorePort {
           await this.rows().updateMany({ m: change.messageId, u: { $in: change.topicWildcardMentionedUserIds } }, { $bit: { f: { or: topic } } }, { session });
         }
         if (change.streamWildcardMentioned) await this.rows().updateMany({ m: change.messageId }, { $bit: { f: { or: stream } } }, { session });
+        if (change.alertWords) {
+          const alert = MESSAGE_FLAG_BITS.has_alert_word;
+          if (change.alertWords.previousUserIds.length) {
+            await this.rows().updateMany({ m: change.messageId, u: { $in: change.alertWords.previousUserIds } }, { $bit: { f: { and: ~alert } } }, { session });
+          }
+          if (change.alertWords.userIds.length) await this.rows().updateMany({ m: change.messageId, u: { $in: change.alertWords.userIds } }, { $bit: { f: { or: alert } } }, { session });
+        }
         return;
       }
       case 'messages-deleted':
