@@ -25,6 +25,8 @@ import { ScheduledMessagesController } from './scheduled-messages/scheduled-mess
 import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
 import { MutedUsersController } from './muted-users/muted-users.controller';
 import { AlertWordsController } from './alert-words/alert-words.controller';
+import { MessageExtrasController } from './messages/message-extras.controller';
+import { ChannelExtrasController } from './channels/channel-extras.controller';
 import { ReactionsController } from './reactions/reactions.controller';
 import { BotStorageController } from './bot-storage/bot-storage.controller';
 import { SettingsController } from './settings/settings.controller';
@@ -66,7 +68,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, AlertWordsController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, AlertWordsController, MessageExtrasController, ChannelExtrasController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

@@ -106,3 +106,6 @@ export * from './events';
 export * from './areas';
 export * from './reactions';
 export * from './ports/presence-store.port';
+export * from './messages/read-receipts.queries';
+export * from './messages/render-message.queries';
+export * from './channels/channel-lookups.queries';

@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { ChannelLookups } from './channel-lookups.queries';
 import { ChannelQueries } from './channel-queries';
 import { ChannelViews } from './channel-views';
 import { DeactivateChannelHandler } from './deactivate-channel.handler';
@@ -9,4 +10,4 @@ import { UpdateChannelHandler } from './update-channel.handler';
  * a folder is registered with the channel-folders area). Channels are created by subscribing.
  */
 export const CHANNELS_HANDLERS: Provider[] = [UpdateChannelHandler, DeactivateChannelHandler];
-export const CHANNELS_QUERIES: Provider[] = [ChannelQueries, ChannelViews];
+export const CHANNELS_QUERIES: Provider[] = [ChannelQueries, ChannelViews, ChannelLookups];

@@ -209,6 +209,19 @@ export class MessageQueries {
     return { message, raw_content: doc.content };
   }
 
+  /**
+   * access_message: the message document when the user may read it, else "Invalid message(s)"
+   * (for read receipts and other endpoints that name one message).
+   */
+  async accessibleMessage(actor: Actor, messageId: number): Promise<MessageDocument> {
+    const viewer = await this.viewer(actor);
+    const [doc] = await this.documents([messageId]);
+    if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
+    const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
+    if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
+    return doc;
+  }
+
   /** zerver/lib/message.py has_message_access. */
   private async hasAccess(viewer: UserDocument, doc: MessageDocument, hasRow: boolean): Promise<boolean> {
     if (doc.type !== 'stream') return hasRow;

@@ -1,3 +1,6 @@
+import { DeleteTopicHandler } from './delete-topic.handler';
+import { RenderMessageQueries } from './render-message.queries';
+import { ReadReceiptsQueries } from './read-receipts.queries';
 import type { Provider } from '@nestjs/common';
 import { DeleteMessageHandler } from './delete-message.handler';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
@@ -18,6 +21,7 @@ export const MESSAGES_HANDLERS: Provider[] = [
   SendMessageHandler,
   EditMessageHandler,
   DeleteMessageHandler,
+  DeleteTopicHandler,
   MessageSender,
   SendMessageFactsLoader,
   EditMessageFactsLoader,
@@ -25,4 +29,4 @@ export const MESSAGES_HANDLERS: Provider[] = [
   NarrowResolver,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
-export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagsService, UnreadQueries, UserTopicsService, MessageHistoryQueries];
+export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagsService, UnreadQueries, UserTopicsService, MessageHistoryQueries, ReadReceiptsQueries, RenderMessageQueries];

@@ -10,6 +10,7 @@ import {
   normalizeTopic,
   possibleReferences,
   type RealmTopicsPolicy,
+  type RenderContext,
   type SendMessageFacts,
   truncateTopic,
   type UserFacts,
@@ -125,6 +126,16 @@ export class SendMessageFactsLoader {
     facts.topicPolicies = await this.topicPolicies([sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
     facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
     return facts;
+  }
+
+  /**
+   * What rendering `content` as `sender` may resolve (users it may mention, channels it may link
+   * to): POST /messages/render renders exactly as a send would.
+   */
+  async renderContext(sender: UserDocument, content: string): Promise<RenderContext> {
+    const references = possibleReferences(content);
+    const [users, channels] = await Promise.all([this.mentionables(sender.realm_id, references), this.linkableChannels(sender, references.channelNames)]);
+    return { users: users.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })), channels, emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME };
   }
 
   /** The users a direct message names, by lower-cased email or by id (absent: no such user). */

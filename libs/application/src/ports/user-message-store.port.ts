@@ -193,6 +193,11 @@ export interface UserMessageStorePort {
   findMessages(query: MessageQuery, range: MessageRange): Promise<MessageMatch[]>;
   /** The user's flags for these messages (absent: no row). */
   flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>>;
+  /**
+   * Which of `userIds` have a row for the message with every bit of `mask` set (read receipts):
+   * ascending. One key lookup per candidate, in one statement per level.
+   */
+  usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]>;
   /** How many of the user's rows a selection has with the flag bits unset (`op` add) or set (`op` remove): what a change would update. */
   countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number>;
 

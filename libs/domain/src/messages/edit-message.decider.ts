@@ -162,10 +162,13 @@ export function decideEdit(state: MessageState, facts: EditMessageFacts): Messag
 }
 
 /** do_delete_messages for one message: who may delete it, then `MessageDeleted`. */
-export function decideDelete(state: MessageState, facts: DeleteMessageFacts): [MessageDeleted] {
+export function decideDelete(state: MessageState, facts: DeleteMessageFacts): [MessageDeleted] | [] {
   if (!state.sent) throw invalidMessage();
-  if (state.deleted) throw messageAlreadyDeleted();
-  checkCanDelete(state, facts);
+  if (state.deleted) {
+    if (facts.topicDeletion) return [];
+    throw messageAlreadyDeleted();
+  }
+  if (!facts.topicDeletion) checkCanDelete(state, facts);
   return [
     {
       type: 'MessageDeleted',

@@ -95,4 +95,11 @@ export type DeleteMessageFacts = {
   canDeleteAnyMessageGroup: SystemGroupName;
   canDeleteOwnMessageGroup: SystemGroupName;
   deleteLimitSeconds: number | null;
+  /**
+   * An administrator deleting a whole topic (POST /streams/{id}/delete_topic, delete_in_topic):
+   * Zulip checks only that the deleter is an administrator and may read the message, so the
+   * per-message delete permissions are not applied, and a message already deleted (by a
+   * concurrent request) is skipped rather than refused.
+   */
+  topicDeletion?: boolean;
 };

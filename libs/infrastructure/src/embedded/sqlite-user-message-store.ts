@@ -370,6 +370,15 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     return new Map(([...main, ...inbox] as { id: number; flags: number }[]).map((r) => [r.id, r.flags]));
   }
 
+  async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const ids = JSON.stringify(userIds);
+    const test = `(flags & ${mask}) = ${mask}`;
+    const main = this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId);
+    const inbox = this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids);
+    return [...new Set(([...main, ...inbox] as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
+  }
+
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
     const test = op === 'add' ? `(flags & ${mask}) != ${mask}` : flagTest('flags', mask, 'any');
     let total = 0;

@@ -288,6 +288,12 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     return new Map(rows.map((r) => [r.m, r.f]));
   }
 
+  async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.rows().find({ m: messageId, u: { $in: userIds }, f: { $bitsAllSet: mask } }, { projection: { u: 1 } }).toArray();
+    return [...new Set(rows.map((r) => r.u))].sort((a, b) => a - b);
+  }
+
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
     const flags = op === 'add' ? { f: { $not: { $bitsAllSet: mask } } } : flagCondition('f', mask, 'any');
     return this.rows().countDocuments({ ...selectorFilter(userId, selector), ...flags });

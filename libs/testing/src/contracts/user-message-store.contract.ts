@@ -322,6 +322,15 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await store.flagsFor(CORDELIA, [2])).toEqual(new Map([[2, F.read | F.has_alert_word]]));
       });
 
+      it('answers which of the given users have a row of a message with every bit of a mask set', async () => {
+        expect(await store.usersWithFlags(2, [HAMLET, CORDELIA, IAGO], F.read)).toEqual([CORDELIA]);
+        expect(await store.usersWithFlags(2, [HAMLET, CORDELIA, IAGO], F.mentioned)).toEqual([HAMLET]);
+        expect(await store.usersWithFlags(2, [HAMLET, CORDELIA], F.read | F.mentioned)).toEqual([]);
+        expect(await store.usersWithFlags(2, [], F.read)).toEqual([]);
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [2] }, op: 'add', mask: F.read });
+        expect(await store.usersWithFlags(2, [IAGO, HAMLET, CORDELIA], F.read)).toEqual([HAMLET, CORDELIA]);
+      });
+
       it('deletes messages with every row and their history', async () => {
         await apply({ type: 'messages-moved', messageIds: [1], streamId: 5, topic: 'x', history: { userId: IAGO, timestamp: 1000, targetMessageId: 1 } });
         await apply({ type: 'messages-deleted', messageIds: [1, 4] });
