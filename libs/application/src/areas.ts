@@ -35,6 +35,7 @@ import { SettingsRegisterSections } from './settings/settings.register';
 import { UserStatusRegisterSections } from './user-status/user-status.register';
 import { AlertWordsClientEvents } from './alert-words/alert-words.client-events';
 import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
+import { MessagesCompatRegisterSections } from './messages/messages-compat.register';
 
 /**
  * The one registration line per area for what every area may contribute to shared lists: its
@@ -80,4 +81,5 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   DraftsRegisterSections,
   PresenceRegisterSections,
   AlertWordsRegisterSections,
+  MessagesCompatRegisterSections,
 ];
