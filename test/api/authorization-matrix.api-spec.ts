@@ -606,6 +606,11 @@ const EVERYDAY_ROWS: Row[] = [
     send: async (api, as, caller) => as(api.http.get(`/api/v1/users/${api.user('hamlet').userId}/subscriptions/${await channelFor(api, `status for ${caller}`)}`)),
   },
   {
+    name: 'PATCH /users/me/subscriptions/muted_topics',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => form(as(api.http.patch('/api/v1/users/me/subscriptions/muted_topics')), { stream_id: String(await channelFor(api, `muted by ${caller}`)), topic: 'quiet', op: 'add' }),
+  },
+  {
     name: 'POST /streams/{id}/delete_topic',
     outcomes: adminsOnly(),
     send: async (api, as, caller) => {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
   checkUserTopicChange,
+  DomainError,
   InvalidChannelIdError,
   NoSuchUserError,
   type SetUserTopicVisibilityPolicy,
@@ -80,6 +81,32 @@ export class UserTopicsService {
     const { newEvents, position } = await this.runner.run(userTopicsDecider, userTopicsStream(userId), command, { actorId: actor.userId }, { stateless: true });
     if (newEvents.length === 0) return;
     await this.projections.waitFor(position);
+  }
+
+  /**
+   * The deprecated PATCH /users/me/subscriptions/muted_topics (update_muted_topic): the channel
+   * by id or by name (exactly one: "Missing 'stream_id' argument", "Unsupported parameter
+   * combination: stream_id, stream"); `add` mutes with access to the channel
+   * (access_stream_by_id / _by_name); `remove` needs only a channel of the organization and
+   * otherwise answers "Topic is not muted" (access_stream_to_remove_visibility_policy_by_*).
+   * Both set the policy as POST /user_topics does.
+   */
+  async updateMutedTopic(actor: Actor, params: { streamId?: number; streamName?: string; topic: string; op: 'add' | 'remove' }): Promise<void> {
+    checkUserTopicChange(params.topic, VISIBILITY_POLICY.MUTED);
+    if (params.streamId === undefined && params.streamName === undefined) throw new DomainError("Missing 'stream_id' argument");
+    if (params.streamId !== undefined && params.streamName !== undefined) {
+      throw new DomainError('Unsupported parameter combination: stream_id, stream', 'BAD_REQUEST', 400, { parameters: 'stream_id, stream' });
+    }
+    let streamId: number;
+    if (params.op === 'add') {
+      const { channel } = params.streamId !== undefined ? await this.channels.accessById(actor, params.streamId) : await this.channels.accessByName(actor, params.streamName!);
+      streamId = channel.stream_id;
+    } else {
+      const channel = params.streamId !== undefined ? await this.channels.byId(actor.realmId, params.streamId) : await this.channels.byName(actor.realmId, params.streamName!);
+      if (!channel) throw new DomainError('Topic is not muted');
+      streamId = channel.stream_id;
+    }
+    await this.setVisibilityPolicy(actor, { streamId, topic: params.topic, visibilityPolicy: params.op === 'add' ? VISIBILITY_POLICY.MUTED : VISIBILITY_POLICY.INHERIT });
   }
 
   private userId(actor: Actor): number {
