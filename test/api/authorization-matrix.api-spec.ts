@@ -594,6 +594,11 @@ const EVERYDAY_ROWS: Row[] = [
     outcomes: { ...everyone('ok'), guest: 'invalid_message' },
     send: async (api, as, caller) => as(api.http.get(`/api/v1/messages/${await channelMessage(api, caller)}/read_receipts`)),
   },
+  {
+    name: 'GET /messages/matches_narrow',
+    outcomes: everyone('ok'),
+    send: (api, as) => as(api.http.get('/api/v1/messages/matches_narrow')).query({ msg_ids: JSON.stringify([1, 2]), narrow: JSON.stringify([]) }),
+  },
   { name: 'POST /messages/render', outcomes: everyone('ok'), send: (api, as) => form(as(api.http.post('/api/v1/messages/render')), { content: '**bold**' }) },
   {
     name: 'GET /streams/{id}/email_address',
