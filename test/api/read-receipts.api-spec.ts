@@ -1,3 +1,6 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateBotCommand } from '@app/application';
+import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_read_receipts.py: GET /messages/{message_id}/read_receipts and its settings. */
@@ -50,6 +53,15 @@ describe('GET /messages/{message_id}/read_receipts', () => {
     expectSuccess(await api.as('hamlet').post(`/api/v1/users/me/muted_users/${id('iago')}`));
     expect(await receipts('hamlet', messageId)).toEqual([id('shiva')]);
     expect(await receipts('shiva', messageId)).toEqual([id('cordelia'), id('iago'), id('shiva')].sort((a, b) => a - b));
+  });
+
+  it('includes bots that mark messages read', async () => {
+    const bot = await api.app.get(CommandBus).execute(new CreateBotCommand({ actor: operatorActor(api.realmId) }, { fullName: 'Reader', shortName: 'reader', ownerId: id('hamlet') }));
+    api.credentials.set('reader', { userId: bot.userId, email: bot.email, apiKey: bot.apiKey });
+    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }], principals: [bot.userId] }));
+    const messageId = await send('hamlet');
+    await read('reader', messageId);
+    expect(await receipts('cordelia', messageId)).toEqual([bot.userId]);
   });
 
   it('works for direct messages', async () => {
