@@ -622,6 +622,56 @@ const OPERATIONS_ROWS: Row[] = [
   { name: 'GET /svc/history', outcomes: adminsOnly(), send: (api, as) => as(api.http.get('/api/v1/svc/history')).query({ realm: 'true' }) },
 ];
 
+/** Issue #21: alert words, read receipts and the smaller endpoints clients call. */
+const EVERYDAY_ROWS: Row[] = [
+  { name: 'GET /users/me/alert_words', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/users/me/alert_words')) },
+  {
+    name: 'POST /users/me/alert_words',
+    outcomes: everyone('ok'),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/users/me/alert_words')), { alert_words: JSON.stringify([`word of ${caller}`]) }),
+  },
+  {
+    name: 'DELETE /users/me/alert_words',
+    outcomes: everyone('ok'),
+    send: (api, as, caller) => as(api.http.delete('/api/v1/users/me/alert_words')).query({ alert_words: JSON.stringify([`word of ${caller}`]) }),
+  },
+  {
+    name: 'GET /messages/{id}/read_receipts',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/messages/${await channelMessage(api, caller)}/read_receipts`)),
+  },
+  {
+    name: 'GET /messages/matches_narrow',
+    outcomes: everyone('ok'),
+    send: (api, as) => as(api.http.get('/api/v1/messages/matches_narrow')).query({ msg_ids: JSON.stringify([1, 2]), narrow: JSON.stringify([]) }),
+  },
+  { name: 'POST /messages/render', outcomes: everyone('ok'), send: (api, as) => form(as(api.http.post('/api/v1/messages/render')), { content: '**bold**' }) },
+  {
+    name: 'GET /streams/{id}/email_address',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/streams/${await channelFor(api, `mailed by ${caller}`)}/email_address`)),
+  },
+  {
+    name: 'GET /users/{id}/subscriptions/{id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/users/${api.user('hamlet').userId}/subscriptions/${await channelFor(api, `status for ${caller}`)}`)),
+  },
+  {
+    name: 'PATCH /users/me/subscriptions/muted_topics',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => form(as(api.http.patch('/api/v1/users/me/subscriptions/muted_topics')), { stream_id: String(await channelFor(api, `muted by ${caller}`)), topic: 'quiet', op: 'add' }),
+  },
+  {
+    name: 'POST /streams/{id}/delete_topic',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => {
+      const streamId = await channelFor(api, `topic deleted by ${caller}`);
+      await api.as('iago').post('/api/v1/messages', { type: 'stream', to: streamId, topic: 'doomed', content: 'bye' });
+      return form(as(api.http.post(`/api/v1/streams/${streamId}/delete_topic`)), { topic_name: 'doomed' });
+    },
+  },
+];
+
 const ROWS: Row[] = [
   { name: 'GET /server_settings', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/server_settings')) },
   { name: 'GET /openapi.json', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/openapi.json')) },
@@ -675,6 +725,7 @@ const ROWS: Row[] = [
   ...UPLOAD_ROWS,
   ...OPERATIONS_ROWS,
   ...LINKIFIER_ROWS,
+  ...EVERYDAY_ROWS,
 ];
 
 /** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */

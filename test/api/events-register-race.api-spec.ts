@@ -91,6 +91,20 @@ describe('POST /register is race-free: state + queued events = a fresh register'
     }));
   });
 
+  it('alert_words', async () => {
+    await verify(() => ({
+      who: 'hamlet',
+      types: ['alert_words'],
+      steps: [
+        () => ok(api.as('hamlet').post('/api/v1/users/me/alert_words', { alert_words: JSON.stringify(['soup', 'bread']) })),
+        () => ok(api.as('hamlet').post('/api/v1/users/me/alert_words', { alert_words: JSON.stringify(['Wine']) })),
+        () => ok(api.as('hamlet').delete('/api/v1/users/me/alert_words', { alert_words: JSON.stringify(['SOUP']) })),
+      ],
+      apply: (state, e) => (state.alert_words = e.alert_words),
+      pick: (state) => state.alert_words,
+    }));
+  });
+
   it('drafts', async () => {
     await verify(() => {
       let draftId = 0;

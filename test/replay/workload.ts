@@ -139,6 +139,10 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('delete snippet', api.as('hamlet').delete(`/api/v1/saved_snippets/${snippet}`));
   await ok('mute', api.as('hamlet').post(`/api/v1/users/me/muted_users/${id('polonius')}`));
   await ok('unmute', api.as('hamlet').delete(`/api/v1/users/me/muted_users/${id('polonius')}`));
+  await ok('alert words', api.as('hamlet').post('/api/v1/users/me/alert_words', { alert_words: ['question', 'Denmark'] }));
+  await ok('alerted', api.as('cordelia').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic: 'plans', content: 'a question for you' }));
+  await ok('remove alert word', api.as('hamlet').delete('/api/v1/users/me/alert_words', { alert_words: ['denmark'] }));
+  await ok('read receipts off', api.as('iago').patch('/api/v1/realm', { enable_read_receipts: false }));
   await ok('status', api.as('hamlet').post('/api/v1/users/me/status', { status_text: 'reading', emoji_name: 'book' }));
   await ok('setting', api.as('hamlet').patch('/api/v1/settings', { color_scheme: 2, full_name: 'Prince Hamlet' }));
   await ok('password', api.as('cordelia').patch('/api/v1/settings', { old_password: 'cordelia-password', new_password: 'a-new-long-password' }));

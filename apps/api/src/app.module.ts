@@ -24,6 +24,9 @@ import { DraftsController } from './drafts/drafts.controller';
 import { ScheduledMessagesController } from './scheduled-messages/scheduled-messages.controller';
 import { SavedSnippetsController } from './saved-snippets/saved-snippets.controller';
 import { MutedUsersController } from './muted-users/muted-users.controller';
+import { AlertWordsController } from './alert-words/alert-words.controller';
+import { MessageExtrasController } from './messages/message-extras.controller';
+import { ChannelExtrasController } from './channels/channel-extras.controller';
 import { ReactionsController } from './reactions/reactions.controller';
 import { BotStorageController } from './bot-storage/bot-storage.controller';
 import { SettingsController } from './settings/settings.controller';
@@ -66,7 +69,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

@@ -35,6 +35,9 @@ import { SettingsRegisterSections } from './settings/settings.register';
 import { UserStatusRegisterSections } from './user-status/user-status.register';
 import { LinkifiersClientEvents } from './linkifiers/linkifiers.client-events';
 import { LinkifiersRegisterSections } from './linkifiers/linkifiers.register';
+import { AlertWordsClientEvents } from './alert-words/alert-words.client-events';
+import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
+import { MessagesCompatRegisterSections } from './messages/messages-compat.register';
 
 /**
  * The one registration line per area for what every area may contribute to shared lists: its
@@ -61,6 +64,8 @@ export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
   PresenceClientEvents,
   ReactionsClientEvents,
   LinkifiersClientEvents,
+
+  AlertWordsClientEvents,
 ];
 
 export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
@@ -80,4 +85,7 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   DraftsRegisterSections,
   PresenceRegisterSections,
   LinkifiersRegisterSections,
+
+  AlertWordsRegisterSections,
+  MessagesCompatRegisterSections,
 ];

@@ -72,6 +72,7 @@ export * from './presence';
 export * from './scheduled-messages';
 export * from './saved-snippets';
 export * from './muted-users';
+export * from './alert-words';
 export * from './bot-storage';
 export * from './shared/own-user-id';
 export * from './shared/cached-documents';
@@ -108,3 +109,7 @@ export * from './areas';
 export * from './reactions';
 export * from './ports/presence-store.port';
 export * from './linkifiers';
+
+export * from './messages/read-receipts.queries';
+export * from './messages/render-message.queries';
+export * from './channels/channel-lookups.queries';

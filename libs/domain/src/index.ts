@@ -31,6 +31,7 @@ export * from './drafts';
 export * from './scheduled-messages';
 export * from './saved-snippets';
 export * from './muted-users';
+export * from './alert-words';
 export * from './presence';
 export * from './bot-storage';
 export * from './settings/settings.catalog';

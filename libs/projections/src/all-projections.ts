@@ -10,6 +10,7 @@ import { draftsProjection } from './drafts/drafts.projection';
 import { scheduledMessagesProjection } from './scheduled-messages/scheduled-messages.projection';
 import { savedSnippetsProjection } from './saved-snippets/saved-snippets.projection';
 import { mutedUsersProjection } from './muted-users/muted-users.projection';
+import { alertWordsProjection } from './alert-words/alert-words.projection';
 import { botStorageProjection } from './bot-storage/bot-storage.projection';
 import { channelFoldersProjection } from './channel-folders/channel-folders.projection';
 import { customProfileFieldsProjection } from './custom-profile-fields/custom-profile-fields.projection';
@@ -47,4 +48,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   uploadSpaceProjection,
   reactionsProjection,
   linkifiersProjection,
+
+  alertWordsProjection,
 ];

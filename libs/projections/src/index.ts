@@ -14,6 +14,7 @@ export * from './drafts/drafts.projection';
 export * from './scheduled-messages/scheduled-messages.projection';
 export * from './saved-snippets/saved-snippets.projection';
 export * from './muted-users/muted-users.projection';
+export * from './alert-words/alert-words.projection';
 export * from './bot-storage/bot-storage.projection';
 export * from './channel-folders/channel-folders.projection';
 export * from './custom-profile-fields/custom-profile-fields.projection';

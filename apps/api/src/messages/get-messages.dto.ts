@@ -42,3 +42,12 @@ export class GetMessageDto {
   @BoolParam({ optional: true })
   allow_empty_topic_name?: boolean;
 }
+
+/** GET /messages/matches_narrow (messages_in_narrow_backend). */
+export class MatchesNarrowDto {
+  @JsonParam(shapes.list(shapes.int()), { description: 'The message ids to check.' })
+  msg_ids!: number[];
+
+  @JsonParam(shapes.list(shapes.any()), { description: 'Narrow terms, as for GET /messages.' })
+  narrow!: unknown[];
+}

@@ -8,7 +8,7 @@ import { Params } from '../http/params/params.decorator';
 import { intPathParam } from '../http/path-params';
 import type { AuthenticatedUser } from '../http/request-context';
 import { Summary } from '../openapi/summary.decorator';
-import { GetMessageDto, GetMessagesDto } from './get-messages.dto';
+import { GetMessageDto, GetMessagesDto, MatchesNarrowDto } from './get-messages.dto';
 import { SendMessageDto } from './send-message.dto';
 import { EditMessageDto } from './edit-message.dto';
 
@@ -53,6 +53,12 @@ export class MessagesController {
       clientGravatar: params.client_gravatar,
       allowEmptyTopicName: params.allow_empty_topic_name,
     });
+  }
+
+  @Get('matches_narrow')
+  @Summary('Which of the given messages (that the caller received) match a narrow.')
+  async matchesNarrow(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: MatchesNarrowDto) {
+    return { messages: await this.messages.matchesNarrow(actor, params.msg_ids, parseNarrow(params.narrow)) };
   }
 
   @Get(':message_id')

@@ -34,6 +34,7 @@ export class RealmController {
           move_messages_within_stream_limit_seconds: params.move_messages_within_stream_limit_seconds,
           move_messages_between_streams_limit_seconds: params.move_messages_between_streams_limit_seconds,
           topics_policy: params.topics_policy,
+          enable_read_receipts: params.enable_read_receipts,
         },
         groups,
       }),

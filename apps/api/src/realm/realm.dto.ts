@@ -56,6 +56,9 @@ export class UpdateRealmDto {
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may resolve topics (default role:everyone)') })
   can_resolve_topics_group?: GroupSettingChangeRequest;
 
+  @BoolParam({ optional: true, description: 'Whether read receipts are available (GET /messages/{message_id}/read_receipts).' })
+  enable_read_receipts?: boolean;
+
   @StringParam({ optional: true, description: 'The organization\'s description (at most 1000 characters).' })
   description?: string;
 

@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { ChannelQueries } from './channel.queries';
+import { ChannelLookups } from './channel-lookups.queries';
 import { ChannelViews } from './channel-views';
 import { DeactivateChannelHandler } from './deactivate-channel.handler';
 import { UpdateChannelHandler } from './update-channel.handler';
@@ -9,4 +10,4 @@ import { UpdateChannelHandler } from './update-channel.handler';
  * a folder is registered with the channel-folders area). Channels are created by subscribing.
  */
 export const CHANNELS_HANDLERS: Provider[] = [UpdateChannelHandler, DeactivateChannelHandler];
-export const CHANNELS_QUERIES: Provider[] = [ChannelQueries, ChannelViews];
+export const CHANNELS_QUERIES: Provider[] = [ChannelQueries, ChannelViews, ChannelLookups];

@@ -33,3 +33,14 @@ export class DeleteMessageCommand extends Command<Record<string, never>> {
     super();
   }
 }
+
+/** `POST /streams/{stream_id}/delete_topic` (delete_in_topic): answers whether every message went. */
+export class DeleteTopicCommand extends Command<{ complete: boolean }> {
+  constructor(
+    readonly context: CommandContext,
+    readonly streamId: number,
+    readonly topicName: string,
+  ) {
+    super();
+  }
+}

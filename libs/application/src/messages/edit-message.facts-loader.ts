@@ -1,3 +1,4 @@
+import { AlertWordQueries } from '../alert-words/alert-word.queries';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
@@ -71,6 +72,7 @@ export class EditMessageFactsLoader {
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly linkifiers: LinkifierQueries,
+    private readonly alertWords: AlertWordQueries,
   ) {}
 
   /**
@@ -115,7 +117,6 @@ export class EditMessageFactsLoader {
     };
     if (request.content !== undefined) await this.loadContentFacts(facts, editor, request.content, doc);
     if (!channel) return facts;
-
     facts.origChannel = channelFacts(channel, await this.subscriptions.subscriberIds(realmId, channel.stream_id));
     const moving = request.topic !== undefined || (request.streamId !== undefined && request.streamId !== channel.stream_id);
     if (!moving) return facts;
@@ -201,6 +202,7 @@ export class EditMessageFactsLoader {
     if (names.size > 0) for (const user of await this.users.list(realmId)) if (names.has(user.full_name.toLowerCase())) users.set(user.user_id, user);
     facts.mentionables = [...users.values()].map(userFactsOf);
     facts.linkifiers = await this.linkifiers.facts(realmId);
+    facts.alertWords = await this.alertWords.wordsInRealm(realmId);
     if (references.channelNames.length > 0) {
       const actor = { realmId, userId: editor.user_id, role: editor.role_name, isBot: editor.is_bot };
       for (const channel of (await this.channels.byNames(realmId, references.channelNames)).values()) {

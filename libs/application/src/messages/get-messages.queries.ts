@@ -10,6 +10,7 @@ import {
   type NarrowParameter,
   NoSuchUserError,
   parseAnchor,
+  escapeHtml,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { ReadStorePort } from '../ports/read-store.port';
@@ -209,6 +210,36 @@ export class MessageQueries {
     if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
     const [message] = await this.formatDocs(viewer, [doc], new Map([[messageId, flags ?? null]]), { applyMarkdown: options.applyMarkdown, allowEmptyTopicName: options.allowEmptyTopicName });
     return { message, raw_content: doc.content };
+  }
+
+  /**
+   * GET /messages/matches_narrow (messages_in_narrow_backend): which of `messageIds` the viewer
+   * received (UserMessage rows only, as Zulip) match the narrow, each with `match_content` (the
+   * rendered content) and `match_subject` (the topic, HTML-escaped). Zulip also highlights
+   * search terms in both; search highlighting is not implemented here, so they come back plain.
+   */
+  async matchesNarrow(actor: Actor, messageIds: number[], narrow: NarrowParameter[]): Promise<Record<string, { match_content: string; match_subject: string }>> {
+    const viewer = await this.viewer(actor);
+    const { terms } = await this.narrows.resolve(viewer, narrow);
+    const matches = await this.byIds({ realmId: viewer.realm_id, userId: viewer.user_id, scope: 'user', terms }, messageIds);
+    const result: Record<string, { match_content: string; match_subject: string }> = {};
+    for (const doc of await this.documents(matches.map((m) => m.id))) {
+      result[String(doc.id)] = { match_content: doc.rendered_content, match_subject: doc.type === 'stream' ? escapeHtml(doc.subject) : '' };
+    }
+    return result;
+  }
+
+  /**
+   * access_message: the message document when the user may read it, else "Invalid message(s)"
+   * (for read receipts and other endpoints that name one message).
+   */
+  async accessibleMessage(actor: Actor, messageId: number): Promise<MessageDocument> {
+    const viewer = await this.viewer(actor);
+    const [doc] = await this.documents([messageId]);
+    if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
+    const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
+    if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
+    return doc;
   }
 
   /** zerver/lib/message.py has_message_access. */

@@ -73,8 +73,10 @@ export class MessagesClientEvents implements AreaClientEvents {
     const read = new Set(d.readUserIds);
     const mentioned = new Set(d.mentionedUserIds);
     const topicWildcard = new Set(d.topicWildcardMentionedUserIds);
+    const alerted = new Set(d.alertWordUserIds ?? []);
     const flagsOf = (userId: number) => {
       let mask = 0;
+      if (alerted.has(userId)) mask |= MESSAGE_FLAG_BITS.has_alert_word;
       if (read.has(userId)) mask |= MESSAGE_FLAG_BITS.read;
       if (mentioned.has(userId)) mask |= MESSAGE_FLAG_BITS.mentioned;
       if (d.streamWildcardMentioned) mask |= MESSAGE_FLAG_BITS.stream_wildcard_mentioned;

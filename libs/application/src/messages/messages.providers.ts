@@ -1,3 +1,6 @@
+import { DeleteTopicHandler } from './delete-topic.handler';
+import { RenderMessageQueries } from './render-message.queries';
+import { ReadReceiptsQueries } from './read-receipts.queries';
 import type { Provider } from '@nestjs/common';
 import { DeleteMessageHandler } from './delete-message.handler';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
@@ -13,7 +16,7 @@ import { NarrowResolver } from './narrow-resolver';
 import { SendMessageFactsLoader } from './send-message.facts-loader';
 import { SendMessageHandler } from './send-message.handler';
 import { UnreadQueries } from './unread.queries';
-import { SetUserTopicVisibilityPolicyHandler } from './user-topics.handler';
+import { SetUserTopicVisibilityPolicyHandler, UpdateMutedTopicHandler } from './user-topics.handler';
 import { UserTopicQueries } from './user-topics.queries';
 
 /** The messages area's handlers and the services they share, registered by ApplicationModule. */
@@ -21,6 +24,7 @@ export const MESSAGES_HANDLERS: Provider[] = [
   SendMessageHandler,
   EditMessageHandler,
   DeleteMessageHandler,
+  DeleteTopicHandler,
   MessageSender,
   SendMessageFactsLoader,
   EditMessageFactsLoader,
@@ -33,6 +37,7 @@ export const MESSAGES_HANDLERS: Provider[] = [
   MarkTopicAsReadHandler,
   MessageFlagsFactsLoader,
   SetUserTopicVisibilityPolicyHandler,
+  UpdateMutedTopicHandler,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
-export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries];
+export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries, ReadReceiptsQueries, RenderMessageQueries];

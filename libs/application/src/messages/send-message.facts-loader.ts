@@ -1,3 +1,4 @@
+import { AlertWordQueries } from '../alert-words/alert-word.queries';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Addressee,
@@ -9,6 +10,7 @@ import {
   normalizeTopic,
   possibleReferences,
   type RealmTopicsPolicy,
+  type RenderContext,
   type SendMessageFacts,
   truncateTopic,
   type UserFacts,
@@ -56,6 +58,7 @@ export class SendMessageFactsLoader {
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly realms: RealmQueries,
     private readonly linkifiers: LinkifierQueries,
+    private readonly alertWords: AlertWordQueries,
   ) {}
 
   /**
@@ -91,6 +94,7 @@ export class SendMessageFactsLoader {
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
       linkifiers: await this.linkifiers.facts(realmId),
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,
+      alertWords: await this.alertWords.wordsInRealm(realmId),
     };
     if (addressee.kind === 'direct') {
       facts.directory = await this.directory(realmId, addressee.recipients);
@@ -125,6 +129,16 @@ export class SendMessageFactsLoader {
     facts.topicPolicies = await this.topicPolicies([sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
     facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
     return facts;
+  }
+
+  /**
+   * What rendering `content` as `sender` may resolve (users it may mention, channels it may link
+   * to): POST /messages/render renders exactly as a send would.
+   */
+  async renderContext(sender: UserDocument, content: string): Promise<RenderContext> {
+    const references = possibleReferences(content);
+    const [users, channels] = await Promise.all([this.mentionables(sender.realm_id, references), this.linkableChannels(sender, references.channelNames)]);
+    return { users: users.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })), channels, emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME };
   }
 
   /** The users a direct message names, by lower-cased email or by id (absent: no such user). */

@@ -10,3 +10,16 @@ export class SetUserTopicVisibilityPolicyCommand extends Command<void> {
     super();
   }
 }
+
+/**
+ * The deprecated PATCH /users/me/subscriptions/muted_topics (update_muted_topic): the channel by
+ * id or by name, `add` mutes and `remove` unmutes.
+ */
+export class UpdateMutedTopicCommand extends Command<void> {
+  constructor(
+    readonly context: CommandContext,
+    readonly request: { streamId?: number; streamName?: string; topic: string; op: 'add' | 'remove' },
+  ) {
+    super();
+  }
+}

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { checkUserTopicChange, InvalidChannelIdError, NoSuchUserError, userTopicsDecider, userTopicsStream, VISIBILITY_POLICY } from '@app/domain';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { checkUserTopicChange, DomainError, InvalidChannelIdError, NoSuchUserError, userTopicsDecider, userTopicsStream, VISIBILITY_POLICY } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { SetUserTopicVisibilityPolicyCommand } from './user-topics.command';
+import { SetUserTopicVisibilityPolicyCommand, UpdateMutedTopicCommand } from './user-topics.command';
 import { UserTopicQueries } from './user-topics.queries';
 
 /**
@@ -50,5 +50,41 @@ export class SetUserTopicVisibilityPolicyHandler implements ICommandHandler<SetU
     );
     if (newEvents.length === 0) return;
     await this.projections.waitFor(position);
+  }
+}
+
+/**
+ * The deprecated PATCH /users/me/subscriptions/muted_topics (update_muted_topic): the channel
+ * by id or by name (exactly one: "Missing 'stream_id' argument", "Unsupported parameter
+ * combination: stream_id, stream"); `add` mutes with access to the channel
+ * (access_stream_by_id / _by_name); `remove` needs only a channel of the organization and
+ * otherwise answers "Topic is not muted" (access_stream_to_remove_visibility_policy_by_*).
+ * Both then set the policy as POST /user_topics does.
+ */
+@CommandHandler(UpdateMutedTopicCommand)
+export class UpdateMutedTopicHandler implements ICommandHandler<UpdateMutedTopicCommand> {
+  constructor(
+    private readonly channels: ChannelQueries,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ context, request }: UpdateMutedTopicCommand): Promise<void> {
+    const { actor } = context;
+    checkUserTopicChange(request.topic, VISIBILITY_POLICY.MUTED);
+    if (request.streamId === undefined && request.streamName === undefined) throw new DomainError("Missing 'stream_id' argument");
+    if (request.streamId !== undefined && request.streamName !== undefined) {
+      throw new DomainError('Unsupported parameter combination: stream_id, stream', 'BAD_REQUEST', 400, { parameters: 'stream_id, stream' });
+    }
+    let streamId: number;
+    if (request.op === 'add') {
+      const { channel } = request.streamId !== undefined ? await this.channels.accessById(actor, request.streamId) : await this.channels.accessByName(actor, request.streamName!);
+      streamId = channel.stream_id;
+    } else {
+      const channel = request.streamId !== undefined ? await this.channels.byId(actor.realmId, request.streamId) : await this.channels.byName(actor.realmId, request.streamName!);
+      if (!channel) throw new DomainError('Topic is not muted');
+      streamId = channel.stream_id;
+    }
+    const visibilityPolicy = request.op === 'add' ? VISIBILITY_POLICY.MUTED : VISIBILITY_POLICY.INHERIT;
+    await this.commands.execute(new SetUserTopicVisibilityPolicyCommand(context, { streamId, topic: request.topic, visibilityPolicy }));
   }
 }

@@ -105,6 +105,8 @@ export type UserMessageChange =
       previouslyMentionedUserIds?: number[];
       /** Whether every row may carry stream_wildcard_mentioned from before. */
       previousStreamWildcard?: boolean;
+      /** `has_alert_word`: cleared on the rows of `previousUserIds`, then set on the rows of `userIds` (absent: unchanged). */
+      alertWords?: { userIds: number[]; previousUserIds: number[] };
     }
   /** Messages deleted: their index entries and every user's rows go. */
   | { type: 'messages-deleted'; messageIds: number[] };
@@ -193,6 +195,11 @@ export interface UserMessageStorePort {
   findMessages(query: MessageQuery, range: MessageRange): Promise<MessageMatch[]>;
   /** The user's flags for these messages (absent: no row). */
   flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>>;
+  /**
+   * Which of `userIds` have a row for the message with every bit of `mask` set (read receipts):
+   * ascending. One key lookup per candidate, in one statement per level.
+   */
+  usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]>;
   /** How many of the user's rows a selection has with the flag bits unset (`op` add) or set (`op` remove): what a change would update. */
   countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number>;
 

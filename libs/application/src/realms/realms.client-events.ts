@@ -22,7 +22,8 @@ export class RealmsClientEvents implements AreaClientEvents {
   /** do_set_realm_property: `update` for a plain property, `update_dict` for the messaging-edit settings. */
   private realmProperty(e: Recorded<RealmPropertyChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
-    if (d.property === 'name' || d.property === 'description') {
+    // do_set_realm_property: `update` for plain properties; update_dict only for the message-edit settings.
+    if (d.property === 'name' || d.property === 'description' || d.property === 'enable_read_receipts') {
       return toRealm(c, d.realmId, { type: 'realm', op: 'update', property: d.property, value: d.newValue });
     }
     return toRealm(c, d.realmId, { type: 'realm', op: 'update_dict', property: 'default', data: { [d.property]: d.newValue } });

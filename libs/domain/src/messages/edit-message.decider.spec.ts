@@ -351,6 +351,25 @@ describe('messageDecider: DeleteMessage', () => {
   it('own messages only with can_delete_own_message_group', () =>
     given(sent).when(remove({ canDeleteOwnMessageGroup: 'role:nobody' })).thenThrows(DomainError, "You don't have permission to delete this message"));
   it('twice: already deleted', () => given([...sent, deleted()]).when(remove()).thenThrows(DomainError, 'Message already deleted'));
+  it('a topic deletion (delete_in_topic) skips the permission checks and messages already deleted', () => {
+    expect(given(sent).when(remove({ actor: cordelia, canDeleteOwnMessageGroup: 'role:nobody', topicDeletion: true })).events()).toHaveLength(1);
+    given([...sent, deleted()]).when(remove({ topicDeletion: true })).thenNothingHappened();
+  });
+});
+
+describe('messageDecider: alert words', () => {
+  const alertWords = { 10: ['soup'], 11: ['Bread'], 12: ['never'] };
+  it('flags the users whose words the new content holds, and names those flagged before', () => {
+    const [first] = eventsOf(edit({ alertWords }, { content: 'Soup and BREAD!' }));
+    expect(first).toMatchObject({ type: 'MessageContentEdited', data: { alertWordUserIds: [10, 11], prevAlertWordUserIds: [] } });
+    const [second] = eventsOf(edit({ alertWords }, { content: 'just bread' }), [...sent, first as MessageEditEvent]);
+    expect(second).toMatchObject({ data: { alertWordUserIds: [11], prevAlertWordUserIds: [10, 11] } });
+  });
+  it('leaves the fields out when nobody was or is alerted', () => {
+    const [event] = eventsOf(edit({ alertWords }, { content: 'nothing here' }));
+    expect(event.data).not.toHaveProperty('alertWordUserIds');
+    expect(event.data).not.toHaveProperty('prevAlertWordUserIds');
+  });
 });
 
 describe('messageHistory', () => {

@@ -1,5 +1,6 @@
 import { unixSeconds } from '../shared/unix-seconds';
 import { isInGroupSetting } from './group-membership';
+import { userIdsWithAlertWords } from '../alert-words/alert-words.matcher';
 import { isMeMessage } from './content.rules';
 import { type CheckedEdit, checkEditMessage, type EditableMessage } from './edit-message.checks';
 import type { DeleteMessageFacts, EditMessageFacts } from './edit-message.facts';
@@ -49,6 +50,9 @@ export function visibilityPolicyAfterMerge(orig: VisibilityPolicy, target: Visib
 
 function contentEdited(state: MessageState, facts: EditMessageFacts, checked: NonNullable<CheckedEdit['content']>): MessageContentEdited {
   const { rendered, content } = checked;
+  // update_user_message_flags: has_alert_word recomputed; the store sets it only on rows that exist.
+  const alertWordUserIds = userIdsWithAlertWords(content, facts.alertWords ?? {});
+  const alertWords = alertWordUserIds.length > 0 || state.alertWordUserIds.length > 0 ? { alertWordUserIds, prevAlertWordUserIds: state.alertWordUserIds } : {};
   return {
     type: 'MessageContentEdited',
     data: {
@@ -69,6 +73,7 @@ function contentEdited(state: MessageState, facts: EditMessageFacts, checked: No
       prevMentionedUserIds: state.mentions.userIds,
       prevStreamWildcardMentioned: state.mentions.streamWildcard,
       prevTopicWildcardMentionedUserIds: state.mentions.topicWildcardUserIds,
+      ...alertWords,
       at: facts.now,
     },
   };
@@ -157,10 +162,13 @@ export function decideEdit(state: MessageState, facts: EditMessageFacts): Messag
 }
 
 /** do_delete_messages for one message: who may delete it, then `MessageDeleted`. */
-export function decideDelete(state: MessageState, facts: DeleteMessageFacts): [MessageDeleted] {
+export function decideDelete(state: MessageState, facts: DeleteMessageFacts): [MessageDeleted] | [] {
   if (!state.sent) throw invalidMessage();
-  if (state.deleted) throw messageAlreadyDeleted();
-  checkCanDelete(state, facts);
+  if (state.deleted) {
+    if (facts.topicDeletion) return [];
+    throw messageAlreadyDeleted();
+  }
+  if (!facts.topicDeletion) checkCanDelete(state, facts);
   return [
     {
       type: 'MessageDeleted',

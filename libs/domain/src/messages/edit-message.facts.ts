@@ -76,6 +76,8 @@ export type EditMessageFacts = {
   linkifiers?: LinkifierFacts[];
   canMentionManyUsers: boolean;
   topicParticipantIds: number[];
+  /** The alert words of the organization's active users, by user id (alert_words_in_realm); absent: none. */
+  alertWords?: Record<number, string[]>;
   emptyTopicDisplayName: string;
   maxMessageLength: number;
 };
@@ -96,4 +98,11 @@ export type DeleteMessageFacts = {
   canDeleteAnyMessageGroup: SystemGroupName;
   canDeleteOwnMessageGroup: SystemGroupName;
   deleteLimitSeconds: number | null;
+  /**
+   * An administrator deleting a whole topic (POST /streams/{id}/delete_topic, delete_in_topic):
+   * Zulip checks only that the deleter is an administrator and may read the message, so the
+   * per-message delete permissions are not applied, and a message already deleted (by a
+   * concurrent request) is skipped rather than refused.
+   */
+  topicDeletion?: boolean;
 };

@@ -25,3 +25,4 @@ export * from './edit-message.decider';
 export * from './message.decider';
 export * from './message-history';
 export * from './message-move-notices';
+export * from './read-receipts.rules';

@@ -26,11 +26,14 @@ export type MessageState = {
   renderedContent: string;
   /** The current content's mentions. */
   mentions: { userIds: number[]; streamWildcard: boolean; topicWildcardUserIds: number[] };
+  /** The users whose rows the current content flags `has_alert_word`. */
+  alertWordUserIds: number[];
 };
 
 const initialState = (): MessageState => ({
   sent: false, deleted: false, realmId: 0, senderId: 0, sentAt: 0, type: 'stream', streamId: null, topic: null, content: '', renderedContent: '',
   mentions: { userIds: [], streamWildcard: false, topicWildcardUserIds: [] },
+  alertWordUserIds: [],
 });
 
 /**
@@ -61,6 +64,7 @@ export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageSt
           ...state, sent: true, realmId: d.realmId, senderId: d.senderId, sentAt: unixSeconds(d.at), type: stream ? 'stream' : 'private',
           streamId: stream?.streamId ?? null, topic: stream?.topic ?? null, content: d.content, renderedContent: d.renderedContent,
           mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
+          alertWordUserIds: d.alertWordUserIds ?? [],
         };
       }
       case 'MessageContentEdited': {
@@ -68,6 +72,7 @@ export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageSt
         return {
           ...state, content: d.content, renderedContent: d.renderedContent,
           mentions: { userIds: d.mentionedUserIds, streamWildcard: d.streamWildcardMentioned, topicWildcardUserIds: d.topicWildcardMentionedUserIds },
+          alertWordUserIds: d.alertWordUserIds ?? [],
         };
       }
       case 'MessagesMoved':

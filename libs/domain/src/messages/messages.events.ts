@@ -32,6 +32,8 @@ export type MessageSent = {
     /** Every recipient gets `stream_wildcard_mentioned`. */
     streamWildcardMentioned: boolean;
     topicWildcardMentionedUserIds: number[];
+    /** Recipients whose alert words the content holds (`has_alert_word`); absent when none. */
+    alertWordUserIds?: number[];
     /** Local echo (delivered to the sending client's queue by the events issue). */
     localId: string | null;
     queueId: string | null;
@@ -93,6 +95,13 @@ export type MessageContentEdited = {
     prevMentionedUserIds?: number[];
     prevStreamWildcardMentioned?: boolean;
     prevTopicWildcardMentionedUserIds?: number[];
+    /**
+     * Users whose alert words the new content holds (update_user_message_flags sets
+     * `has_alert_word` on their rows, if they have one) and the users flagged before (cleared
+     * first). Both absent when neither the old nor the new content alerted anyone.
+     */
+    alertWordUserIds?: number[];
+    prevAlertWordUserIds?: number[];
     at: string;
   };
 };

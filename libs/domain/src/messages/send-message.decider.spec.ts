@@ -140,6 +140,12 @@ describe('messageDecider: SendMessage to users', () => {
 describe('messageDecider: mentions and per-user state', () => {
   const mentionables = [hamlet, cordelia, polonius, bot];
 
+  it('flags has_alert_word for recipients (the sender included) whose alert words the content holds', () => {
+    const alertWords = { 10: ['soup'], 11: ['BREAD'], 12: ['soup'], 2: ['nothing'] };
+    expect(sentWith({ content: 'Soup, then bread.', alertWords, subscriberIds: [10, 11, 2] }).alertWordUserIds).toEqual([10, 11]);
+    expect(sentWith({ content: 'soupy breadcrumbs', alertWords, subscriberIds: [10, 11] })).not.toHaveProperty('alertWordUserIds');
+  });
+
   it('marks mentioned recipients, and only recipients', () =>
     expect(sentWith({ content: '@**Cordelia Lear** @**Polonius**', mentionables, subscriberIds: [10, 11] })).toMatchObject({
       recipientIds: [10, 11], mentionedUserIds: [11],

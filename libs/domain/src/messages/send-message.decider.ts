@@ -1,3 +1,4 @@
+import { userIdsWithAlertWords } from '../alert-words/alert-words.matcher';
 import { isMeMessage } from './content.rules';
 import {
   type MessageEditEvent,
@@ -43,12 +44,15 @@ export function recipientsAndFlags(checked: CheckedMessage) {
   }
   const participants = new Set([...facts.topicParticipantIds, facts.sender.userId]);
   const recipientIds = sorted(recipients);
+  // has_alert_word (AlertWordNotificationProcessor): recipients, the sender included, whose words the content holds.
+  const alertWordUserIds = userIdsWithAlertWords(checked.content, facts.alertWords ?? {}).filter((id) => recipients.has(id));
   return {
     recipientIds,
     readUserIds: facts.readBySender && recipients.has(facts.sender.userId) ? [facts.sender.userId] : [],
     mentionedUserIds: rendered.mentionedUserIds.filter((id) => recipients.has(id)),
     streamWildcardMentioned: rendered.streamWildcard,
     topicWildcardMentionedUserIds: rendered.topicWildcard ? recipientIds.filter((id) => participants.has(id)) : [],
+    ...(alertWordUserIds.length > 0 ? { alertWordUserIds } : {}),
   };
 }
 

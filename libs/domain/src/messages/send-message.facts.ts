@@ -81,4 +81,10 @@ export type SendMessageFacts = {
    * own (Zulip's Stream.topics_policy "inherit"), so it is the organization's topics_policy.
    */
   topicsPolicy: RealmTopicsPolicy;
+  /**
+   * The alert words of the organization's active users who have some, by user id
+   * (alert_words_in_realm); recipientsAndFlags flags the recipients whose words the content holds.
+   * Absent: nobody has alert words.
+   */
+  alertWords?: Record<number, string[]>;
 };

@@ -26,6 +26,11 @@ export type RealmMessagingSettings = {
   move_messages_within_stream_limit_seconds: number | null;
   move_messages_between_streams_limit_seconds: number | null;
   topics_policy: RealmTopicsPolicy;
+  /**
+   * Whether read receipts are available (GET /messages/{id}/read_receipts). Zulip enables them
+   * for new organizations that require invitations, which is its default (do_create_realm).
+   */
+  enable_read_receipts: boolean;
 };
 export type RealmMessagingProperty = keyof RealmMessagingSettings;
 
@@ -36,6 +41,7 @@ export const DEFAULT_REALM_MESSAGING_SETTINGS: RealmMessagingSettings = {
   move_messages_within_stream_limit_seconds: DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS,
   move_messages_between_streams_limit_seconds: DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS,
   topics_policy: 'allow_empty_topic',
+  enable_read_receipts: true,
 };
 
 /** The time-limit settings, which take a positive integer or "unlimited" (parse_message_time_limit_setting). */

@@ -41,6 +41,7 @@ export type RealmMessagingSettingsInput = {
   move_messages_within_stream_limit_seconds?: number | string;
   move_messages_between_streams_limit_seconds?: number | string;
   topics_policy?: RealmTopicsPolicy;
+  enable_read_receipts?: boolean;
 };
 
 export type ChangeRealmSettings = {
@@ -83,6 +84,7 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
   }
   if (messaging.allow_message_editing !== undefined) changes.push({ property: 'allow_message_editing', value: messaging.allow_message_editing });
   if (messaging.topics_policy !== undefined) changes.push({ property: 'topics_policy', value: messaging.topics_policy });
+  if (messaging.enable_read_receipts !== undefined) changes.push({ property: 'enable_read_receipts', value: messaging.enable_read_receipts });
 
   const groupChanges: { setting: RealmGroupSettingName; value: SystemGroupName }[] = [];
   for (const setting of REALM_GROUP_SETTING_NAMES) {

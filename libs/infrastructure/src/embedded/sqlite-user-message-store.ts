@@ -223,6 +223,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       this.statement(`UPDATE ${table} SET flags = flags | ${mentioned} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(named, change.messageId);
       this.statement(`UPDATE ${table} SET flags = flags | ${topic} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(topicNamed, change.messageId);
       if (change.streamWildcardMentioned) this.statement(`UPDATE ${table} SET flags = flags | ${stream} WHERE message_id = ?`).run(change.messageId);
+      if (change.alertWords) {
+        const alert = MESSAGE_FLAG_BITS.has_alert_word;
+        this.statement(`UPDATE ${table} SET flags = flags & ~${alert} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(JSON.stringify(change.alertWords.previousUserIds), change.messageId);
+        this.statement(`UPDATE ${table} SET flags = flags | ${alert} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ?`).run(JSON.stringify(change.alertWords.userIds), change.messageId);
+      }
     }
   }
 
@@ -363,6 +368,15 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const main = this.statement('SELECT message_id AS id, flags FROM um_user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids);
     const inbox = this.statement('SELECT message_id AS id, flags FROM um_inbox WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids);
     return new Map(([...main, ...inbox] as { id: number; flags: number }[]).map((r) => [r.id, r.flags]));
+  }
+
+  async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const ids = JSON.stringify(userIds);
+    const test = `(flags & ${mask}) = ${mask}`;
+    const main = this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId);
+    const inbox = this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids);
+    return [...new Set(([...main, ...inbox] as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {

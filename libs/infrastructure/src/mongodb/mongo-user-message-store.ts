@@ -189,6 +189,13 @@ export class MongoUserMessageStore implements UserMessageStorePort {
           await this.rows().updateMany({ m: change.messageId, u: { $in: change.topicWildcardMentionedUserIds } }, { $bit: { f: { or: topic } } }, { session });
         }
         if (change.streamWildcardMentioned) await this.rows().updateMany({ m: change.messageId }, { $bit: { f: { or: stream } } }, { session });
+        if (change.alertWords) {
+          const alert = MESSAGE_FLAG_BITS.has_alert_word;
+          if (change.alertWords.previousUserIds.length) {
+            await this.rows().updateMany({ m: change.messageId, u: { $in: change.alertWords.previousUserIds } }, { $bit: { f: { and: ~alert } } }, { session });
+          }
+          if (change.alertWords.userIds.length) await this.rows().updateMany({ m: change.messageId, u: { $in: change.alertWords.userIds } }, { $bit: { f: { or: alert } } }, { session });
+        }
         return;
       }
       case 'messages-deleted':
@@ -279,6 +286,12 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     if (messageIds.length === 0) return new Map();
     const rows = await this.rows().find({ u: userId, m: { $in: messageIds } }, { projection: { m: 1, f: 1 } }).toArray();
     return new Map(rows.map((r) => [r.m, r.f]));
+  }
+
+  async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.rows().find({ m: messageId, u: { $in: userIds }, f: { $bitsAllSet: mask } }, { projection: { u: 1 } }).toArray();
+    return [...new Set(rows.map((r) => r.u))].sort((a, b) => a - b);
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {

@@ -25,8 +25,10 @@ export function rowsOf(sent: MessageSent['data']): UserMessageRow[] {
   const read = new Set(sent.readUserIds);
   const mentioned = new Set(sent.mentionedUserIds);
   const topicWildcard = new Set(sent.topicWildcardMentionedUserIds);
+  const alerted = new Set(sent.alertWordUserIds ?? []);
   return sent.recipientIds.map((userId) => {
     let flags = base;
+    if (alerted.has(userId)) flags |= F.has_alert_word;
     if (read.has(userId)) flags |= F.read;
     if (mentioned.has(userId)) flags |= F.mentioned;
     if (topicWildcard.has(userId)) flags |= F.topic_wildcard_mentioned;
@@ -103,6 +105,9 @@ function editedChange(edited: MessageContentEdited['data']): UserMessageChange {
     mentionedUserIds: edited.mentionedUserIds,
     streamWildcardMentioned: edited.streamWildcardMentioned,
     topicWildcardMentionedUserIds: edited.topicWildcardMentionedUserIds,
+    ...(edited.alertWordUserIds || edited.prevAlertWordUserIds
+      ? { alertWords: { userIds: edited.alertWordUserIds ?? [], previousUserIds: edited.prevAlertWordUserIds ?? [] } }
+      : {}),
     ...(edited.prevMentionedUserIds && edited.prevTopicWildcardMentionedUserIds && edited.prevStreamWildcardMentioned !== undefined
       ? {
           previouslyMentionedUserIds: [...new Set([...edited.prevMentionedUserIds, ...edited.prevTopicWildcardMentionedUserIds])].sort((a, b) => a - b),

@@ -312,6 +312,28 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await store.flagsFor(CORDELIA, [6])).toEqual(new Map([[6, 0]]));
       });
 
+      it('a content edit moves has_alert_word from the users flagged before to the users named now, on existing rows only', async () => {
+        const edited = (userIds: number[], previousUserIds: number[]) => apply({
+          type: 'message-edited', messageId: 2, searchText: 'x', hasLink: false, hasImage: false, hasAttachment: false,
+          mentionedUserIds: [HAMLET], streamWildcardMentioned: false, topicWildcardMentionedUserIds: [], alertWords: { userIds, previousUserIds },
+        });
+        await edited([HAMLET, IAGO], []);
+        expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.mentioned | F.has_alert_word]]));
+        expect(await store.flagsFor(IAGO, [2])).toEqual(new Map());
+        await edited([CORDELIA], [HAMLET]);
+        expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.mentioned]]));
+        expect(await store.flagsFor(CORDELIA, [2])).toEqual(new Map([[2, F.read | F.has_alert_word]]));
+      });
+
+      it('answers which of the given users have a row of a message with every bit of a mask set', async () => {
+        expect(await store.usersWithFlags(2, [HAMLET, CORDELIA, IAGO], F.read)).toEqual([CORDELIA]);
+        expect(await store.usersWithFlags(2, [HAMLET, CORDELIA, IAGO], F.mentioned)).toEqual([HAMLET]);
+        expect(await store.usersWithFlags(2, [HAMLET, CORDELIA], F.read | F.mentioned)).toEqual([]);
+        expect(await store.usersWithFlags(2, [], F.read)).toEqual([]);
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [2] }, op: 'add', mask: F.read });
+        expect(await store.usersWithFlags(2, [IAGO, HAMLET, CORDELIA], F.read)).toEqual([HAMLET, CORDELIA]);
+      });
+
       it('deletes messages with every row and their history', async () => {
         await apply({ type: 'messages-moved', messageIds: [1], streamId: 5, topic: 'x', history: { userId: IAGO, timestamp: 1000, targetMessageId: 1 } });
         await apply({ type: 'messages-deleted', messageIds: [1, 4] });

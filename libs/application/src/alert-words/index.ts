@@ -1,0 +1,3 @@
+export * from './alert-word.documents';
+export * from './alert-word.queries';
+export * from './alert-words.command';
