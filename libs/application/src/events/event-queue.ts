@@ -14,6 +14,10 @@ export type QueueCapabilities = {
   streamTypingNotifications?: boolean;
   /** Without it, a message to the empty topic shows the realm's display name for it. */
   emptyTopicName?: boolean;
+  /** `presence` events with the modern `presences` only (Zulip 11's simplified_presence_events). */
+  simplifiedPresenceEvents?: boolean;
+  /** The register's `slim_presence`: legacy `presence` events without `email`. */
+  slimPresence?: boolean;
 };
 
 export type EventQueueOptions = {
@@ -81,7 +85,16 @@ export class EventQueue {
       const message = event.message as { type?: string; subject?: string } | undefined;
       if (message?.type === 'stream' && message.subject === '') return { ...event, message: { ...message, subject: displayTopic('', false) } };
     }
+    if (event.type === 'presence' && event.presences !== undefined) return this.presenceShape(event);
     return event;
+  }
+
+  /** A `presence` event carries both shapes (presenceClientEvent); the client gets the one it asked for. */
+  private presenceShape({ presences, ...legacy }: ClientEvent): ClientEvent {
+    if (this.capabilities.simplifiedPresenceEvents) return { type: 'presence', presences };
+    if (!this.capabilities.slimPresence) return legacy;
+    const { email: _email, ...slim } = legacy;
+    return slim as ClientEvent;
   }
 
   /** Ends registration: events at or below `floor` are already in the state the client got. */
