@@ -672,6 +672,20 @@ const EVERYDAY_ROWS: Row[] = [
   },
 ];
 
+/** Presence (zerver/views/presence.py): pings are for humans; reading is for every caller, bots included. */
+const PRESENCE_ROWS: Row[] = [
+  { name: 'POST /users/me/presence', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as) => form(as(api.http.post('/api/v1/users/me/presence')), { status: 'active' }) },
+  { name: 'GET /realm/presence', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/realm/presence')) },
+  {
+    name: 'GET /users/{user_id_or_email}/presence',
+    outcomes: everyone('ok'),
+    send: async (api, as) => {
+      await api.as('hamlet').post('/api/v1/users/me/presence', { status: 'active' });
+      return as(api.http.get(`/api/v1/users/${api.user('hamlet').userId}/presence`));
+    },
+  },
+];
+
 const ROWS: Row[] = [
   { name: 'GET /server_settings', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/server_settings')) },
   { name: 'GET /openapi.json', public: true, outcomes: {}, send: (api, as) => as(api.http.get('/api/v1/openapi.json')) },
@@ -726,6 +740,7 @@ const ROWS: Row[] = [
   ...OPERATIONS_ROWS,
   ...LINKIFIER_ROWS,
   ...EVERYDAY_ROWS,
+  ...PRESENCE_ROWS,
 ];
 
 /** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */

@@ -143,4 +143,23 @@ describe('the official JavaScript client (zulip-js) against the server', () => {
     expect(messageEvents.map((e: any) => e.message.id)).toEqual([id]);
     expect((await cordelia.queues.deregister({ queue_id: queue.queue_id })).result).toBe('success');
   });
+  it('updates presence through the generic callEndpoint (zulip-js has no presence method) and others see it', async () => {
+    const queue = await cordelia.queues.register({ event_types: ['presence'] });
+    const waiting = cordelia.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id });
+    const hamletId = api.user('hamlet').userId;
+    // zulip-js sends POST parameters as multipart strings (its FormData refuses booleans).
+    const pinged = await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'active', new_user_input: 'true', slim_presence: 'true' });
+    const at = Math.floor(api.clock.now().getTime() / 1000);
+    expect(pinged).toMatchObject({ result: 'success', presences: { [String(hamletId)]: { active_timestamp: at, idle_timestamp: at } } });
+    const polled = await waiting;
+    expect(polled.events.filter((e: any) => e.type === 'presence')).toEqual([
+      expect.objectContaining({ type: 'presence', user_id: hamletId, presence: { website: { client: 'website', status: 'active', timestamp: at, pushable: false } } }),
+    ]);
+    const one = await cordelia.callEndpoint(`/users/${api.user('hamlet').email}/presence`, 'GET');
+    expect(one).toMatchObject({ result: 'success', presence: { aggregated: { status: 'active', timestamp: at } } });
+    const realm = await cordelia.callEndpoint('/realm/presence', 'GET');
+    expect(Object.keys(realm.presences)).toEqual([api.user('hamlet').email]);
+    expect((await cordelia.callEndpoint('/users/me/presence', 'POST', { status: 'sleeping' })).msg).toBe('Invalid status: sleeping');
+    expect((await cordelia.queues.deregister({ queue_id: queue.queue_id })).result).toBe('success');
+  });
 });

@@ -8,6 +8,7 @@ import {
   NoSuchUserError,
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,
   legacyPresence,
+  modernPresence,
   parsePresenceStatus,
   type Actor,
 } from '@app/domain';
@@ -15,7 +16,7 @@ import { CurrentUser, HumansOnly } from '../http/auth.decorators';
 import { Params } from '../http/params/params.decorator';
 import type { AuthenticatedUser } from '../http/request-context';
 import { Summary } from '../openapi/summary.decorator';
-import { UpdatePresenceDto } from './presence.dto';
+import { UpdatePresenceDto, UserPresenceDto } from './presence.dto';
 
 /** ≈ zerver/views/presence.py: update_active_status_backend, get_presence_backend, get_statuses_for_realm. */
 @Controller('api/v1')
@@ -37,14 +38,12 @@ export class PresenceController {
     const { announcement } = await this.commands.execute(new UpdatePresenceCommand({ actor }, status));
     if (announcement) await this.bus.publish(announcement);
     if (params.ping_only) return {};
-    const response = await this.presence.forRealm(actor.realmId, {
+    // get_presence_response: presences, server_timestamp and presence_last_update_id, in either shape.
+    return this.presence.forRealm(actor.realmId, {
       slim: params.slim_presence ?? false,
       lastUpdateId: params.last_update_id,
       historyLimitDays: params.history_limit_days,
     });
-    const { presence_last_update_id, ...rest } = response;
-    // presence_last_update_id comes with the modern protocol only (feature level 263).
-    return params.last_update_id === undefined ? rest : response;
   }
 
   @Get('realm/presence')
@@ -55,14 +54,16 @@ export class PresenceController {
   }
 
   @Get('users/:user_id_or_email/presence')
-  @Summary('One user\'s presence: their latest status and time, offline past the threshold.')
-  async ofUser(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id_or_email') userIdOrEmail: string) {
+  @Summary('One user\'s presence: legacy (offline past the threshold) or, with slim_presence, the modern shape.')
+  async ofUser(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id_or_email') userIdOrEmail: string, @Params() params: UserPresenceDto) {
     const user = await this.target(actor, userIdOrEmail);
     if (user.is_bot) throw new BotPresenceNotSupportedError();
-    const row = await this.presence.ofUser(user);
-    if (!row) throw new NoPresenceDataError(userIdOrEmail);
+    const times = await this.presence.ofUser(user);
+    if (!times) throw new NoPresenceDataError(userIdOrEmail);
+    const joined = Date.parse(user.date_joined) / 1000;
+    if (params.slim_presence) return { presence: modernPresence(times, joined) };
     const now = this.clock.now().getTime() / 1000;
-    const { aggregated, website } = legacyPresence(row, Date.parse(user.date_joined) / 1000, now);
+    const { aggregated, website } = legacyPresence(times, joined);
     return {
       presence: {
         aggregated: { status: now - aggregated.timestamp > PRESENCE_OFFLINE_THRESHOLD_SECONDS ? 'offline' : aggregated.status, timestamp: aggregated.timestamp },

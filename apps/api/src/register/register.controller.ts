@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Post } from '@nestjs/common';
-import { API_LIMITS, APP_CONFIG, buildNarrowPredicate, RegisterState, versionFields } from '@app/application';
+import { API_LIMITS, APP_CONFIG, buildNarrowPredicate, PRESENCE_INTERVALS, RegisterState, versionFields } from '@app/application';
 import { DomainError } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { Params } from '../http/params/params.decorator';
@@ -48,6 +48,8 @@ export class RegisterController {
           streamTypingNotifications: params.client_capabilities?.stream_typing_notifications === true,
           emptyTopicName: params.client_capabilities?.empty_topic_name === true,
           linkifierUrlTemplate: params.client_capabilities?.linkifier_url_template === true,
+          simplifiedPresenceEvents: params.client_capabilities?.simplified_presence_events === true,
+          slimPresence: params.slim_presence === true,
         },
       },
       () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, {
@@ -65,6 +67,7 @@ export class RegisterController {
       last_event_id: -1,
       ...versionFields({ zulipAliases: this.config.zulipAliases }),
       ...API_LIMITS,
+      ...PRESENCE_INTERVALS,
       max_file_upload_size_mib: this.config.maxFileUploadSizeMib,
     };
   }

@@ -16,6 +16,10 @@ export type QueueCapabilities = {
   emptyTopicName?: boolean;
   /** `realm_linkifiers` events reach only queues that accept RFC 6570 URL templates (Zulip 7.0). */
   linkifierUrlTemplate?: boolean;
+  /** `presence` events with the modern `presences` only (Zulip 11's simplified_presence_events). */
+  simplifiedPresenceEvents?: boolean;
+  /** The register's `slim_presence`: legacy `presence` events without `email`. */
+  slimPresence?: boolean;
 };
 
 export type EventQueueOptions = {
@@ -84,7 +88,16 @@ export class EventQueue {
       const message = event.message as { type?: string; subject?: string } | undefined;
       if (message?.type === 'stream' && message.subject === '') return { ...event, message: { ...message, subject: displayTopic('', false) } };
     }
+    if (event.type === 'presence' && event.presences !== undefined) return this.presenceShape(event);
     return event;
+  }
+
+  /** A `presence` event carries both shapes (presenceClientEvent); the client gets the one it asked for. */
+  private presenceShape({ presences, ...legacy }: ClientEvent): ClientEvent {
+    if (this.capabilities.simplifiedPresenceEvents) return { type: 'presence', presences };
+    if (!this.capabilities.slimPresence) return legacy;
+    const { email: _email, ...slim } = legacy;
+    return slim as ClientEvent;
   }
 
   /** Ends registration: events at or below `floor` are already in the state the client got. */

@@ -46,6 +46,19 @@ describe('EventQueues', () => {
     expect(await queues.fetch(theirs, -1, true)).toEqual([]);
   });
 
+  it('gives each queue the presence event shape its client asked for', async () => {
+    const legacy = open(1);
+    const slim = queues.create({ userId: 1, realmId: 1, eventTypes: null, capabilities: { slimPresence: true } });
+    const modern = queues.create({ userId: 1, realmId: 1, eventTypes: null, capabilities: { simplifiedPresenceEvents: true, slimPresence: true } });
+    slim.open(0n);
+    modern.open(0n);
+    const presence = { website: { client: 'website', status: 'active', timestamp: 5, pushable: false } };
+    queues.deliver([1], { type: 'presence', user_id: 7, email: 'u@x', server_timestamp: 5, presence, presences: { '7': { active_timestamp: 5, idle_timestamp: 5 } } });
+    expect(await queues.fetch(legacy, -1, true)).toEqual([{ id: 0, type: 'presence', user_id: 7, email: 'u@x', server_timestamp: 5, presence }]);
+    expect(await queues.fetch(slim, -1, true)).toEqual([{ id: 0, type: 'presence', user_id: 7, server_timestamp: 5, presence }]);
+    expect(await queues.fetch(modern, -1, true)).toEqual([{ id: 0, type: 'presence', presences: { '7': { active_timestamp: 5, idle_timestamp: 5 } } }]);
+  });
+
   it('wakes a waiting poll with the new event', async () => {
     const queue = open();
     const poll = queues.fetch(queue, -1, false);

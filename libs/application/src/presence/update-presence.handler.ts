@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS, decidePresencePing, legacyEventPresence, type PresenceTimes } from '@app/domain';
+import { USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS, decidePresencePing, type PresenceTimes } from '@app/domain';
 import type { BusMessage } from '../events/client-event-bus';
 import type { ClockPort } from '../ports/clock.port';
 import { PRESENCE_STORE, type PresenceStorePort } from '../ports/presence-store.port';
@@ -10,6 +10,7 @@ import { ownUserId } from '../shared/own-user-id';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
 import { UserQueries } from '../users/user.queries';
 import { USERS } from '../users/user.documents';
+import { presenceClientEvent } from './presence.client-events';
 import { UpdatePresenceCommand } from './update-presence.command';
 
 /**
@@ -18,7 +19,7 @@ import { UpdatePresenceCommand } from './update-presence.command';
  * (docs/presence.md). The pure rule (decidePresencePing) decides what a ping changes; the store
  * keeps the latest times; a user who comes online is announced at once (the controller publishes
  * the announcement on the client-event bus, to every API instance, as typing notifications are).
- * A user hiding their presence (`presence_enabled` off) is not recorded at all.
+ * A user hiding their presence (`presence_enabled` off) is not recorded at all (update_user_presence).
  */
 @CommandHandler(UpdatePresenceCommand)
 export class UpdatePresenceHandler implements ICommandHandler<UpdatePresenceCommand> {
@@ -48,10 +49,6 @@ export class UpdatePresenceHandler implements ICommandHandler<UpdatePresenceComm
     const active = await this.users.list(realmId, { includeDeactivated: false });
     const user = active.find((u) => u.user_id === userId);
     if (!user) return null;
-    const presence = legacyEventPresence(times, Date.parse(user.date_joined) / 1000);
-    return {
-      userIds: active.map((u) => u.user_id),
-      event: { type: 'presence', email: user.email, user_id: userId, server_timestamp: now, presence: { [presence.client]: presence } },
-    };
+    return { userIds: active.map((u) => u.user_id), event: presenceClientEvent(user, times, now) };
   }
 }

@@ -2,6 +2,7 @@ import {
   PRESENCE_OFFLINE_THRESHOLD_SECONDS,
   decidePresencePing,
   legacyEventPresence,
+  hiddenPresence,
   legacyPresence,
   modernPresence,
   parsePresenceStatus,
@@ -48,13 +49,22 @@ describe('presence rules', () => {
     expect(modernPresence({ lastActiveTime: null, lastConnectedTime: T }, T - 100)).toEqual({ active_timestamp: T - 100, idle_timestamp: T });
   });
 
-  it('formats the legacy shape: active within two minutes, idle at the last connection after', () => {
-    const times = { lastActiveTime: T, lastConnectedTime: T + 300 };
-    expect(legacyPresence(times, T, T + 120).aggregated).toEqual({ client: 'website', status: 'active', timestamp: T });
-    expect(legacyPresence(times, T, T + 121)).toEqual({
+  it('formats the legacy shape as Zulip does: active at the last activity when it was within 70 seconds of the last connection', () => {
+    expect(legacyPresence({ lastActiveTime: T, lastConnectedTime: T + 70 }, T - 100)).toEqual({
+      website: { client: 'website', status: 'active', timestamp: T, pushable: false },
+      aggregated: { client: 'website', status: 'active', timestamp: T },
+    });
+    expect(legacyPresence({ lastActiveTime: T, lastConnectedTime: T + 300 }, T - 100)).toEqual({
       website: { client: 'website', status: 'idle', timestamp: T + 300, pushable: false },
       aggregated: { client: 'website', status: 'idle', timestamp: T + 300 },
     });
+    // Never active: the join time stands in for the activity.
+    expect(legacyPresence({ lastActiveTime: null, lastConnectedTime: T }, T - 10).aggregated).toEqual({ client: 'website', status: 'active', timestamp: T - 10 });
+  });
+
+  it('shows a hidden user as never active and connected longer ago than the offline threshold plus two minutes', () => {
+    expect(hiddenPresence({ lastActiveTime: T + 50, lastConnectedTime: T + 60 })).toEqual({ lastActiveTime: null, lastConnectedTime: T + 60 - 260 });
+    expect(modernPresence(hiddenPresence({ lastActiveTime: T, lastConnectedTime: T }), T - 86_400)).toEqual({ active_timestamp: T - 86_400, idle_timestamp: T - 260 });
   });
 
   it('formats a live event as active when the activity is within 70 seconds of the connection', () => {

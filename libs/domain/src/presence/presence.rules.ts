@@ -71,12 +71,25 @@ export function modernPresence(times: PresenceTimes, joined: number): ModernPres
   return { active_timestamp: Math.floor(activeOrJoined(times, joined)), idle_timestamp: Math.floor(times.lastConnectedTime) };
 }
 
-/** Active within the last two minutes: `active` at that time; otherwise `idle` at the last connection. */
-export function legacyPresence(times: PresenceTimes, joined: number, now: number): LegacyPresence {
-  const lastActive = activeOrJoined(times, joined);
-  const [status, at]: [PresenceStatus, number] = now - lastActive > 120 ? ['idle', times.lastConnectedTime] : ['active', lastActive];
-  const timestamp = Math.floor(at);
-  return { website: { client: 'website', status, timestamp, pushable: false }, aggregated: { client: 'website', status, timestamp } };
+/**
+ * get_legacy_user_presence_info: the one client entry (always `website`, as Zulip since 7.0) and
+ * `aggregated`, the same without `pushable`.
+ */
+export function legacyPresence(times: PresenceTimes, joined: number): LegacyPresence {
+  const website = legacyEventPresence(times, joined);
+  return { website, aggregated: { client: website.client, status: website.status, timestamp: website.timestamp } };
+}
+
+/**
+ * How a user who turned `presence_enabled` off is shown (do_change_user_setting): as never active
+ * since joining and last connected the offline threshold plus two minutes before their last
+ * recorded time, so every client shows them offline; their pings are not recorded meanwhile.
+ * Zulip rewrites the row when the setting changes; here the stored row is kept and masked when
+ * read, so turning the setting on again restores what was there.
+ */
+export const PRESENCE_HIDDEN_OFFSET_SECONDS = PRESENCE_OFFLINE_THRESHOLD_SECONDS + 120;
+export function hiddenPresence(times: PresenceTimes): PresenceTimes {
+  return { lastActiveTime: null, lastConnectedTime: times.lastConnectedTime - PRESENCE_HIDDEN_OFFSET_SECONDS };
 }
 
 /** format_legacy_presence_dict: the one client entry of a live `presence` event. */
