@@ -102,6 +102,7 @@ export * from './operations/event-upcasting';
 export * from './operations/upcasters';
 export * from './operations/stream-history';
 export * from './operations/blob-backup';
+export * from './operations/id-sequences';
 export * from './realms/system-user-groups';
 export * from './events';
 export * from './areas';

@@ -167,8 +167,5 @@ export function collectIds(value: unknown, maxima: Map<string, number>, depth = 
 
 /** Moves each sequence to at least the largest imported id (allocating never goes backwards). */
 export async function advanceSequences(ids: IdAllocatorPort, maxima: Map<string, number>): Promise<void> {
-  for (const [sequence, max] of maxima) {
-    const next = await ids.next(sequence);
-    if (next < max) await ids.nextBlock(sequence, max - next);
-  }
+  for (const [sequence, max] of maxima) await ids.advanceTo(sequence, max);
 }
