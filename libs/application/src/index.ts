@@ -103,6 +103,7 @@ export * from './operations/upcasters';
 export * from './operations/stream-history';
 export * from './operations/blob-backup';
 export * from './operations/id-sequences';
+export * from './operations/event-counting';
 export * from './realms/system-user-groups';
 export * from './events';
 export * from './areas';

@@ -73,6 +73,7 @@ export class Projector extends ProjectionWaiter {
   private byType: Map<string, number[]> | undefined;
   /** Whether the read store was told the replay caught up (see storeCaughtUp). */
   private toldCaughtUp = false;
+  private seen = 0;
 
   constructor(
     private readonly events: EventStorePort,
@@ -94,6 +95,11 @@ export class Projector extends ProjectionWaiter {
 
   get position(): GlobalPosition {
     return this.processedUpTo;
+  }
+
+  /** Events this projector has been handed since it started (progress is counted in events, not positions). */
+  get eventsSeen(): number {
+    return this.seen;
   }
 
   async start(): Promise<void> {
@@ -216,6 +222,7 @@ export class Projector extends ProjectionWaiter {
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     if (batch.length === 0) return;
+    this.seen += batch.length;
     // Another process sharing the store (the CLI next to the server) may have moved a checkpoint;
     // while documents are held back, this process's own view is the one that counts. Rereading
     // them only saves redundant work (documents skip events at or below their own position), so
