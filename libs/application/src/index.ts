@@ -1,5 +1,6 @@
 export * from './ports/event-store.port';
 export * from './ports/read-store.port';
+export * from './ports/store-limits';
 export * from './ports/clock.port';
 export * from './ports/id-allocator.port';
 export * from './ports/random.port';
