@@ -149,6 +149,7 @@ const ID_SEQUENCES: Record<string, string> = {
   savedSnippetId: 'saved_snippet',
   scheduledMessageId: 'scheduled_message',
   draftId: 'draft',
+  linkifierId: 'linkifier',
 };
 
 /** The largest value of each id field anywhere in an event's payload (nested lists included). */

@@ -30,6 +30,7 @@ describe('advanceSequencesFromLog (id sequences from the log at boot)', () => {
     await events.appendToStream('users-1', [event('UserCreated', { userId: 7 }), event('BotCreated', { botId: 9, ownerId: 7 })], { expectedRevision: 'no_stream' });
     await events.appendToStream('channels-1', [event('ChannelCreated', { channelId: 4 })], { expectedRevision: 'no_stream' });
     await events.appendToStream('messages-4', [event('MessageSent', { messageId: 120, recipient: { streamId: 4 } })], { expectedRevision: 'no_stream' });
+    await events.appendToStream('linkifiers-1', [event('LinkifierAdded', { linkifierId: 3 })], { expectedRevision: 'no_stream' });
   });
   afterEach(async () => {
     await events.close();
@@ -40,11 +41,12 @@ describe('advanceSequencesFromLog (id sequences from the log at boot)', () => {
   it('a fresh (dropped) sequence store continues above the largest id of each sequence in the log', async () => {
     const ids = new SqliteIdAllocator(open('ids.sqlite'));
     const result = await advanceSequencesFromLog(events, ids);
-    expect(result.scanned).toBe(4);
+    expect(result.scanned).toBe(5);
     expect(await ids.next('message')).toBe(121);
     expect(await ids.next('user')).toBe(10);
     expect(await ids.next('channel')).toBe(5);
     expect(await ids.next('draft')).toBe(1);
+    expect(await ids.next('linkifier')).toBe(4);
   });
 
   it('at the next boot reads only what was appended since, and never moves a sequence back', async () => {
@@ -64,7 +66,7 @@ describe('advanceSequencesFromLog (id sequences from the log at boot)', () => {
     await events.appendToStream('messages-4', [event('MessageSent', { messageId: 300 })], { expectedRevision: 0n });
     const result = await advanceSequencesFromLog(watched, ids);
     expect(result.scanned).toBe(1);
-    expect(read[0]).toBe(4n);
+    expect(read[0]).toBe(5n);
     expect(await ids.next('message')).toBe(301);
   });
 
@@ -72,7 +74,7 @@ describe('advanceSequencesFromLog (id sequences from the log at boot)', () => {
     const ids = new SqliteIdAllocator(open('other-ids.sqlite'));
     expect(await ids.logScannedThrough()).toBeUndefined();
     await advanceSequencesFromLog(events, ids, { pageSize: 1 });
-    expect(await ids.logScannedThrough()).toBe(4n);
+    expect(await ids.logScannedThrough()).toBe(5n);
     expect(await ids.next('user')).toBe(10);
   });
 
