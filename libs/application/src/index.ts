@@ -1,5 +1,6 @@
 export * from './ports/event-store.port';
 export * from './ports/read-store.port';
+export * from './ports/store-limits';
 export * from './ports/clock.port';
 export * from './ports/id-allocator.port';
 export * from './ports/random.port';
@@ -103,6 +104,8 @@ export * from './operations/event-upcasting';
 export * from './operations/upcasters';
 export * from './operations/stream-history';
 export * from './operations/blob-backup';
+export * from './operations/id-sequences';
+export * from './operations/event-counting';
 export * from './realms/system-user-groups';
 export * from './events';
 export * from './areas';

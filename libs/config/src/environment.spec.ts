@@ -24,7 +24,7 @@ describe('configuration from the environment', () => {
         readStoreDriver: 'embedded',
         sqliteSynchronous: 'normal',
         esdbUrl: 'esdb://localhost:2113?tls=false',
-        mongodbUri: 'mongodb://localhost:27017/?replicaSet=rs0',
+        mongodbUri: 'mongodb://localhost:27017/?directConnection=true',
         mongodbDb: 'chat',
         redisUrl: 'redis://localhost:6379',
         runProjectors: true,

@@ -60,7 +60,7 @@ export class EnvironmentVariables {
   ESDB_URL = 'esdb://localhost:2113?tls=false';
 
   @IsString()
-  MONGODB_URI = 'mongodb://localhost:27017/?replicaSet=rs0';
+  MONGODB_URI = 'mongodb://localhost:27017/?directConnection=true';
 
   @IsString() @MinLength(1)
   MONGODB_DB = 'chat';

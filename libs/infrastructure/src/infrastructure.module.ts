@@ -29,6 +29,7 @@ import {
   METRICS,
   type MetricsPort,
   NO_METRICS,
+  advanceSequencesFromLog,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -152,6 +153,11 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
   }
+  // Before anything allocates: the sequences continue above every id the log holds, reading only
+  // what was appended since the last boot (the whole log once the sequences' store was dropped or
+  // restored from an older backup: MongoDB's _sequences, ids.sqlite beside EventStoreDB).
+  const scan = await advanceSequencesFromLog(eventStore, idAllocator);
+  if (scan.scanned > 0) logger?.info({ events: scan.scanned, sequences: Object.fromEntries(scan.maxima) }, 'id sequences advanced past the ids in the log');
   return {
     eventStore,
     readStore,

@@ -53,6 +53,19 @@ export async function exportEventLog(live: EventStorePort, file: string, progres
 export class ImportError extends Error {}
 
 /**
+ * EventStoreDB refuses an append larger than its MaxAppendSize (1 MiB by default:
+ * "maximum-append-size-exceeded"); an import batch stays well under it, at half, which leaves room
+ * for the per-event framing the server counts as well.
+ */
+export const MAX_IMPORT_APPEND_BYTES = 512 * 1024;
+/** Events of one append at most (a bound on the request, whatever their size). */
+export const MAX_IMPORT_APPEND_EVENTS = 500;
+
+/** What an exported event weighs in an append: its JSON data and metadata, its type and id. */
+export const appendBytesOf = (e: ExportedEvent): number =>
+  Buffer.byteLength(JSON.stringify(e.data ?? {})) + Buffer.byteLength(JSON.stringify(e.metadata ?? {})) + Buffer.byteLength(e.type) + 64;
+
+/**
  * Appends the events of an export to an empty store, stream by stream at the revisions they had,
  * keeping their ids (so an interrupted import can be rerun: the events already there are
  * recognised as the same appends). Consecutive events of one stream go in one append.
@@ -62,7 +75,10 @@ export async function importEventLog(
   file: string,
   progress: BackupProgress = () => undefined,
   ids?: IdAllocatorPort,
+  limits: { maxBytes?: number; maxEvents?: number } = {},
 ): Promise<number> {
+  const maxBytes = limits.maxBytes ?? MAX_IMPORT_APPEND_BYTES;
+  const maxEvents = limits.maxEvents ?? MAX_IMPORT_APPEND_EVENTS;
   const store = rawEventStore(live);
   const maxima = new Map<string, number>();
   if ((await store.headPosition()) !== undefined) {
@@ -71,6 +87,7 @@ export async function importEventLog(
   }
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let pending: ExportedEvent[] = [];
+  let pendingBytes = 0;
   let count = 0;
   let lineNumber = 0;
   const flush = async () => {
@@ -84,6 +101,7 @@ export async function importEventLog(
     count += pending.length;
     progress(count);
     pending = [];
+    pendingBytes = 0;
   };
   for await (const line of lines) {
     lineNumber++;
@@ -99,8 +117,13 @@ export async function importEventLog(
     }
     const last = pending[pending.length - 1];
     const continues = last && last.streamId === event.streamId && BigInt(last.revision) + 1n === BigInt(event.revision);
-    if (!continues || pending.length >= 500) await flush();
+    // Bounded by bytes as well as by count: one stream's run of large events (a long message
+    // history, big custom profile data) would otherwise make one append over EventStoreDB's limit.
+    // An event that alone exceeds the bound goes in an append of its own.
+    const bytes = appendBytesOf(event);
+    if (!continues || pending.length >= maxEvents || pendingBytes + bytes > maxBytes) await flush();
     pending.push(event);
+    pendingBytes += bytes;
     collectIds(event.data, maxima);
   }
   await flush();
@@ -126,6 +149,7 @@ const ID_SEQUENCES: Record<string, string> = {
   savedSnippetId: 'saved_snippet',
   scheduledMessageId: 'scheduled_message',
   draftId: 'draft',
+  linkifierId: 'linkifier',
 };
 
 /** The largest value of each id field anywhere in an event's payload (nested lists included). */
@@ -144,8 +168,5 @@ export function collectIds(value: unknown, maxima: Map<string, number>, depth = 
 
 /** Moves each sequence to at least the largest imported id (allocating never goes backwards). */
 export async function advanceSequences(ids: IdAllocatorPort, maxima: Map<string, number>): Promise<void> {
-  for (const [sequence, max] of maxima) {
-    const next = await ids.next(sequence);
-    if (next < max) await ids.nextBlock(sequence, max - next);
-  }
+  for (const [sequence, max] of maxima) await ids.advanceTo(sequence, max);
 }

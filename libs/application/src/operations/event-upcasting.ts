@@ -99,6 +99,12 @@ export class UpcastingEventStore implements EventStorePort {
     return this.raw.headPosition();
   }
 
+  /** The raw store's count, when it has one (upcasting changes no number of events). */
+  get countEvents(): EventStorePort['countEvents'] {
+    const raw = this.raw;
+    return raw.countEvents ? (options) => raw.countEvents!(options) : undefined;
+  }
+
   subscribeToAll(options: { after?: GlobalPosition; batchSize?: number }, handler: AllSubscriptionHandler): AllSubscription {
     return this.raw.subscribeToAll(options, (events) => handler(events.map((e) => this.registry.upcast(e))));
   }

@@ -8,6 +8,7 @@ import type {
   StoredDocument,
 } from '../ports/read-store.port';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import type { StoreLimits } from '../ports/store-limits';
 import type { ReadModelCopy, ReadModelLayout } from './read-model-copies';
 
 /**
@@ -27,6 +28,11 @@ export class RoutingReadStore implements ReadStorePort {
     this.copies = new Map(copies);
     this.layout = cloneLayout(layout);
     if (!this.copies.has(layout.default)) throw new Error(`read-model copy ${layout.default} is not open`);
+  }
+
+  /** The default copy's limits (every copy is the same kind of store). */
+  get limits(): StoreLimits | undefined {
+    return this.copies.get(this.layout.default)?.limits;
   }
 
   /** The layout in use now (a copy). */

@@ -78,6 +78,14 @@ export interface EventStorePort {
   headPosition(): Promise<GlobalPosition | undefined>;
 
   /**
+   * Optional: how many events lie strictly after `after` and at or before `upTo`, exactly and
+   * cheaply (an index count). A store whose positions are not event numbers and cannot count
+   * cheaply (EventStoreDB: byte offsets packed as commit<<64|prepare) leaves it out; see
+   * countEventsBetween for the fallback.
+   */
+  countEvents?(options: { after?: GlobalPosition; upTo: GlobalPosition }): Promise<number>;
+
+  /**
    * Catch-up subscription to the global log: delivers every event after `after` in order, in
    * batches, then keeps delivering new events live. The handler is never called concurrently;
    * a handler error ends the subscription with that error.

@@ -1,3 +1,4 @@
+import type { StoreLimits } from './store-limits';
 import type { GlobalPosition } from './event-store.port';
 
 /**
@@ -125,7 +126,9 @@ export interface ReadStorePort {
 
   /**
    * Applies every write and checkpoint of the batch atomically; UniqueConstraintViolationError if it
-   * breaks a unique index. A put never replaces a document written at a later position, and a
+   * breaks a unique index. (A store with `limits` applies a batch of more than
+   * limits.maxWritesPerTransaction writes in several transactions, the checkpoints with the last:
+   * see chunkReadStoreBatch.) A put never replaces a document written at a later position, and a
    * checkpoint never moves backwards, so two projectors sharing a store cannot undo each other.
    */
   commit(batch: ReadStoreBatch): Promise<void>;
@@ -152,6 +155,13 @@ export interface ReadStorePort {
    * cheaply leaves it out (or answers NaN), and its documents are read every time.
    */
   changeStamp?(collection: string): number;
+
+  /**
+   * Bounds on the projector's batches and commits for a store whose transactions have limits
+   * (MongoDB: MONGODB_LIMITS). Optional: without it, the projector's defaults apply and a commit
+   * is one transaction.
+   */
+  readonly limits?: StoreLimits;
 
   health(): Promise<{ ok: boolean; detail?: string }>;
   close(): Promise<void>;

@@ -30,7 +30,9 @@ export class DeleteScheduledMessageHandler implements ICommandHandler<DeleteSche
       { type: 'DeleteScheduledMessage', data: { scheduledMessageId, senderId: actor.userId, now: this.clock.now().toISOString() } },
       { actorId: actor.userId },
     );
-    await this.projections.waitFor(position);
+    // Disarmed before the read-your-writes wait, as arming and moving are (a job left behind by a
+    // 503 would be harmless anyway: the delivery decider ignores a deleted message).
     if (doc) await this.jobs.disarm(scheduledMessageId, doc.scheduled_delivery_timestamp);
+    await this.projections.waitFor(position);
   }
 }

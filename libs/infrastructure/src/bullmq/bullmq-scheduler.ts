@@ -38,7 +38,15 @@ export class BullmqScheduler implements SchedulerPort {
   constructor(
     private readonly url: string,
     private readonly clock: ClockPort,
-    private readonly options: { queueName?: string; prefix?: string; attempts?: number; backoffMs?: number; logger?: SchedulerLogger } = {},
+    private readonly options: {
+      queueName?: string;
+      prefix?: string;
+      attempts?: number;
+      backoffMs?: number;
+      logger?: SchedulerLogger;
+      /** How long a job that exhausted its attempts is kept (default FAILED_JOB_RETENTION_SECONDS). */
+      failedRetentionSeconds?: number;
+    } = {},
   ) {
     // The producer's calls fail fast when Redis is away (the caller logs it and the boot re-arm
     // repairs it); only the Worker's blocking connection must retry forever (BullMQ's advice).
@@ -60,7 +68,7 @@ export class BullmqScheduler implements SchedulerPort {
       removeOnComplete: true,
       // Kept (not removed) so that a job id that failed is not silently armed again by an add:
       // BullMQ ignores an add whose id exists, and the sweep delivers the message instead.
-      removeOnFail: { age: FAILED_JOB_RETENTION_SECONDS },
+      removeOnFail: { age: this.options.failedRetentionSeconds ?? FAILED_JOB_RETENTION_SECONDS },
     });
   }
 

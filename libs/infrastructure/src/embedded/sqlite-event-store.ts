@@ -109,6 +109,7 @@ export class SqliteEventStore implements EventStorePort {
         )
         .raw(true),
       head: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
+      count: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM events WHERE position > ? AND position <= ?'),
       ping: db.prepare('SELECT 1'),
     };
     this.writeTransaction = db.transaction((streamId: string, events: EventToAppend[], expected: ExpectedRevision) => this.write(streamId, events, expected));
@@ -212,6 +213,10 @@ export class SqliteEventStore implements EventStorePort {
       events[i] = { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
     }
     return events;
+  }
+
+  async countEvents(options: { after?: GlobalPosition; upTo: GlobalPosition }): Promise<number> {
+    return this.statements.count.get(Number(options.after ?? 0n), Number(options.upTo))!.n;
   }
 
   async headPosition(): Promise<GlobalPosition | undefined> {

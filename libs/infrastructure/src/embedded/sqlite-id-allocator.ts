@@ -1,12 +1,26 @@
 import type Database from 'better-sqlite3';
-import type { IdAllocatorPort } from '@app/application';
+import { decodePosition, encodePosition, type GlobalPosition, type IdAllocatorPort } from '@app/application';
 
 /** Named sequences in one SQLite table; the write lock makes every allocation unique and increasing. */
 export class SqliteIdAllocator implements IdAllocatorPort {
   private readonly allocate;
+  private readonly advance;
+  private readonly readScan;
+  private readonly writeScan;
 
   constructor(db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+    // How far the log was scanned for ids (advanceSequencesFromLog): one row, a padded decimal position.
+    db.exec('CREATE TABLE IF NOT EXISTS sequences_log_scan (id INTEGER PRIMARY KEY CHECK (id = 1), position TEXT NOT NULL)');
+    this.advance = db.prepare<[{ name: string; value: number }]>(
+      `INSERT INTO sequences (name, value) VALUES (@name, @value)
+       ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)`,
+    );
+    this.readScan = db.prepare<[], { position: string }>('SELECT position FROM sequences_log_scan WHERE id = 1');
+    this.writeScan = db.prepare<[{ position: string }]>(
+      `INSERT INTO sequences_log_scan (id, position) VALUES (1, @position)
+       ON CONFLICT (id) DO UPDATE SET position = max(position, excluded.position)`,
+    );
     this.allocate = db.prepare<[{ name: string; count: number }], { value: number }>(
       `INSERT INTO sequences (name, value) VALUES (@name, @count)
        ON CONFLICT (name) DO UPDATE SET value = value + @count
@@ -22,5 +36,19 @@ export class SqliteIdAllocator implements IdAllocatorPort {
     if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer');
     const { value } = this.allocate.get({ name: sequence, count })!;
     return value - count + 1;
+  }
+
+  async advanceTo(sequence: string, atLeast: number): Promise<void> {
+    if (!Number.isSafeInteger(atLeast) || atLeast < 1) return;
+    this.advance.run({ name: sequence, value: atLeast });
+  }
+
+  async logScannedThrough(): Promise<GlobalPosition | undefined> {
+    const row = this.readScan.get();
+    return row ? decodePosition(row.position) : undefined;
+  }
+
+  async markLogScanned(position: GlobalPosition): Promise<void> {
+    this.writeScan.run({ position: encodePosition(position) });
   }
 }

@@ -1,4 +1,5 @@
 import {
+  AccessDeniedError,
   ANY,
   BACKWARDS,
   END,
@@ -96,6 +97,20 @@ const toExpectedRevision = (expected: ExpectedRevision): AppendExpectedRevision 
   expected === 'any' ? ANY : expected === 'no_stream' ? NO_STREAM : expected;
 
 /**
+ * What /health says about a failed probe. Outside insecure mode, reading `$all` (the projectors'
+ * subscription, the log's head, this probe) needs a user in `$admins` or `$ops` (or an ACL on
+ * `$all` granting it): a plain user is refused with AccessDenied, which the client reports as
+ * "Access denied" only, so the remedy is spelled out.
+ */
+export const healthDetail = (error: unknown): string => {
+  const message = (error as Error)?.message ?? String(error);
+  if (error instanceof AccessDeniedError || (error as { type?: string })?.type === 'access-denied') {
+    return `AccessDenied: the EventStoreDB user in ESDB_URL may not read $all (${message}). Use a user of the $admins or $ops group, e.g. esdb://admin:<password>@host:2113?tls=true (docs/operations.md).`;
+  }
+  return message;
+};
+
+/**
  * The event store on EventStoreDB (gRPC client 6.x). Streams map one to one; the global log is
  * `$all` without system events, its positions packed into one bigint (see esdb-position.ts).
  */
@@ -128,9 +143,11 @@ export class EsdbEventStore implements EventStorePort {
     }
     if (!result.success) {
       // Only reachable with throwOnAppendFailure=false in the connection string: then the client
-      // resolves with success=false and nextExpectedRevision = current revision (-1 for no stream).
-      const actual = result.nextExpectedRevision < 0n ? 'no_stream' : result.nextExpectedRevision;
-      throw new StreamRevisionConflictError(streamId, options.expectedRevision, actual);
+      // resolves with success=false instead of rejecting. Its nextExpectedRevision is not the
+      // stream's revision on every path: client 6.2's batchAppend answers
+      // BigInt(hasCurrentStreamRevision()), i.e. 1 or 0 whatever the stream holds. The stream's
+      // actual revision is read back instead.
+      throw new StreamRevisionConflictError(streamId, options.expectedRevision, await this.streamRevision(streamId));
     }
     // AppendResult.position is the log position of the write (emmett's integration tests assert its
     // commit equals the last appended event's $all commit position). It is absent when the server
@@ -356,7 +373,7 @@ export class EsdbEventStore implements EventStorePort {
       }
       return { ok: true };
     } catch (error) {
-      return { ok: false, detail: (error as Error).message };
+      return { ok: false, detail: healthDetail(error) };
     }
   }
 

@@ -1,8 +1,11 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import type { IdAllocatorPort } from '@app/application';
+import { decodePosition, encodePosition, type GlobalPosition, type IdAllocatorPort } from '@app/application';
 import type { MongoReadStore } from './mongo-read-store';
 
 type SequenceRow = { _id: string; value: number };
+type ScanRow = { _id: string; position: string };
+/** The `_sequences_log_scan` document: how far the log was scanned for ids (advanceSequencesFromLog). */
+const SCAN_ID = 'log';
 
 const DUPLICATE_KEY = 11000;
 /** Concurrent first allocations of a sequence can collide on the upsert; a retry then updates. */
@@ -15,9 +18,11 @@ const MAX_ATTEMPTS = 5;
  */
 export class MongoIdAllocator implements IdAllocatorPort {
   private readonly sequences: Collection<SequenceRow>;
+  private readonly scans: Collection<ScanRow>;
 
   constructor(db: Db) {
     this.sequences = db.collection<SequenceRow>('_sequences');
+    this.scans = db.collection<ScanRow>('_sequences_log_scan');
   }
 
   /** Shares the read store's MongoClient (and its lifetime: closing the store closes both). */
@@ -51,6 +56,33 @@ export class MongoIdAllocator implements IdAllocatorPort {
       } catch (error) {
         // Two upserts racing to create the same _id: one fails with a duplicate key error, and
         // the documented remedy is to retry, which then succeeds as an update.
+        if (error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  async advanceTo(sequence: string, atLeast: number): Promise<void> {
+    if (!Number.isSafeInteger(atLeast) || atLeast < 1) return;
+    await this.upsertRetrying(() => this.sequences.updateOne({ _id: sequence }, { $max: { value: atLeast } }, { upsert: true }));
+  }
+
+  async logScannedThrough(): Promise<GlobalPosition | undefined> {
+    const row = await this.scans.findOne({ _id: SCAN_ID });
+    return row ? decodePosition(row.position) : undefined;
+  }
+
+  async markLogScanned(position: GlobalPosition): Promise<void> {
+    // $max on padded decimal text is numeric order (encodePosition).
+    await this.upsertRetrying(() => this.scans.updateOne({ _id: SCAN_ID }, { $max: { position: encodePosition(position) } }, { upsert: true }));
+  }
+
+  private async upsertRetrying(run: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run();
+        return;
+      } catch (error) {
         if (error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY && attempt < MAX_ATTEMPTS) continue;
         throw error;
       }

@@ -8,7 +8,16 @@ import type {
   ReadStorePort,
   StoredDocument,
 } from '@app/application';
-import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+import {
+  chunkReadStoreBatch,
+  decodePosition,
+  encodePosition,
+  filterConditions,
+  MONGODB_LIMITS,
+  singleFieldIndexes,
+  type StoreLimits,
+  UniqueConstraintViolationError,
+} from '@app/application';
 import { MongoNamespace } from './mongo-namespace';
 
 /** A stored document: the API document plus its id and the position it was written at. */
@@ -75,6 +84,8 @@ export async function ensureCollectionExists(db: Db, name: string): Promise<void
  */
 export class MongoReadStore implements ReadStorePort {
   private readonly specs = new Map<string, CollectionSpec>();
+  /** Transactions of at most 1,000 writes, projector batches of 1,000 events (see StoreLimits). */
+  limits: StoreLimits = MONGODB_LIMITS;
 
   private constructor(
     private readonly client: MongoClient,
@@ -227,7 +238,16 @@ export class MongoReadStore implements ReadStorePort {
     return this.rows(collection).countDocuments(this.filter(collection, where));
   }
 
+  /**
+   * One transaction per chunk of at most limits.maxWritesPerTransaction writes, the checkpoints
+   * with the last (chunkReadStoreBatch): a catch-up's commit stays within MongoDB's advice of
+   * about 1,000 documents and its 60 s transaction lifetime. A live batch is one transaction.
+   */
   async commit(batch: ReadStoreBatch): Promise<void> {
+    for (const chunk of chunkReadStoreBatch(batch, this.limits.maxWritesPerTransaction)) await this.commitOne(chunk);
+  }
+
+  private async commitOne(batch: ReadStoreBatch): Promise<void> {
     // Everything is validated and serialized before the transaction starts.
     const writes = batch.writes.map(({ collection, ops }) => {
       const spec = this.spec(collection);

@@ -14,7 +14,7 @@ import type {
   UserMessageChange,
   UserMessageStorePort,
 } from '@app/application';
-import { decodePosition, encodePosition, firstPerTopic } from '@app/application';
+import { chunkPositionedChanges, decodePosition, encodePosition, firstPerTopic, MONGODB_LIMITS, type StoreLimits } from '@app/application';
 import { MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS, RESOLVED_TOPIC_PREFIX } from '@app/domain';
 import type { MongoReadStore } from './mongo-read-store';
 import { MongoNamespace } from './mongo-namespace';
@@ -99,7 +99,20 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     await create(this.rows(), { u: 1, m: -1 }, { name: 'ix_unread', partialFilterExpression: { ur: true } });
   }
 
+  /** Transactions of at most this many documents written (see StoreLimits). */
+  limits: StoreLimits = MONGODB_LIMITS;
+
+  /**
+   * In transactions of at most limits.maxWritesPerTransaction documents, each with the checkpoint
+   * at its last event (chunkPositionedChanges); a crash between two resumes after the last one.
+   */
   async apply(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
+    for (const group of chunkPositionedChanges(batches, checkpoint.position, this.limits.maxWritesPerTransaction)) {
+      await this.applyOne(group.batches, { name: checkpoint.name, position: group.checkpoint });
+    }
+  }
+
+  private async applyOne(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
     const position = encodePosition(checkpoint.position);
     await this.client.withSession((session) =>
       session.withTransaction(async () => {

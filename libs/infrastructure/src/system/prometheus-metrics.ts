@@ -72,7 +72,7 @@ export class PrometheusMetrics implements MetricsPort {
     });
     new Gauge({
       name: 'projection_lag_events',
-      help: 'Positions of the event log each projection has not applied yet (embedded: events).',
+      help: 'Events of the log each projection has not applied yet (on EventStoreDB estimated beyond 10,000).',
       labelNames: ['projection'],
       registers,
       async collect() {

@@ -1,5 +1,5 @@
 import type { EventStorePort, GlobalPosition, LiveReadModels, ReadModelLayout } from '@app/application';
-import { cloneLayout } from '@app/application';
+import { cloneLayout, countEventsBetween } from '@app/application';
 import { DomainError } from '@app/domain';
 import { ALL_PROJECTIONS } from '../all-projections';
 import { USER_MESSAGES_PROJECTION, userMessagesProjection } from '../messages/user-messages.projection';
@@ -15,7 +15,7 @@ export type ProjectionStatus = {
   copy: string;
   /** Position of the last event applied, null before the first one. */
   checkpoint: string | null;
-  /** Positions of the global log not applied yet (in embedded mode, a number of events). */
+  /** Events of the global log not applied yet (estimated past COUNT_READ_LIMIT on EventStoreDB). */
   lag: string;
 };
 
@@ -27,7 +27,7 @@ export type RebuildProgress = {
   copy: string;
   startedAt: string;
   finishedAt: string | null;
-  /** Events replayed so far and the total to replay (positions, which embedded mode numbers densely). */
+  /** Events replayed so far and the total to replay: counts of events, never raw log positions. */
   done: number;
   total: number;
   eventsPerSecond: number;
@@ -91,25 +91,32 @@ export class ProjectionRebuilder {
 
   /** Every projection with its checkpoint and lag. */
   async list(): Promise<ProjectionStatus[]> {
-    const head = (await this.events.headPosition()) ?? 0n;
-    const first = (await this.events.readAll({ maxCount: 1 }))[0]?.position ?? 1n;
+    const head = await this.events.headPosition();
     const checkpoints = await this.live.readStore.getCheckpoints();
     const layout = this.live.readStore.currentLayout();
-    const lag = (checkpoint: GlobalPosition | undefined) =>
-      checkpoint === undefined ? (head >= first ? head - first + 1n : 0n) : head > checkpoint ? head - checkpoint : 0n;
-    const rows: ProjectionStatus[] = this.projections.map((p) => ({
-      name: p.name,
-      collection: p.collection.name,
-      copy: layout.collections[p.collection.name] ?? layout.default,
-      checkpoint: checkpoints[p.name]?.toString() ?? null,
-      lag: lag(checkpoints[p.name]).toString(),
-    }));
+    // Counted in events (projections usually share a checkpoint: each distinct one is counted once).
+    const counted = new Map<string, Promise<number>>();
+    const lag = (checkpoint: GlobalPosition | undefined) => {
+      const key = checkpoint?.toString() ?? '';
+      if (!counted.has(key)) counted.set(key, countEventsBetween(this.events, checkpoint, head).then((r) => r.count));
+      return counted.get(key)!;
+    };
+    const rows: ProjectionStatus[] = [];
+    for (const p of this.projections) {
+      rows.push({
+        name: p.name,
+        collection: p.collection.name,
+        copy: layout.collections[p.collection.name] ?? layout.default,
+        checkpoint: checkpoints[p.name]?.toString() ?? null,
+        lag: (await lag(checkpoints[p.name])).toString(),
+      });
+    }
     rows.push({
       name: USER_MESSAGES_PROJECTION,
       collection: '(per-user message state)',
       copy: layout.checkpoints[USER_MESSAGES_PROJECTION] ?? layout.default,
       checkpoint: checkpoints[USER_MESSAGES_PROJECTION]?.toString() ?? null,
-      lag: lag(checkpoints[USER_MESSAGES_PROJECTION]).toString(),
+      lag: (await lag(checkpoints[USER_MESSAGES_PROJECTION])).toString(),
     });
     return rows;
   }
@@ -171,12 +178,13 @@ export class ProjectionRebuilder {
       });
       this.active = rebuilder;
 
-      const first = (await this.events.readAll({ maxCount: 1 }))[0]?.position;
-      const head = (await this.events.headPosition()) ?? 0n;
+      const headAtStart = await this.events.headPosition();
+      const head = headAtStart ?? 0n;
+      // In events: the replay's own count of the events it was handed, against the log's count
+      // up to the head (never position differences, which on EventStoreDB are byte distances).
+      progress.total = (await countEventsBetween(this.events, undefined, headAtStart)).count;
       const sample = () => {
-        const position = rebuilder!.position;
-        progress.total = first === undefined ? 0 : Number(head - first + 1n);
-        progress.done = first === undefined || position < first ? 0 : Math.min(progress.total, Number(position - first + 1n));
+        progress.done = Math.min(progress.total, rebuilder!.eventsSeen);
         const seconds = (now() - startedMs) / 1000;
         progress.eventsPerSecond = seconds > 0 ? Math.round(progress.done / seconds) : 0;
         progress.etaSeconds = progress.eventsPerSecond > 0 ? Math.max(0, Math.round((progress.total - progress.done) / progress.eventsPerSecond)) : null;

@@ -323,7 +323,7 @@ describe('Projector (embedded SQLite event store and read store)', () => {
     const waiting = projector.waitFor(position, 5000);
     await eventually(() => logger.errors().length >= 3, 'three failed attempts');
 
-    expect(logger.errors()[0]).toMatchObject({ msg: 'projector stopped on an error; retrying' });
+    expect(logger.errors()[0].msg).toMatch(/^projector could not apply a batch; retrying in \d+ ms$/);
     expect((logger.errors()[0].obj.err as Error).message).toBe('flaky cannot apply Tick yet');
     // The batch is one atomic commit: the healthy projection did not get ahead on its own.
     expect(await doc('steady', 'tally-a')).toBeNull();
@@ -357,6 +357,82 @@ describe('Projector (embedded SQLite event store and read store)', () => {
 
     await projector.waitFor(position, 1000);
     expect(await doc('tally', 'tally-a')).toMatchObject({ count: 1 });
+  });
+
+  it('backs off a batch that keeps failing: the delay doubles up to a cap, each failure logged with the batch; reset once it commits', async () => {
+    const throwWhile = { on: true };
+    const projector = new Projector(events, readStore, [tallyProjection('flaky', { throwWhile })], logger, { waitTimeoutMs: 5000, batchSize: 100, retryDelayMs: 5, maxRetryDelayMs: 40 });
+    projectors.push(projector);
+    await projector.start();
+    const position = await append('tally-a', [1]);
+    await eventually(() => logger.errors().length >= 6, 'six failed attempts');
+    const failures = logger.errors().slice(0, 6).map((e) => e.obj);
+    expect(failures.map((f) => f.retryInMs)).toEqual([5, 10, 20, 40, 40, 40]);
+    expect(failures.map((f) => f.consecutiveFailures)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(failures[0].batch).toMatchObject({ from: position.toString(), to: position.toString(), events: 1, firstEvent: { type: 'Tick', stream: 'tally-a' } });
+    expect(logger.errors()[5].msg).toMatch(/failed 6 times in a row/);
+
+    throwWhile.on = false;
+    await projector.waitFor(position);
+    expect(logger.entries.some((e) => e.level === 'info' && /applied the batch that failed/.test(e.msg))).toBe(true);
+    // Reset: the next failure starts again from the base delay.
+    throwWhile.on = true;
+    const errorsBefore = logger.errors().length;
+    await append('tally-a', [2]);
+    await eventually(() => logger.errors().length > errorsBefore, 'the next failure');
+    expect(logger.errors()[errorsBefore].obj).toMatchObject({ retryInMs: 5, consecutiveFailures: 1 });
+    throwWhile.on = false;
+  });
+
+  it('a batch too large for the store’s transaction gets through: batches are halved after each failure, then restored at the head', async () => {
+    // A store that refuses commits of more than 5 documents (as MongoDB aborts an oversized or overlong transaction).
+    const commits: number[] = [];
+    const small = new (class extends ControllableReadStore {
+      override async commit(batch: ReadStoreBatch) {
+        const n = batch.writes.reduce((k, w) => k + w.ops.length, 0);
+        if (n > 5) throw new Error(`transaction too large: ${n} documents`);
+        commits.push(n);
+        return readStore.commit(batch);
+      }
+    })(readStore);
+    let last = 0n;
+    for (let i = 0; i < 40; i++) last = await append(`tally-${i}`, [i]);
+    const projector = new Projector(events, small, [tallyProjection('tally')], logger, { waitTimeoutMs: 10_000, batchSize: 100, retryDelayMs: 1, maxRetryDelayMs: 5 });
+    projectors.push(projector);
+    await projector.start();
+    await projector.waitFor(last, 10_000);
+    for (let i = 0; i < 40; i++) expect(await doc('tally', `tally-${i}`)).toMatchObject({ count: 1, values: [i] });
+    // 40 documents: refused, then 20, then 10, then batches of 5 commit.
+    expect(logger.errors().map((e) => e.obj.nextBatchSize)).toEqual([20, 10, 5]);
+    expect(Math.max(...commits)).toBeLessThanOrEqual(5);
+    // At the head, full batches again (a new subscription), and the projector keeps going.
+    await eventually(() => logger.entries.some((e) => /back to full batches/.test(e.msg)), 'full batches again');
+    expect((projector as unknown as { batchSize: number }).batchSize).toBe(100);
+    const next = await append('tally-x', [1, 2, 3]);
+    await projector.waitFor(next);
+    expect(await doc('tally', 'tally-x')).toMatchObject({ values: [1, 2, 3] });
+  });
+
+  it('caps batches and held-back events by the read store’s limits (MongoDB: 1,000 events)', async () => {
+    const checkpointsCommitted: bigint[] = [];
+    const limited = new (class extends ControllableReadStore {
+      readonly limits = { maxWritesPerTransaction: 1000, maxBatchEvents: 7, maxWriteBehindEvents: 7 };
+      override async commit(batch: ReadStoreBatch) {
+        checkpointsCommitted.push(...batch.checkpoints.map((c) => c.position));
+        return readStore.commit(batch);
+      }
+    })(readStore);
+    let last = 0n;
+    for (let i = 0; i < 5; i++) last = await append(`tally-${i}`, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const projector = new Projector(events, limited, [tallyProjection('tally')], logger, { waitTimeoutMs: 5000, batchSize: 5000, writeBehindEvents: 100_000 });
+    projectors.push(projector);
+    await projector.start();
+    await projector.waitFor(last);
+    // Every commit covers at most 7 events of the log (positions are dense here).
+    const steps = checkpointsCommitted.map((p, i) => Number(p - (i === 0 ? 0n : checkpointsCommitted[i - 1])));
+    expect(checkpointsCommitted[checkpointsCommitted.length - 1]).toBe(last);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(7);
+    expect(await doc('tally', 'tally-4')).toMatchObject({ count: 10 });
   });
 
   it('two projectors sharing a read store never lose an event to a stale overwrite', async () => {

@@ -18,8 +18,10 @@ export type ProjectorLogger = {
 export type ProjectorOptions = {
   waitTimeoutMs: number;
   batchSize?: number;
-  /** Delay before re-subscribing after a failed batch (a poison event or a store outage). */
+  /** Delay before re-subscribing after a failed batch (a poison event or a store outage); doubles with each consecutive failure. */
   retryDelayMs?: number;
+  /** The longest delay between retries of a batch that keeps failing (default 60 s). */
+  maxRetryDelayMs?: number;
   /** Projections that write to a store of their own, in bulk (see BulkProjection). */
   bulkProjections?: BulkProjection[];
   /** While catching up, commit once this many events have been applied without a commit (default DEFAULT_WRITE_BEHIND_EVENTS, 100,000). */
@@ -73,6 +75,17 @@ export class Projector extends ProjectionWaiter {
   private byType: Map<string, number[]> | undefined;
   /** Whether the read store was told the replay caught up (see storeCaughtUp). */
   private toldCaughtUp = false;
+  private seen = 0;
+  /** Failed batches in a row (reset by a commit); drives the backoff and the smaller batches. */
+  private failures = 0;
+  /**
+   * After failures, batches are halved each time (down to one event) and committed one by one,
+   * until the projector reaches the log's head: a batch too large for the store's transaction
+   * gets through, and a poison event ends up alone in its batch, named in the log.
+   */
+  private reducedBatchSize: number | undefined;
+  /** The batch being applied, for the error log. */
+  private current: { first: RecordedEvent; last: RecordedEvent; size: number } | undefined;
 
   constructor(
     private readonly events: EventStorePort,
@@ -84,8 +97,18 @@ export class Projector extends ProjectionWaiter {
     super();
   }
 
+  /** The configured batch size, capped by the read store's limits (MongoDB: 1,000 events). */
+  private get fullBatchSize(): number {
+    return Math.max(1, Math.min(this.options.batchSize ?? 5000, this.readStore.limits?.maxBatchEvents ?? Infinity));
+  }
+
   private get batchSize(): number {
-    return this.options.batchSize ?? 5000;
+    return this.reducedBatchSize ?? this.fullBatchSize;
+  }
+
+  private get writeBehindEvents(): number {
+    if (this.reducedBatchSize !== undefined) return 1;
+    return Math.min(this.options.writeBehindEvents ?? DEFAULT_WRITE_BEHIND_EVENTS, this.readStore.limits?.maxWriteBehindEvents ?? Infinity);
   }
 
   private get bulkProjections(): BulkProjection[] {
@@ -94,6 +117,11 @@ export class Projector extends ProjectionWaiter {
 
   get position(): GlobalPosition {
     return this.processedUpTo;
+  }
+
+  /** Events this projector has been handed since it started (progress is counted in events, not positions). */
+  get eventsSeen(): number {
+    return this.seen;
   }
 
   async start(): Promise<void> {
@@ -174,21 +202,39 @@ export class Projector extends ProjectionWaiter {
       () => undefined,
       (error: unknown) => {
         if (this.stopped || this.subscription !== subscription) return;
-        this.logger.error({ err: error }, 'projector stopped on an error; retrying');
-        this.scheduleRetry();
+        this.failed(error, 'projector could not apply a batch');
       },
     );
   }
 
-  /** Keeps retrying, however long the outage (a poison event, a read store that is down). */
-  private scheduleRetry(): void {
+  /**
+   * A failed batch (or resubscribe): logged with the batch it was, then retried after a delay
+   * that doubles with each failure in a row (up to maxRetryDelayMs), with batches halved each
+   * time. Keeps retrying, however long the outage (a read store that is down).
+   */
+  private failed(error: unknown, what: string, shrink = true): void {
+    this.failures++;
+    const delay = Math.min((this.options.retryDelayMs ?? 1000) * 2 ** (this.failures - 1), this.options.maxRetryDelayMs ?? 60_000);
+    const batch = this.current
+      ? { from: this.current.first.position.toString(), to: this.current.last.position.toString(), events: this.current.size, firstEvent: { id: this.current.first.id, type: this.current.first.type, stream: this.current.first.streamId } }
+      : undefined;
+    if (shrink) this.reducedBatchSize = Math.max(1, Math.floor(Math.min(this.batchSize, this.current?.size ?? Infinity) / 2));
+    this.current = undefined;
+    this.logger.error(
+      { err: error, consecutiveFailures: this.failures, retryInMs: delay, batch, nextBatchSize: this.batchSize },
+      `${what}; retrying in ${delay} ms${this.failures > 1 ? ` (failed ${this.failures} times in a row)` : ''}`,
+    );
+    this.scheduleRetry(delay);
+  }
+
+  private scheduleRetry(delay: number): void {
+    if (this.stopped) return;
     this.retryTimer = setTimeout(() => {
       if (this.stopped) return;
       this.subscribe().catch((error) => {
-        this.logger.error({ err: error }, 'projector resubscribe failed; retrying');
-        if (!this.stopped) this.scheduleRetry();
+        if (!this.stopped) this.failed(error, 'projector could not resubscribe', false);
       });
-    }, this.options.retryDelayMs ?? 1000);
+    }, delay);
   }
 
   private async loadCheckpoints(): Promise<void> {
@@ -216,6 +262,8 @@ export class Projector extends ProjectionWaiter {
 
   private async applyBatch(batch: RecordedEvent[]): Promise<void> {
     if (batch.length === 0) return;
+    this.current = { first: batch[0], last: batch[batch.length - 1], size: batch.length };
+    this.seen += batch.length;
     // Another process sharing the store (the CLI next to the server) may have moved a checkpoint;
     // while documents are held back, this process's own view is the one that counts. Rereading
     // them only saves redundant work (documents skip events at or below their own position), so
@@ -283,8 +331,14 @@ export class Projector extends ProjectionWaiter {
     }
 
     const catchingUp = batch.length >= this.batchSize;
-    if (!catchingUp || this.pendingEvents >= (this.options.writeBehindEvents ?? DEFAULT_WRITE_BEHIND_EVENTS)) await this.flush();
+    if (!catchingUp || this.pendingEvents >= this.writeBehindEvents) await this.flush();
     else this.scheduleIdleFlush();
+    this.current = undefined;
+    // Batches made smaller by failures (each committed at once) go back to full size at the head.
+    if (this.reducedBatchSize !== undefined) {
+      const head = await this.events.headPosition();
+      if (head === undefined || last >= head) this.restoreBatchSize();
+    }
     // A batch short of full is the log's head: the replay, if any, is over.
     if (!catchingUp) await this.storeCaughtUp();
   }
@@ -308,10 +362,34 @@ export class Projector extends ProjectionWaiter {
       .filter((p) => { const c = this.checkpoints.get(p.name); return c === undefined || c < upTo; })
       .map((p) => ({ name: p.name, position: upTo }));
     await this.readStore.commit({ writes, checkpoints });
+    if (this.failures > 0) {
+      this.logger.info({ after: this.failures, upTo: upTo.toString() }, 'projector applied the batch that failed; going on');
+      this.failures = 0;
+    }
     for (const { name } of checkpoints) this.checkpoints.set(name, upTo);
     this.discardPending();
     if (upTo > this.processedUpTo) this.processedUpTo = upTo;
     this.wakeWaiters();
+  }
+
+  /**
+   * Back at the log's head after failures: everything is committed, so the subscription is
+   * replaced by one with full batches (outside the handler: closing waits for it to return).
+   */
+  private restoreBatchSize(): void {
+    this.reducedBatchSize = undefined;
+    this.logger.info({ batchSize: this.fullBatchSize }, 'projector reached the head after failed batches; back to full batches');
+    setImmediate(() => {
+      if (this.stopped) return;
+      const old = this.subscription;
+      this.subscription = undefined;
+      void (async () => {
+        await old?.close();
+        if (!this.stopped && !this.subscription) await this.subscribe();
+      })().catch((error) => {
+        if (!this.stopped) this.failed(error, 'projector could not resubscribe', false);
+      });
+    });
   }
 
   private scheduleIdleFlush(): void {
@@ -327,11 +405,10 @@ export class Projector extends ProjectionWaiter {
       // Silence after full batches: the log ended on a full batch, so the replay is over too.
       this.serially(async () => { await this.flush(); await this.storeCaughtUp(); }).catch((error) => {
         // Start over from the stored checkpoints, as after a failed batch.
-        this.logger.error({ err: error }, 'projector could not write its documents; retrying');
         const failed = this.subscription;
         this.subscription = undefined;
         void failed?.close();
-        if (!this.stopped) this.scheduleRetry();
+        if (!this.stopped) this.failed(error, 'projector could not write its documents');
       });
     }, WRITE_BEHIND_IDLE_FLUSH_MS);
   }

@@ -23,6 +23,32 @@ export function idAllocatorContract(adapterName: string, open: () => Promise<IdA
       expect(await fixture.allocator.next(s)).toBe(102);
     });
 
+    it('advanceTo moves a sequence past an id, never backwards, consuming nothing', async () => {
+      const s = sequence();
+      expect(await fixture.allocator.next(s)).toBe(1);
+      await fixture.allocator.advanceTo(s, 10);
+      expect(await fixture.allocator.next(s)).toBe(11);
+      await fixture.allocator.advanceTo(s, 5);
+      expect(await fixture.allocator.next(s)).toBe(12);
+      const fresh = sequence();
+      await fixture.allocator.advanceTo(fresh, 7);
+      expect(await fixture.allocator.next(fresh)).toBe(8);
+    });
+
+    it('remembers how far the log was scanned, never moving it backwards', async () => {
+      // Shared by every test of a store: compare with what is there.
+      const before = (await fixture.allocator.logScannedThrough()) ?? 0n;
+      const ahead = before + 1000n;
+      await fixture.allocator.markLogScanned(ahead);
+      expect(await fixture.allocator.logScannedThrough()).toBe(ahead);
+      await fixture.allocator.markLogScanned(ahead - 1n);
+      expect(await fixture.allocator.logScannedThrough()).toBe(ahead);
+      // Positions beyond 2^64 (EventStoreDB's packed commit/prepare pairs) keep their order.
+      const packed = (123n << 64n) | 45n;
+      await fixture.allocator.markLogScanned(packed);
+      expect(await fixture.allocator.logScannedThrough()).toBe(packed > ahead ? packed : ahead);
+    });
+
     it('keeps sequences independent', async () => {
       const a = sequence();
       const b = sequence();
