@@ -71,7 +71,7 @@ function snapshotJson(value: unknown): string {
 export class DeciderRunner {
   static readonly MAX_ATTEMPTS = 8;
   /** A read that folded this many events (or more) stores a snapshot. */
-  static readonly SNAPSHOT_EVERY = 100;
+  static readonly SNAPSHOT_EVERY = 20;
 
   /** Tests set a smaller interval. */
   snapshotEvery = DeciderRunner.SNAPSHOT_EVERY;
