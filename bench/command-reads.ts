@@ -111,8 +111,9 @@ async function main(): Promise<void> {
     const before = new Samples();
     reads.length = 0;
     for (let i = 0; i < beforeRuns; i++) {
-      before.push(await time(without, 'before'));
-      progress(`before ${i + 1}/${beforeRuns}: ${fmtNum(before.sorted()[before.length - 1], 1)} ms (last), ${fmtInt(reads[reads.length - 1])} events read`);
+      const ms = await time(without, 'before');
+      before.push(ms);
+      progress(`before ${i + 1}/${beforeRuns}: ${fmtNum(ms, 1)} ms, ${fmtInt(reads[reads.length - 1])} events read`);
     }
     const beforeReads = [...reads];
     const beforeDuplicate = now();
@@ -155,10 +156,10 @@ async function main(): Promise<void> {
       name: 'command-reads',
       title: 'Bounded command reads (issue 19)',
       command: commandLine(),
-      params: { events: total, users, before: beforeRuns, after: afterRuns },
+      params: { events: total, users, before: beforeRuns, after: afterRuns, every },
       rows: [
         {
-          metric: `CreateUser on users-<realm> with ${fmtInt(total)} past events, no snapshots (before)`,
+          metric: `CreateUser on \`users-<realm>\` with ${fmtInt(total)} past events, no snapshots (before)`,
           value: p50Before,
           unit: 'ms',
           detail: `p50 of ${beforeRuns} (max ${fmtNum(b[b.length - 1], 0)} ms); ${fmtInt(Math.max(...beforeReads))} events read per command`,

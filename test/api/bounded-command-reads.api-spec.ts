@@ -3,7 +3,7 @@ import { usersStream } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
- * A command on a long stream (docs/events.md, "Snapshots"): users-<realm> after many creations
+ * A command on a long stream (docs/operations.md, "Command reads and snapshots"): users-<realm> after many creations
  * still refuses a taken address, while each command reads a bounded number of its events.
  */
 describe('bounded command reads', () => {

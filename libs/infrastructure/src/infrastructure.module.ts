@@ -62,7 +62,7 @@ export type Adapters = {
   presenceStore: PresenceStorePort;
   /** Commits of other processes to the read models (what an API process without projectors waits on). */
   readModelChanges: ReadModelChangesPort;
-  /** Deciders' snapshots, which bound a command's read of its stream (docs/events.md, "Snapshots"). */
+  /** Deciders' snapshots, which bound a command's read of its stream (docs/operations.md, "Command reads and snapshots"). */
   snapshotStore: SnapshotStorePort;
   close(): Promise<void>;
 };

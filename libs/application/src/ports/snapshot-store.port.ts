@@ -1,7 +1,7 @@
 import type { StreamRevision } from './event-store.port';
 
 /**
- * A decider's folded state at one revision of its stream (docs/events.md, "Snapshots").
+ * A decider's folded state at one revision of its stream (docs/operations.md, "Command reads and snapshots").
  * Snapshots are a cache of the log: losing them costs one whole read of each stream, never a
  * wrong decision, because the runner checks a snapshot against the stream before using it.
  */
@@ -20,8 +20,8 @@ export type DeciderSnapshot = {
 };
 
 /**
- * Latest snapshot per (stream, decider). Adapters: SQLite beside the embedded read models,
- * MongoDB in servers mode (libs/infrastructure). The behaviour is pinned by
+ * Latest snapshot per (stream, decider). Adapters: SQLite (`DATA_DIR/snapshots.sqlite`) with the embedded read store,
+ * MongoDB (`_snapshots`) with the servers one (libs/infrastructure). The behaviour is pinned by
  * libs/testing/src/contracts/snapshot-store.contract.ts.
  */
 export interface SnapshotStorePort {

@@ -61,7 +61,7 @@ function snapshotJson(value: unknown): string {
  * The write path every command handler uses: read the stream, fold it, decide, append at the
  * revision that was read, and on a concurrent append start over (bounded).
  *
- * Snapshots bound the read (docs/events.md, "Snapshots"): for a decider with a SnapshotCodec the
+ * Snapshots bound the read (docs/operations.md, "Command reads and snapshots"): for a decider with a SnapshotCodec the
  * runner starts from the stream's latest snapshot and reads only the events after it; whenever a
  * read folds SNAPSHOT_EVERY events or more it stores a new snapshot. So a command reads at most
  * about SNAPSHOT_EVERY events (plus those appended by commands running at the same time), however

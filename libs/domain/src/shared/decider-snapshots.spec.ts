@@ -14,7 +14,7 @@ describe('deciders\' snapshot codecs', () => {
     expect(deciders.map(([name]) => name)).toEqual(expect.arrayContaining(['usersDecider', 'channelsDecider', 'subscriptionsDecider', 'draftsDecider', 'botStorageDecider']));
   });
 
-  it('every decider declares one, under a name of its own (a new decider must too: docs/events.md, "Snapshots")', () => {
+  it('every decider declares one, under a name of its own (a new decider must too: docs/operations.md, "Command reads and snapshots")', () => {
     const missing = deciders.filter(([, d]) => !d.snapshot).map(([name]) => name);
     expect(missing).toEqual([]);
     const names = deciders.map(([, d]) => d.snapshot!.name);

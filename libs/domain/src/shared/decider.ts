@@ -10,7 +10,7 @@ export type Decider<Command, Event, State> = {
   initialState: () => State;
   /**
    * How the command path may keep this decider's folded state as a snapshot, so that a command
-   * reads only the events after it (docs/events.md, "Snapshots"). Without it the stream is read
+   * reads only the events after it (docs/operations.md, "Command reads and snapshots"). Without it the stream is read
    * whole on every command.
    */
   snapshot?: SnapshotCodec<State>;
