@@ -53,7 +53,11 @@ describe('DeciderRunner with snapshots', () => {
   let reads: number[];
   let spied: EventStorePort;
   let warnings: string[];
-  const logger = { warn: (_: unknown, message: string) => void warnings.push(message) };
+  const logger = {
+    warn: (_: Record<string, unknown>, message: string) => {
+      warnings.push(message);
+    },
+  };
 
   beforeEach(() => {
     dir = makeTempDir('decider-snapshots-');

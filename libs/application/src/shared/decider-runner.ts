@@ -1,6 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Logger } from 'pino';
 import { CURRENT_SCHEMA_VERSION, type Decider, type DomainEvent } from '@app/domain';
 import {
   type EventStorePort,
@@ -31,6 +30,9 @@ export type RunOptions = {
    */
   stateless?: boolean;
 };
+
+/** Where the runner reports snapshots it could not use (the app's pino logger). */
+export type SnapshotWarnings = { warn(details: Record<string, unknown>, message: string): void };
 
 /** What one read of a stream gave: the folded state, the revision to append at, what was read. */
 type Loaded<S> = {
@@ -81,7 +83,7 @@ export class DeciderRunner {
     @Inject(EVENT_STORE) private readonly store: EventStorePort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Optional() @Inject(SNAPSHOT_STORE) private readonly snapshots?: SnapshotStorePort,
-    @Optional() @Inject(LOGGER) private readonly logger?: Pick<Logger, 'warn'>,
+    @Optional() @Inject(LOGGER) private readonly logger?: SnapshotWarnings,
   ) {}
 
   async run<C, E extends DomainEvent, S>(

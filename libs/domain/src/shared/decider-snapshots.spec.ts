@@ -2,7 +2,7 @@ import * as domain from '../index';
 import type { Decider } from './decider';
 
 /** Every decider the domain exports (an object with decide, evolve and initialState). */
-const deciders = Object.entries(domain).filter(
+const deciders = Object.entries(domain as Record<string, unknown>).filter(
   (entry): entry is [string, Decider<unknown, unknown, unknown>] => {
     const value = entry[1] as Partial<Decider<unknown, unknown, unknown>> | null;
     return typeof value === 'object' && value !== null && typeof value.decide === 'function' && typeof value.evolve === 'function' && typeof value.initialState === 'function';
