@@ -185,7 +185,7 @@ export class DeciderRunner {
 
   /**
    * The version stamped on a decider's snapshots: its declared version, a digest of its fold's
-   * source (evolve, initialState, decode) so that a changed fold never trusts an old snapshot even
+   * source (evolve, initialState, encode, decode) so that a changed fold never trusts an old snapshot even
    * if nobody bumped the version, and the upcasters' current event versions (a new upcaster
    * changes the shapes the fold sees).
    */
@@ -195,7 +195,7 @@ export class DeciderRunner {
       const codec = decider.snapshot!;
       const upcasting = this.store instanceof UpcastingEventStore ? JSON.stringify(this.store.registry.versionedTypes()) : '';
       const digest = createHash('sha256')
-        .update(`${decider.evolve.toString()}\n${decider.initialState.toString()}\n${codec.decode?.toString() ?? ''}\n${upcasting}`)
+        .update(`${decider.evolve.toString()}\n${decider.initialState.toString()}\n${codec.encode?.toString() ?? ''}\n${codec.decode?.toString() ?? ''}\n${upcasting}`)
         .digest('hex')
         .slice(0, 16);
       version = `${codec.version}:${digest}`;
