@@ -8,6 +8,7 @@ export * from './ports/tokens';
 export * from './ports/scheduler.port';
 export * from './ports/metrics.port';
 export * from './ports/read-model-changes.port';
+export * from './ports/snapshot-store.port';
 export * from './shared/event-ids';
 export * from './shared/projection-waiter';
 export * from './shared/application.errors';

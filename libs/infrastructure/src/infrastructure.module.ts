@@ -30,6 +30,8 @@ import {
   type MetricsPort,
   NO_METRICS,
   advanceSequencesFromLog,
+  SNAPSHOT_STORE,
+  type SnapshotStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -40,6 +42,7 @@ import { SqliteReadModelCopies } from './embedded/sqlite-read-model-copies';
 import { ReadModelsBeingLoadedError } from './embedded/sqlite';
 import { SqliteChangeWatcher } from './embedded/sqlite-change-watcher';
 import { SqlitePresenceStore } from './embedded/sqlite-presence-store';
+import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -60,6 +63,8 @@ export type Adapters = {
   presenceStore: PresenceStorePort;
   /** Commits of other processes to the read models (what an API process without projectors waits on). */
   readModelChanges: ReadModelChangesPort;
+  /** Deciders' snapshots, which bound a command's read of its stream (docs/operations.md, "Command reads and snapshots"). */
+  snapshotStore: SnapshotStorePort;
   close(): Promise<void>;
 };
 
@@ -124,6 +129,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let liveReadModels: LiveReadModels;
   let presenceStore: PresenceStorePort;
   let readModelChanges: ReadModelChangesPort;
+  let snapshotStore: SnapshotStorePort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -138,6 +144,8 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     presenceStore = new (await import('./mongodb/mongo-presence-store')).MongoPresenceStore(mongo.copies.db);
     const { MongoCheckpointChanges } = await import('./mongodb/mongo-checkpoint-changes');
     readModelChanges = new MongoCheckpointChanges(mongo.copies.db, logger);
+    // Snapshots beside the read models, in a collection the copies never touch.
+    snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
   } else {
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
@@ -152,6 +160,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     idAllocator = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
+    snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));
   }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
   // what was appended since the last boot (the whole log once the sequences' store was dropped or
@@ -166,10 +175,12 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     liveReadModels,
     presenceStore,
     readModelChanges,
+    snapshotStore,
     async close() {
       for (const watcher of watchers) await watcher.close();
       await readModelChanges.close();
       await presenceStore.close();
+      await snapshotStore.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -214,6 +225,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: LIVE_READ_MODELS, useFactory: (a: Adapters) => a.liveReadModels, inject: [ADAPTERS] },
       { provide: READ_MODEL_CHANGES, useFactory: (a: Adapters) => a.readModelChanges, inject: [ADAPTERS] },
       { provide: PRESENCE_STORE, useFactory: (a: Adapters) => a.presenceStore, inject: [ADAPTERS] },
+      { provide: SNAPSHOT_STORE, useFactory: (a: Adapters) => a.snapshotStore, inject: [ADAPTERS] },
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -221,7 +233,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE],
     };
   }
 

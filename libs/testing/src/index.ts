@@ -28,3 +28,4 @@ export * from './contracts/scheduler.contract';
 export * from './contracts/rate-limit-store.contract';
 export * from './contracts/read-model-copies.contract';
 export * from './contracts/presence-store.contract';
+export * from './contracts/snapshot-store.contract';

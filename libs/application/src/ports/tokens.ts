@@ -8,3 +8,4 @@ export const LOGGER = Symbol('LOGGER');
 export const USER_MESSAGE_STORE = Symbol('USER_MESSAGE_STORE');
 export const BLOB_STORE = Symbol('BLOB_STORE');
 export const SCHEDULER = Symbol('SCHEDULER');
+export const SNAPSHOT_STORE = Symbol('SNAPSHOT_STORE');

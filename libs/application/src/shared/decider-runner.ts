@@ -1,13 +1,17 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { CURRENT_SCHEMA_VERSION, type Decider, type DomainEvent } from '@app/domain';
 import {
   type EventStorePort,
   type GlobalPosition,
   type RecordedEvent,
+  type StreamRevision,
   StreamRevisionConflictError,
 } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
-import { EVENT_STORE, RANDOM } from '../ports/tokens';
+import type { SnapshotStorePort } from '../ports/snapshot-store.port';
+import { EVENT_STORE, LOGGER, RANDOM, SNAPSHOT_STORE } from '../ports/tokens';
+import { UpcastingEventStore } from '../operations/event-upcasting';
 import { deterministicEventId } from './event-ids';
 import { ConcurrentModificationError } from './application.errors';
 
@@ -27,17 +31,59 @@ export type RunOptions = {
   stateless?: boolean;
 };
 
+/** Where the runner reports snapshots it could not use (the app's pino logger). */
+export type SnapshotWarnings = { warn(details: Record<string, unknown>, message: string): void };
+
+/** What one read of a stream gave: the folded state, the revision to append at, what was read. */
+type Loaded<S> = {
+  state: S;
+  revision: StreamRevision | 'no_stream';
+  /** Events folded on top of the snapshot (or of the initial state). */
+  folded: number;
+  /** The last event folded (where a new snapshot would be taken). */
+  last?: RecordedEvent;
+};
+
+/**
+ * JSON text of a snapshot's state. A Map, a Set or a Date would not survive the round trip
+ * (JSON.stringify writes `{}` or a string for them), so they are refused here: such a decider
+ * must give an encode/decode pair (SnapshotCodec).
+ */
+function snapshotJson(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    const raw = this[key];
+    if (raw instanceof Map || raw instanceof Set || raw instanceof Date) {
+      throw new Error(`a ${raw.constructor.name} (at "${key}") is not JSON: give the decider a snapshot encode/decode`);
+    }
+    return v;
+  });
+}
+
 /**
  * The write path every command handler uses: read the stream, fold it, decide, append at the
  * revision that was read, and on a concurrent append start over (bounded).
+ *
+ * Snapshots bound the read (docs/operations.md, "Command reads and snapshots"): for a decider with a SnapshotCodec the
+ * runner starts from the stream's latest snapshot and reads only the events after it; whenever a
+ * read folds SNAPSHOT_EVERY events or more it stores a new snapshot. So a command reads at most
+ * about SNAPSHOT_EVERY events (plus those appended by commands running at the same time), however
+ * long the stream. The append still expects the revision just read: concurrency is unchanged.
  */
 @Injectable()
 export class DeciderRunner {
   static readonly MAX_ATTEMPTS = 8;
+  /** A read that folded this many events (or more) stores a snapshot. */
+  static readonly SNAPSHOT_EVERY = 20;
+
+  /** Tests set a smaller interval. */
+  snapshotEvery = DeciderRunner.SNAPSHOT_EVERY;
+  private readonly versions = new WeakMap<object, string>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStorePort,
     @Inject(RANDOM) private readonly random: RandomPort,
+    @Optional() @Inject(SNAPSHOT_STORE) private readonly snapshots?: SnapshotStorePort,
+    @Optional() @Inject(LOGGER) private readonly logger?: SnapshotWarnings,
   ) {}
 
   async run<C, E extends DomainEvent, S>(
@@ -49,15 +95,11 @@ export class DeciderRunner {
   ): Promise<RunResult<E>> {
     const commandId = this.random.uuid();
     for (let attempt = 1; ; attempt++) {
-      const { events, revision } = options.stateless
-        ? { events: [], revision: 'any' as const }
+      const { state, revision } = options.stateless
+        ? { state: decider.initialState(), revision: 'any' as const }
         : attempt === 1 && options.newStream
-          ? { events: [], revision: 'no_stream' as const }
-          : await this.store.readStream(streamId);
-      const state = (events as RecordedEvent[]).reduce(
-        (s, e) => decider.evolve(s, { type: e.type, data: e.data } as unknown as E),
-        decider.initialState(),
-      );
+          ? { state: decider.initialState(), revision: 'no_stream' as const }
+          : await this.load(decider, streamId);
       // A command may be built from the state (e.g. to take the stream's next id).
       const concrete = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
       const newEvents = decider.decide(concrete, state);
@@ -83,5 +125,82 @@ export class DeciderRunner {
         throw error;
       }
     }
+  }
+
+  /** The stream folded: from its snapshot when there is a usable one, else from the start. */
+  private async load<C, E, S>(decider: Decider<C, E, S>, streamId: string): Promise<{ state: S; revision: StreamRevision | 'no_stream' }> {
+    const codec = decider.snapshot;
+    if (!codec || !this.snapshots) return this.fold(decider, decider.initialState(), await this.store.readStream(streamId));
+    const version = this.versionOf(decider);
+    const loaded = (await this.fromSnapshot(decider, streamId, version)) ?? this.fold(decider, decider.initialState(), await this.store.readStream(streamId));
+    if (loaded.folded >= this.snapshotEvery && loaded.last) {
+      const last = loaded.last;
+      try {
+        const state = snapshotJson(codec.encode ? codec.encode(loaded.state) : loaded.state);
+        await this.snapshots.save({ streamId, decider: codec.name, version, revision: last.revision, eventId: last.id, state });
+      } catch (error) {
+        // A snapshot is an optimisation: the command goes on, and the next one reads the stream again.
+        this.logger?.warn({ streamId, decider: codec.name, error: (error as Error).message }, 'could not store a snapshot');
+      }
+    }
+    return loaded;
+  }
+
+  /**
+   * The snapshot's state with the events after it, or undefined when there is no snapshot of
+   * this version, or it does not match the stream (the event at its revision has another id: the
+   * log was replaced), or it cannot be decoded. The read starts at the snapshot's own revision to
+   * check that event; events come through the store's upcasting like any other read.
+   */
+  private async fromSnapshot<C, E, S>(decider: Decider<C, E, S>, streamId: string, version: string): Promise<Loaded<S> | undefined> {
+    const codec = decider.snapshot!;
+    let snapshot;
+    try {
+      snapshot = await this.snapshots!.load(streamId, codec.name);
+    } catch (error) {
+      this.logger?.warn({ streamId, decider: codec.name, error: (error as Error).message }, 'could not load a snapshot');
+      return undefined;
+    }
+    if (!snapshot || snapshot.version !== version) return undefined;
+    const read = await this.store.readStream(streamId, { fromRevision: snapshot.revision });
+    const [at, ...after] = read.events;
+    if (!at || at.id !== snapshot.eventId || at.revision !== snapshot.revision) return undefined;
+    let state: S;
+    try {
+      const json = JSON.parse(snapshot.state);
+      state = codec.decode ? codec.decode(json) : (json as S);
+    } catch (error) {
+      this.logger?.warn({ streamId, decider: codec.name, error: (error as Error).message }, 'could not decode a snapshot');
+      return undefined;
+    }
+    const loaded = this.fold(decider, state, { events: after, revision: read.revision });
+    return { ...loaded, last: loaded.last ?? at };
+  }
+
+  private fold<C, E, S>(decider: Decider<C, E, S>, initial: S, read: { events: RecordedEvent[]; revision: StreamRevision | 'no_stream' }): Loaded<S> {
+    let state = initial;
+    for (const e of read.events) state = decider.evolve(state, { type: e.type, data: e.data } as unknown as E);
+    return { state, revision: read.revision, folded: read.events.length, last: read.events[read.events.length - 1] };
+  }
+
+  /**
+   * The version stamped on a decider's snapshots: its declared version, a digest of its fold's
+   * source (evolve, initialState, encode, decode) so that a changed fold never trusts an old snapshot even
+   * if nobody bumped the version, and the upcasters' current event versions (a new upcaster
+   * changes the shapes the fold sees).
+   */
+  private versionOf<C, E, S>(decider: Decider<C, E, S>): string {
+    let version = this.versions.get(decider);
+    if (version === undefined) {
+      const codec = decider.snapshot!;
+      const upcasting = this.store instanceof UpcastingEventStore ? JSON.stringify(this.store.registry.versionedTypes()) : '';
+      const digest = createHash('sha256')
+        .update(`${decider.evolve.toString()}\n${decider.initialState.toString()}\n${codec.encode?.toString() ?? ''}\n${codec.decode?.toString() ?? ''}\n${upcasting}`)
+        .digest('hex')
+        .slice(0, 16);
+      version = `${codec.version}:${digest}`;
+      this.versions.set(decider, version);
+    }
+    return version;
   }
 }

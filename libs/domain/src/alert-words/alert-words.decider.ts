@@ -28,6 +28,7 @@ export const cleanAlertWords = (words: string[]): string[] => words.map((w) => w
  * one of them ignoring case. A request that changes nothing records nothing.
  */
 export const alertWordsDecider: Decider<AlertWordsCommand, AlertWordEvent, AlertWordsState> = {
+  snapshot: { name: 'alert_words', version: 1 },
   initialState: () => ({ words: [] }),
 
   decide: (command, state) => {

@@ -17,6 +17,13 @@ export type BotStorageState = { entries: ReadonlyMap<string, string>; size: numb
 
 /** One bot's storage (stream `bot_storage-<botId>`); authorization (bots only) is the caller's guard. */
 export const botStorageDecider: Decider<BotStorageCommand, BotStorageEvent, BotStorageState> = {
+  // The entries are a Map: the snapshot keeps them as [key, value] pairs.
+  snapshot: {
+    name: 'bot-storage',
+    version: 1,
+    encode: (state) => ({ entries: [...state.entries], size: state.size }),
+    decode: (json: { entries: [string, string][]; size: number }) => ({ entries: new Map(json.entries), size: json.size }),
+  },
   initialState: () => ({ entries: new Map(), size: 0 }),
 
   decide: (command, state) => {

@@ -78,6 +78,7 @@ function decideUpdate(d: UpdateChannelFolder['data'], state: ChannelFoldersState
 
 /** The channel folders of one organization (stream `channel_folders-<realmId>`). */
 export const channelFoldersDecider: Decider<ChannelFoldersCommand, ChannelFolderEvent, ChannelFoldersState> = {
+  snapshot: { name: 'channel-folders', version: 1 },
   initialState: () => ({ folders: {} }),
 
   decide: (command, state) => {

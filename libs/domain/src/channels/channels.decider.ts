@@ -102,6 +102,7 @@ export const channelIdByName = (state: ChannelsState, name: string): number | un
 
 /** Metadata of every channel of one organization (stream `channels-<realmId>`). */
 export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsState> = {
+  snapshot: { name: 'channels', version: 1 },
   initialState: () => ({ channels: {}, idByNameKey: {} }),
 
   decide: (command, state) => {

@@ -97,6 +97,7 @@ function decideUpdate(d: UpdateProfileField['data'], state: CustomProfileFieldsS
 
 /** The custom profile fields of one organization (stream `custom_profile_fields-<realmId>`). */
 export const customProfileFieldsDecider: Decider<CustomProfileFieldsCommand, CustomProfileFieldEvent, CustomProfileFieldsState> = {
+  snapshot: { name: 'custom-profile-fields', version: 1 },
   initialState: () => ({ fields: {} }),
 
   decide: (command, state) => {

@@ -53,6 +53,7 @@ export function checkProfileData(command: UpdateProfileData['data']): { fieldId:
 
 /** One user's custom profile values (stream `custom_profile_values-<userId>`). */
 export const customProfileValuesDecider: Decider<CustomProfileValuesCommand, CustomProfileValueEvent, CustomProfileValuesState> = {
+  snapshot: { name: 'custom-profile-values', version: 1 },
   initialState: () => ({}),
 
   decide: (command, _state) => {

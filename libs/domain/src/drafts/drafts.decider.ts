@@ -37,6 +37,7 @@ const mustExist = (state: DraftsState, draftId: number): StoredDraft => {
 
 /** The drafts of one user (stream `drafts-<userId>`). */
 export const draftsDecider: Decider<DraftsCommand, DraftEvent, DraftsState> = {
+  snapshot: { name: 'drafts', version: 1 },
   initialState: () => ({ drafts: {} }),
 
   decide: (command, state) => {

@@ -43,6 +43,7 @@ function decideReorder(d: ReorderLinkifiers['data'], state: LinkifiersState): Li
 
 /** The linkifiers of one organization (stream `realm_linkifiers-<realmId>`), zerver/actions/realm_linkifiers.py. */
 export const linkifiersDecider: Decider<LinkifiersCommand, LinkifierEvent, LinkifiersState> = {
+  snapshot: { name: 'linkifiers', version: 1 },
   initialState: () => ({ linkifiers: {} }),
 
   decide: (command, state) => {

@@ -75,6 +75,7 @@ export function checkFlagChange(flag: string, op: string): { flag: MessageFlag; 
 export type MessageFlagsState = Record<string, never>;
 
 export const messageFlagsDecider: Decider<ChangeMessageFlags, MessageFlagsChanged, MessageFlagsState> = {
+  snapshot: { name: 'message-flags', version: 1 },
   decide: (command) => {
     const { realmId, userId, selection, updatedCount, at } = command.data;
     const { flag, op } = checkFlagChange(command.data.flag, command.data.op);

@@ -43,6 +43,7 @@ const initialState = (): MessageState => ({
  * and topic policies set by hand on `user_topics-<userId>`: neither folds a message's stream.)
  */
 export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageState> = {
+  snapshot: { name: 'message', version: 1 },
   initialState,
   decide: (command, state) => {
     switch (command.type) {

@@ -54,6 +54,7 @@ export type UserTopicsState = Record<string, never>;
  * error in Zulip either).
  */
 export const userTopicsDecider: Decider<SetUserTopicVisibilityPolicy, UserTopicVisibilityPolicyChanged, UserTopicsState> = {
+  snapshot: { name: 'user-topics', version: 1 },
   decide: (command) => {
     const { realmId, userId, streamId, currentPolicy, at } = command.data;
     const { topic, policy } = checkUserTopicChange(command.data.topic, command.data.visibilityPolicy);

@@ -22,6 +22,7 @@ export type MutedUsersState = { mutedAt: Record<number, string> };
 
 /** The users one user has muted (stream `muted_users-<userId>`), checked in Zulip's order. */
 export const mutedUsersDecider: Decider<MutedUsersCommand, MutedUserEvent, MutedUsersState> = {
+  snapshot: { name: 'muted-users', version: 1 },
   initialState: () => ({ mutedAt: {} }),
 
   decide: (command, state) => {

@@ -72,6 +72,7 @@ function decideRegister(d: RegisterPushDevice['data'], state: PushDevicesState):
 
 /** The push registrations of one user (stream `push_devices-<userId>`). */
 export const pushDevicesDecider: Decider<PushDevicesCommand, PushDeviceEvent, PushDevicesState> = {
+  snapshot: { name: 'push-devices', version: 1 },
   initialState: () => ({ devices: {}, legacy: [] }),
 
   decide: (command, state) => {

@@ -37,6 +37,7 @@ const same = (r: StoredReaction, userId: number | null, code: string, type: stri
 
 /** Reactions to one message (stream `message_reactions-<messageId>`, see reactions.streams.ts). */
 export const reactionsDecider: Decider<ReactionsCommand, ReactionEvent, ReactionsState> = {
+  snapshot: { name: 'reactions', version: 1 },
   initialState: () => ({ reactions: [] }),
 
   decide: (command, state) => {

@@ -42,6 +42,7 @@ function checkAdd(d: AddRealmEmoji['data'], state: RealmEmojiState): { name: str
 
 /** The custom emoji of one organization (stream `realm_emoji-<realmId>`). */
 export const realmEmojiDecider: Decider<RealmEmojiCommand, RealmEmojiEvent, RealmEmojiState> = {
+  snapshot: { name: 'realm-emoji', version: 1 },
   initialState: () => ({ emoji: {} }),
 
   decide: (command, state) => {

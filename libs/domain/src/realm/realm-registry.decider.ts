@@ -15,6 +15,7 @@ export const MAX_REALM_NAME_LENGTH = 40;
 const STRING_ID_PATTERN = /^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export const realmRegistryDecider: Decider<RealmRegistryCommand, RealmEvent, RealmRegistry> = {
+  snapshot: { name: 'realm-registry', version: 1 },
   initialState: () => ({ nextRealmId: 1, stringIds: {} }),
 
   decide: (command, state) => {

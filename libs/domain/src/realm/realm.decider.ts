@@ -126,6 +126,7 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
  * here, so that busy organizations never contend on the registry.
  */
 export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, RealmSettings> = {
+  snapshot: { name: 'realm', version: 1 },
   initialState: () => ({
     name: null,
     description: null,

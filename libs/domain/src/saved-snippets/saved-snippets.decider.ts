@@ -25,6 +25,7 @@ const mustExist = (state: SavedSnippetsState, id: number): SavedSnippetState => 
 
 /** The saved snippets of one user (stream `saved_snippets-<userId>`). */
 export const savedSnippetsDecider: Decider<SavedSnippetsCommand, SavedSnippetEvent, SavedSnippetsState> = {
+  snapshot: { name: 'saved-snippets', version: 1 },
   initialState: () => ({ snippets: {} }),
 
   decide: (command, state) => {

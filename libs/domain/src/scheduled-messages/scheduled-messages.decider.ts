@@ -74,6 +74,7 @@ const sameBody = (a: ScheduledMessageBody, b: ScheduledMessageBody) => JSON.stri
  * Nothing can lose the message (the claim stays until 3) or duplicate it (one id, one stream).
  */
 export const scheduledMessageDecider: Decider<ScheduledMessageCommand, ScheduledMessageEvent, ScheduledMessageState> = {
+  snapshot: { name: 'scheduled-message', version: 1 },
   initialState: () => ({ status: 'none', realmId: 0, senderId: 0, body: null, failed: false, claimedMessageId: null, deliveredMessageId: null }),
 
   decide: (command, state) => {

@@ -44,6 +44,7 @@ export type UserSettingsState = {
 
 /** The settings of one user (stream `user_settings-<userId>`). */
 export const userSettingsDecider: Decider<UserSettingsCommand, UserSettingsEvent, UserSettingsState> = {
+  snapshot: { name: 'user-settings', version: 1 },
   initialState: () => ({ values: {}, editedBySelf: [], pendingEmailChange: null }),
 
   decide: (command, state) => {

@@ -8,6 +8,27 @@ export type Decider<Command, Event, State> = {
   /** Total and tolerant: an event it does not know leaves the state unchanged. */
   evolve: (state: State, event: Event) => State;
   initialState: () => State;
+  /**
+   * How the command path may keep this decider's folded state as a snapshot, so that a command
+   * reads only the events after it (docs/operations.md, "Command reads and snapshots"). Without it the stream is read
+   * whole on every command.
+   */
+  snapshot?: SnapshotCodec<State>;
+};
+
+/**
+ * A decider's folded state as JSON. `name` tells deciders apart; `version` goes up whenever the
+ * state's shape or the fold changes in a way a stored snapshot would not reflect (a snapshot of
+ * another version is ignored). States that are plain JSON (records, arrays, strings, numbers,
+ * booleans, null) need no `encode`/`decode`; a state holding a Map, a Set or a Date must give both.
+ */
+export type SnapshotCodec<State> = {
+  name: string;
+  version: number;
+  /** The state as a JSON-serialisable value (identity when absent). */
+  encode?: (state: State) => unknown;
+  /** The state back from what `encode` produced, after a JSON round trip (identity when absent). */
+  decode?: (json: any) => State;
 };
 
 export const foldEvents = <E, S>(decider: Pick<Decider<unknown, E, S>, 'evolve' | 'initialState'>, events: E[]): S =>

@@ -28,6 +28,7 @@ export type SubscriptionPropertiesState = { values: Record<number, Partial<Subsc
 
 /** The user's settings of their subscriptions (stream `subscription_properties-<userId>`). */
 export const subscriptionPropertiesDecider: Decider<SubscriptionPropertiesCommand, SubscriptionPropertyEvent, SubscriptionPropertiesState> = {
+  snapshot: { name: 'subscription-properties', version: 1 },
   initialState: () => ({ values: {} }),
 
   decide: (command, state) => {

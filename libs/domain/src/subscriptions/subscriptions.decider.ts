@@ -49,6 +49,7 @@ const unique = (ids: number[]) => [...new Set(ids)];
 
 /** The member set of one channel (stream `subscriptions-<channelId>`). */
 export const subscriptionsDecider: Decider<SubscriptionsCommand, SubscriptionEvent, ChannelSubscriptions> = {
+  snapshot: { name: 'subscriptions', version: 1 },
   initialState: () => ({ members: {} }),
 
   decide: (command, state) => {

@@ -40,6 +40,7 @@ export function checkUpload(d: Pick<UploadAttachment['data'], 'fileCount' | 'siz
 
 /** One user's uploads (stream `attachments-<ownerId>`). */
 export const uploadsDecider: Decider<UploadCommand, UploadEvent, UploadsState> = {
+  snapshot: { name: 'uploads', version: 1 },
   initialState: () => ({ attachments: {} }),
 
   decide: (command, state) => {

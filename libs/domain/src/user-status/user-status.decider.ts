@@ -25,6 +25,7 @@ export type UserStatusState = { statusText: string; emojiName: string; emojiCode
 
 /** One user's status (stream `user_status-<userId>`). Zulip records every update, even an unchanged one. */
 export const userStatusDecider: Decider<UserStatusCommand, UserStatusEvent, UserStatusState> = {
+  snapshot: { name: 'user-status', version: 1 },
   initialState: () => ({ statusText: '', emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' }),
 
   decide: (command) => {

@@ -143,6 +143,7 @@ const deactivated = (realmId: number, userId: number, actorId: number | null, at
 });
 
 export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
+  snapshot: { name: 'users', version: 1 },
   initialState: () => ({ users: {}, userIdByEmail: {} }),
 
   decide: (command, state) => {

@@ -196,12 +196,16 @@ export class SqliteEventStore implements EventStorePort {
   }
 
   async readStream(streamId: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<ReadStreamResult> {
-    const whole = (options.fromRevision ?? 0n) === 0n && options.maxCount === undefined;
+    const toEnd = options.maxCount === undefined || options.maxCount < 0;
     const rows = this.statements.readStream.all(streamId, Number(options.fromRevision ?? 0n), options.maxCount ?? -1);
-    // Revisions are contiguous from 0: the whole stream's last row is its revision.
-    const current = whole
-      ? (rows.length > 0 ? rows[rows.length - 1].revision : null)
-      : (this.statements.streamRevision.get(streamId)?.revision ?? null);
+    // Revisions are contiguous from 0: a read to the end that found rows ends at the stream's
+    // revision (a command reading on from its snapshot needs no second query); otherwise ask.
+    const current =
+      toEnd && rows.length > 0
+        ? rows[rows.length - 1].revision
+        : toEnd && (options.fromRevision ?? 0n) === 0n
+          ? null
+          : (this.statements.streamRevision.get(streamId)?.revision ?? null);
     return { events: rows.map(toRecorded), revision: current === null ? 'no_stream' : BigInt(current) };
   }
 

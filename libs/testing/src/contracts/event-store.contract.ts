@@ -90,6 +90,21 @@ export function eventStoreContract(adapterName: string, open: () => Promise<Even
       expect(read.revision).toBe(3n);
     });
 
+    it('reads on from a revision to the end (a command after its snapshot), reporting the stream\'s revision', async () => {
+      const s = stream();
+      const appended = ['A', 'B', 'C', 'D'].map((t) => event(t));
+      await store.appendToStream(s, appended, { expectedRevision: 'no_stream' });
+      const tail = await store.readStream(s, { fromRevision: 2n });
+      expect(tail.events.map((e) => [e.revision, e.type, e.id])).toEqual([[2n, 'C', appended[2].id], [3n, 'D', appended[3].id]]);
+      expect(tail.revision).toBe(3n);
+      const last = await store.readStream(s, { fromRevision: 3n });
+      expect(last.events.map((e) => e.type)).toEqual(['D']);
+      expect(last.revision).toBe(3n);
+      // Past the end: nothing, and still the stream's revision (not no_stream).
+      expect(await store.readStream(s, { fromRevision: 9n })).toEqual({ events: [], revision: 3n });
+      expect(await store.readStream(stream(), { fromRevision: 2n })).toEqual({ events: [], revision: 'no_stream' });
+    });
+
     it('treats a retried append with the same event ids as the original, not a duplicate', async () => {
       const s = stream();
       const batch = [event('A'), event('B')];
