@@ -8,7 +8,12 @@ import type { TimerScheduler } from '@app/infrastructure';
 import { PrometheusMetrics } from '@app/infrastructure';
 import { ProjectionRebuilder, Projector } from '@app/projections';
 import { ApiTestClient, expectSuccess } from '../support';
+import { NestFactory } from '@nestjs/core';
+import { APP_CONFIG } from '@app/application';
+import type { AppConfig } from '@app/config';
 import { startMetricsServer } from '../../apps/api/src/metrics/metrics-server';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { startWorkerMetrics } from '../../apps/worker/src/worker-metrics';
 
 /** GET /metrics (issue #22): Prometheus text format, the named series, and who may read them. */
 jest.setTimeout(60_000);
@@ -202,6 +207,36 @@ describe('a dedicated metrics listener (the worker\'s WORKER_METRICS_PORT, or ME
         res.on('end', () => resolve({ status: res.statusCode!, body, type: res.headers['content-type'] }));
       }).on('error', reject).end();
     });
+
+  it("the worker's: its view of the shared stores (projections, scheduled messages) and its process", async () => {
+    const api = await ApiTestClient.start({ personas: ['hamlet', 'cordelia'] });
+    const metrics = new PrometheusMetrics();
+    const worker = await NestFactory.createApplicationContext(
+      WorkerModule.forRoot({ config: { ...api.app.get<AppConfig>(APP_CONFIG), runProjectors: false }, clock: api.clock, metrics }),
+      { logger: false },
+    );
+    await worker.init();
+    const listener = await startWorkerMetrics(worker, metrics, api.app.get<AppConfig>(APP_CONFIG), 0);
+    try {
+      const now = Math.floor(api.clock.now().getTime() / 1000);
+      expectSuccess(await api.as('hamlet').post('/api/v1/scheduled_messages', { type: 'direct', to: [api.user('cordelia').userId], content: 'later', scheduled_delivery_timestamp: now + 300 }));
+      const fromWorker = await get(listener.port, '/metrics');
+      expect(fromWorker.status).toBe(200);
+      const fromApi = (await api.http.get('/metrics')).text;
+      expect(sample(fromWorker.body, 'scheduled_messages_pending')).toBe(1);
+      for (const projection of ['users', 'scheduled_messages', 'user_messages']) {
+        expect(sample(fromWorker.body, 'projection_position', { projection })).toBe(sample(fromApi, 'projection_position', { projection }));
+        expect(sample(fromWorker.body, 'projection_lag_events', { projection })).toBe(0);
+      }
+      // Its own series: no appends of its own yet, its process metrics.
+      expect(sample(fromWorker.body, 'event_store_append_duration_seconds_count')).toBe(0);
+      expect(fromWorker.body).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
+    } finally {
+      await listener.close();
+      await worker.close();
+      await api.close();
+    }
+  });
 
   it('serves GET /metrics only; its bind address is the access rule, or the token when one is set', async () => {
     const metrics = new PrometheusMetrics();
