@@ -75,7 +75,7 @@ describeWithChromium('the operator console in headless Chromium', () => {
     expect(await page.textContent('#signed-in')).toBe(api.user('iago').email);
     expect(await page.inputValue('#api-key')).toBe('');
     // Nothing kept: no storage, no cookie, nothing in the URL.
-    const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href }));
+    const kept = await page.evaluate('({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href })');
     expect(kept).toEqual({ local: 0, session: 0, cookie: '', url: `${siteUrl}/svc/console` });
     expect((await browser.cookies()).length).toBe(0);
 
@@ -102,7 +102,7 @@ describeWithChromium('the operator console in headless Chromium', () => {
     await page.selectOption('#rebuild-target', 'all');
     await page.click('#rebuild-start');
     // Polled progress, up to the whole log replayed (the rebuild then waits for its switch).
-    await page.waitForFunction(() => /^Rebuilding all: [\d,]+ of [\d,]+ events \(100 %\) · [\d,]+ events\/s · ETA (\d+ s|…)$/.test(document.querySelector('#rebuild-status')?.textContent ?? ''));
+    await waitForText('#rebuild-status', /^Rebuilding all: [\d,]+ of [\d,]+ events \(100 %\) · [\d,]+ events\/s · ETA (\d+ s|…)$/);
     expect(held).toBe(true);
     const during = await page.textContent('#rebuild-status');
     const [, done, total] = /([\d,]+) of ([\d,]+) events/.exec(during!)!.map((n) => n.replace(/,/g, ''));
@@ -112,10 +112,10 @@ describeWithChromium('the operator console in headless Chromium', () => {
     expect(await page.isDisabled('#rebuild-start')).toBe(true);
 
     release();
-    await page.waitForFunction(() => document.querySelector('#rebuild')?.className === 'done');
+    await page.waitForSelector('#rebuild.done');
     const finished = await page.textContent('#rebuild-status');
     expect(finished).toMatch(/^Rebuild of all done: [\d,]+ events replayed in [\d.]+ s, now served from read-models-.*\.sqlite\.$/);
-    expect(await page.evaluate(() => (document.querySelector('#rebuild-bar') as HTMLElement).style.width)).toBe('100%');
+    expect(await page.getAttribute('#rebuild-bar', 'style')).toBe('width: 100%;');
     expect(await page.isDisabled('#rebuild-start')).toBe(false);
     // The table shows the new copy.
     const copy = /now served from (\S+)\.$/.exec(finished!)![1];
@@ -152,7 +152,7 @@ describeWithChromium('the operator console in headless Chromium', () => {
     await page.selectOption('#history-kind', 'user_id');
     await page.fill('#history-id', 'hamlet');
     await page.click('#history-form button[type=submit]');
-    await page.waitForFunction(() => (document.querySelector('#history-error')?.textContent ?? '') !== '');
+    await waitForText('#history-error', /./);
     expect(await page.textContent('#history-error')).toMatch(/user_id/);
     expect(await page.textContent('#history-summary')).toBe('');
 
@@ -162,8 +162,14 @@ describeWithChromium('the operator console in headless Chromium', () => {
     expect(await page.isVisible('#console')).toBe(false);
   });
 
+  /** Waits until the element's text is `text` (or matches it). */
+  async function waitForText(selector: string, text: string | RegExp) {
+    const pattern = typeof text === 'string' ? new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : text;
+    await page.locator(selector).filter({ hasText: pattern }).waitFor();
+  }
+
   async function expectText(selector: string, text: string) {
-    await page.waitForFunction(([s, t]) => document.querySelector(s)?.textContent === t, [selector, text] as const);
+    await waitForText(selector, text);
   }
 
   async function rowOf(name: string): Promise<string[]> {
