@@ -1,4 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateBotCommand } from '@app/application';
+import { operatorActor } from '@app/domain';
+import { TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 import { openApiPath } from '../../apps/api/src/openapi/openapi-document';
@@ -176,6 +180,15 @@ describe('the OpenAPI document', () => {
     matches('GET /api/v1/server_settings', expectSuccess(await api.http.get('/api/v1/server_settings')));
     const key = await api.http.post('/api/v1/dev_fetch_api_key').type('form').send({ username: api.user('cordelia').email });
     matches('POST /api/v1/dev_fetch_api_key', expectSuccess(key));
+
+    const emojiUpload = await api.http.post('/api/v1/realm/emoji/team_badge').auth(api.user('hamlet').email, api.user('hamlet').apiKey).attach('f1', TINY_PNG, 'team_badge.png');
+    expectSuccess(emojiUpload);
+    matches('DELETE /api/v1/realm/emoji/:emoji_name', expectSuccess(await hamlet.delete('/api/v1/realm/emoji/team_badge')));
+    const bot = await api.app.get(CommandBus).execute(new CreateBotCommand({ actor: operatorActor(api.realmId) }, { fullName: 'Helper', shortName: 'helper', ownerId: api.user('hamlet').userId }));
+    api.credentials.set('helper', { userId: bot.userId, email: bot.email, apiKey: bot.apiKey });
+    expectSuccess(await api.as('helper').put('/api/v1/bot_storage', { storage: { k: 'v' } }));
+    matches('DELETE /api/v1/bot_storage', expectSuccess(await api.as('helper').delete('/api/v1/bot_storage', { keys: ['k'] })));
+    // POST /mobile_push/register needs a push service (PUSH_NOTIFICATIONS_BOUNCER_URL): its schema is the envelope alone.
   });
 });
 
