@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { EVENT_STORE, READ_STORE } from '@app/application';
 import { createLogger, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
-import { MetricsSources } from '../../api/src/metrics/metrics-sources';
-import { startMetricsServer } from '../../api/src/metrics/metrics-server';
+import { startWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap() {
@@ -25,8 +23,7 @@ async function bootstrap() {
   await app.init();
   // Its own /metrics (projector lag, deliveries, appends, process) on WORKER_METRICS_PORT.
   if (config.metrics.workerPort > 0) {
-    new MetricsSources(metrics, app.get(EVENT_STORE), app.get(READ_STORE)).onApplicationBootstrap();
-    const listener = await startMetricsServer(metrics, { host: config.metrics.host, port: config.metrics.workerPort, token: config.metrics.token });
+    const listener = await startWorkerMetrics(app, metrics, config);
     logger.info({ url: `http://${config.metrics.host}:${listener.port}/metrics` }, 'worker metrics listening');
   }
   logger.info(

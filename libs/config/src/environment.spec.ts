@@ -110,6 +110,10 @@ describe('configuration from the environment', () => {
       ['LOG_LEVEL', 'verbose'],
       ['PROJECTION_WAIT_TIMEOUT_MS', '5'],
       ['MAX_FILE_UPLOAD_SIZE_MIB', '0'],
+      ['LOG_FORMAT', 'colour'],
+      ['METRICS_TOKEN', 'short'],
+      ['METRICS_PORT', '65536'],
+      ['WORKER_METRICS_PORT', 'x'],
     ])('%s=%s', (variable, value) => {
       const error = configurationErrorOf({ [variable]: value });
       expect(error.message).toContain('Invalid configuration');
@@ -123,6 +127,18 @@ describe('configuration from the environment', () => {
       expect(lines).toHaveLength(3);
       expect(lines.map((line) => line.trim().split('=')[0]).sort()).toEqual(['PORT', 'RUN_PROJECTORS', 'STORAGE_DRIVER']);
       expect(error.message).not.toContain('DATA_DIR');
+    });
+  });
+
+  describe('logs and metrics', () => {
+    it('default to automatic log format and loopback-only metrics with the worker on 9992', () => {
+      expect(loadConfig({})).toMatchObject({ logFormat: 'auto', metrics: { token: null, host: '127.0.0.1', port: 0, workerPort: 9992 } });
+    });
+
+    it('read LOG_FORMAT and the METRICS_* variables', () => {
+      expect(
+        loadConfig({ LOG_FORMAT: 'json', METRICS_TOKEN: 'a-token-of-16-chars', METRICS_PORT: '9464', WORKER_METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }),
+      ).toMatchObject({ logFormat: 'json', metrics: { token: 'a-token-of-16-chars', host: '0.0.0.0', port: 9464, workerPort: 0 } });
     });
   });
 });

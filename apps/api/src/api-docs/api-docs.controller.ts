@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Public } from '../http/auth.decorators';
+import { Summary } from '../openapi/summary.decorator';
 
 /** Swagger UI's prebuilt files, served from node_modules: nothing is fetched from a CDN. */
 const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -53,12 +54,14 @@ export class ApiDocsController {
 
   @Get()
   @Public()
+  @Summary('This reference: Swagger UI rendering /api/v1/openapi.json.')
   page(@Res() res: Response): void {
     res.status(200).set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Frame-Options': 'DENY' }).send(PAGE);
   }
 
   @Get(':file')
   @Public()
+  @Summary("The reference page's script and style files (swagger-ui-dist, served locally).")
   asset(@Param('file') file: string, @Res() res: Response): void {
     if (file === 'init.js') {
       res.status(200).set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache' }).send(INIT);

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../http/auth.decorators';
+import { Summary } from '../openapi/summary.decorator';
 
 /** The console's files (copied beside the compiled code by `npm run build`). */
 const PUBLIC_DIR = join(__dirname, 'public');
@@ -24,12 +25,14 @@ export class ConsoleController {
 
   @Get()
   @Public()
+  @Summary('The operator console: projections, rebuilds, audit history (sign in with an administrator\'s API key).')
   page(@Res() res: Response): void {
     this.send(res, 'index.html');
   }
 
   @Get(':file')
   @Public()
+  @Summary("The console's script and style files.")
   asset(@Param('file') file: string, @Res() res: Response): void {
     if (file === 'index.html' || !Object.hasOwn(FILES, file)) throw new NotFoundException('No such file in the console.');
     this.send(res, file);

@@ -71,6 +71,7 @@ export class DevelopmentOrganization {
       'Try:',
       `  curl -u ${created[3].email}:${created[3].apiKey} ${this.config.externalUrl}/api/v1/users/me`,
       `Or fetch a key: curl -X POST ${this.config.externalUrl}/api/v1/dev_fetch_api_key -d username=iago@zulip.com`,
+      `API reference ${this.config.externalUrl}/api/docs · operator console ${this.config.externalUrl}/svc/console (sign in as iago) · metrics ${this.config.externalUrl}/metrics`,
       '',
     ];
     // Printed, not logged: this is the operator's first screen.

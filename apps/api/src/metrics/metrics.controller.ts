@@ -4,6 +4,7 @@ import { APP_CONFIG } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { PrometheusMetrics } from '@app/infrastructure';
 import { Public } from '../http/auth.decorators';
+import { Summary } from '../openapi/summary.decorator';
 import { METRICS_REFUSALS, metricsAccess } from './metrics-access';
 
 /** Prometheus text format (prom-client). Not part of the chat API: loopback, or METRICS_TOKEN (metrics-access.ts). */
@@ -16,6 +17,7 @@ export class MetricsController {
 
   @Get()
   @Public()
+  @Summary('Prometheus metrics (text format): loopback clients, or Authorization: Bearer <METRICS_TOKEN>.')
   async scrape(@Req() req: Request, @Res() res: Response): Promise<void> {
     const access = metricsAccess(req, this.config.metrics.token, false);
     if (access !== 'ok') {

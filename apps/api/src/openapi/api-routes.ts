@@ -16,6 +16,8 @@ export type ApiRoute = {
   public: boolean;
   requiredRole?: string;
   callerKind?: string;
+  /** The controller's name without "Controller" (the document's tag). */
+  controller: string;
 };
 
 const joinPath = (...parts: string[]) => '/' + parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/');
@@ -23,8 +25,11 @@ const joinPath = (...parts: string[]) => '/' + parts.map((p) => p.replace(/^\/+|
 /**
  * Every /api/v1 route of the running application with what it reads, from Nest's own routing
  * metadata and the parameter decorators: the source of the OpenAPI description and of the fuzzer.
+ * `{ prefix: '/' }`: every route the application serves (the OpenAPI description also lists those
+ * outside the API: /health, downloads, /metrics, /api/docs, /svc/console).
  */
-export function listApiRoutes(app: { get<T>(type: abstract new (...args: never[]) => T, options?: { strict: boolean }): T }): ApiRoute[] {
+export function listApiRoutes(app: { get<T>(type: abstract new (...args: never[]) => T, options?: { strict: boolean }): T }, options: { prefix?: string } = {}): ApiRoute[] {
+  const prefixOf = options.prefix ?? '/api/v1/';
   const discovery = app.get(DiscoveryService, { strict: false });
   const reflector = app.get(Reflector, { strict: false });
   const routes: ApiRoute[] = [];
@@ -46,16 +51,17 @@ export function listApiRoutes(app: { get<T>(type: abstract new (...args: never[]
       for (const prefix of base) {
         for (const suffix of paths) {
           const path = joinPath(prefix, suffix);
-          if (!path.startsWith('/api/v1/')) continue;
+          if (!path.startsWith(prefixOf)) continue;
           routes.push({
             method: RequestMethod[method],
             path,
             summary: reflector.get<string>(SUMMARY, handler),
             params,
-            pathParams: [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]),
+            pathParams: [...path.matchAll(/[:*]([A-Za-z_]+)/g)].map((m) => m[1]),
             public: !!reflector.getAllAndOverride<boolean>(PUBLIC_ENDPOINT, targets),
             requiredRole: reflector.getAllAndOverride<string>(REQUIRED_ROLE, targets),
             callerKind: reflector.getAllAndOverride<string>(CALLER_KIND, targets),
+            controller: controller.name.replace(/Controller$/, ''),
           });
         }
       }

@@ -21,7 +21,7 @@ export class OpenApiController {
   @Public()
   @Summary('This API\'s OpenAPI description, generated from the code.')
   get(): object {
-    this.document ??= buildOpenApiDocument(listApiRoutes(this.moduleRef), this.config.externalUrl);
+    this.document ??= buildOpenApiDocument(listApiRoutes(this.moduleRef, { prefix: '/' }), this.config.externalUrl);
     return this.document;
   }
 }

@@ -26,7 +26,7 @@ export function createLogger(level: string, name = 'team-chat', options: { prett
     },
   };
   if (!options.pretty) return pino(settings);
-  return pino(settings, pinoPretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
+  return pino(settings, pinoPretty({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
 }
 
 /** Nest's start-up chatter (modules initialised, every route mapped): debug, not the operator's first screen. */

@@ -10,7 +10,7 @@ export type MetricsSources = {
   /** Scheduled messages not delivered yet (neither delivered nor failed). */
   scheduledPending?: () => Promise<number>;
   /** The rebuild under way, if any. */
-  rebuild?: () => { target: string; done: number; total: number } | undefined;
+  rebuild?: () => { target: string; done: number; total: number; etaSeconds: number | null } | undefined;
 };
 
 /** Process metrics (CPU, memory, event loop, GC) are the process's: collected once, whatever the number of apps. */
@@ -24,6 +24,7 @@ let processRegistry: Registry | undefined;
 export class PrometheusMetrics implements MetricsPort {
   readonly registry = new Registry();
   private sources: MetricsSources = {};
+  private projectionRows: { name: string; position: number; lag: number }[] = [];
   private readonly http: Histogram<'method' | 'route' | 'status'>;
   /** One labelled child per method, route and status seen: the per-request cost is a map lookup. */
   private readonly httpChildren = new Map<string, { observe(value: number): void }>();
@@ -52,14 +53,8 @@ export class PrometheusMetrics implements MetricsPort {
       registers,
     });
     const sources = () => this.sources;
-    // Both projection gauges read one answer per scrape (their collects run concurrently).
-    let projections: { at: number; rows: ReturnType<NonNullable<MetricsSources['projections']>> } | undefined;
-    const projectionRows = () => {
-      const read = this.sources.projections;
-      if (!read) return Promise.resolve([]);
-      if (!projections || performance.now() - projections.at > 1000) projections = { at: performance.now(), rows: read() };
-      return projections.rows;
-    };
+    // Both projection gauges read the rows text() fetched once for this scrape.
+    const projectionRows = () => this.projectionRows;
     new Gauge({
       name: 'projection_position',
       help: 'Position of the last event each projection applied (its checkpoint).',
@@ -108,6 +103,30 @@ export class PrometheusMetrics implements MetricsPort {
       },
     });
     new Gauge({
+      name: 'projection_rebuild_events_done',
+      help: 'Events of the log the running rebuild has replayed.',
+      registers,
+      collect() {
+        this.set(sources().rebuild?.()?.done ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'projection_rebuild_events_total',
+      help: 'Events of the log the running rebuild replays (the head when it started).',
+      registers,
+      collect() {
+        this.set(sources().rebuild?.()?.total ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'projection_rebuild_eta_seconds',
+      help: 'Estimated seconds until the running rebuild has caught up (0 when none runs or no estimate yet).',
+      registers,
+      collect() {
+        this.set(sources().rebuild?.()?.etaSeconds ?? 0);
+      },
+    });
+    new Gauge({
       name: 'projection_rebuild_done_ratio',
       help: 'Share of the event log the running rebuild has replayed (0 to 1).',
       registers,
@@ -151,6 +170,7 @@ export class PrometheusMetrics implements MetricsPort {
       processRegistry = new Registry();
       collectDefaultMetrics({ register: processRegistry });
     }
+    this.projectionRows = (await this.sources.projections?.()) ?? [];
     return (await this.registry.metrics()) + '\n' + (await processRegistry.metrics());
   }
 }

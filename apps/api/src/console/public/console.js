@@ -23,8 +23,13 @@
   async function api(method, path, params = {}) {
     const query = new URLSearchParams(params).toString();
     const isRead = method === 'GET';
+    // credentials 'omit': the key travels in the Authorization header only, and a 401 with its
+    // `WWW-Authenticate: Basic` challenge reaches this code instead of opening the browser's own
+    // sign-in dialog (which would then remember the key).
     const response = await fetch(`/api/v1/svc/${path}${isRead && query ? `?${query}` : ''}`, {
       method,
+      credentials: 'omit',
+      cache: 'no-store',
       headers: { authorization: auth, ...(isRead ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
       body: isRead ? undefined : query,
     });
