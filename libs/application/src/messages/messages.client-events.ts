@@ -167,9 +167,15 @@ export class MessagesClientEvents implements AreaClientEvents {
     return [{ userIds: [...holders.keys()], event: base, perUser: (userId) => ({ ...base, flags: flagsList(holders.get(userId) ?? 0) }) }];
   }
 
-  /** do_update_message, content part. */
+  /**
+   * do_update_message, content part: the content fields, and for a channel message its channel
+   * (`stream_id`, `stream_name`, present for every edit of a channel message since feature level
+   * 112) but none of the move fields (`subject`, `orig_subject`, `propagate_mode`, `topic_links`).
+   * An edit that also moves the message is one client event, sent by the move's mapper.
+   */
   private async contentEdited(e: Recorded<MessageContentEdited>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
+    if (await this.sameEditMovedToo(e, c)) return [];
     const [doc] = await this.messages.documents([d.messageId]);
     if (!doc) return [];
     const holders = await this.rowHolders(await this.candidates(doc, d.realmId), d.messageId, c);
@@ -179,24 +185,39 @@ export class MessagesClientEvents implements AreaClientEvents {
       message_id: d.messageId,
       message_ids: [d.messageId],
       rendering_only: false,
-      orig_content: d.prevContent,
-      orig_rendered_content: d.prevRenderedContent,
-      content: d.content,
-      rendered_content: d.renderedContent,
-      is_me_message: d.isMeMessage,
-      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name, subject: doc.subject, topic_links: doc.topic_links } : {}),
+      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name } : {}),
+      ...contentFields(d),
     });
+  }
+
+  /** Whether the edit that recorded this content change also moved the message (the next event of its append). */
+  private async sameEditMovedToo(e: Recorded<MessageContentEdited>, c: ClientEventMapperContext): Promise<boolean> {
+    const { events } = await c.events.readStream(e.streamId, { fromRevision: e.revision + 1n, maxCount: 1 });
+    const next = events[0];
+    return next !== undefined && next.type === 'MessagesMoved' && sameAppend(e, next);
+  }
+
+  /** The content change recorded by the same edit as this move (the previous event of its append), if any. */
+  private async sameEditContent(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<MessageContentEdited['data'] | undefined> {
+    if (e.revision === 0n) return undefined;
+    const { events } = await c.events.readStream(e.streamId, { fromRevision: e.revision - 1n, maxCount: 1 });
+    const previous = events[0];
+    return previous !== undefined && previous.type === 'MessageContentEdited' && sameAppend(previous, e) ? (previous.data as MessageContentEdited['data']) : undefined;
   }
 
   /**
    * do_update_message, move part: `update_message` to those who keep or gain rows, and
-   * `delete_message` of the moved messages to those who lose them (they lost access).
+   * `delete_message` of the moved messages to those who lose them (they lost access). Zulip's
+   * shape: `propagate_mode` and the old channel (`stream_id`, `stream_name`) for every move,
+   * `new_stream_id` when the channel changed, `orig_subject`/`subject`/`topic_links` when the
+   * topic changed, and the content fields when the same edit changed the content.
    */
   private async moved(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
     const [doc] = await this.messages.documents([d.targetMessageId]);
     if (!doc) return [];
     const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
+    const content = await this.sameEditContent(e, c);
     const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
     const out = this.deliverPerUser(holders, {
       user_id: d.editorId,
@@ -207,10 +228,9 @@ export class MessagesClientEvents implements AreaClientEvents {
       propagate_mode: d.propagateMode,
       stream_id: d.origStreamId,
       stream_name: origChannel?.name ?? '',
-      orig_subject: d.origTopic,
-      subject: d.topic,
-      topic_links: doc.topic_links,
       ...(d.streamId !== d.origStreamId ? { new_stream_id: d.streamId } : {}),
+      ...(d.topic !== d.origTopic ? { orig_subject: d.origTopic, subject: d.topic, topic_links: doc.topic_links } : {}),
+      ...(content ? contentFields(content) : {}),
     });
     if (d.userIdsLosingRows.length > 0) {
       out.push({
@@ -242,4 +262,19 @@ export class MessagesClientEvents implements AreaClientEvents {
     const recipients = sent ? [...new Set([...sent.data.recipientIds, d.senderId])] : [d.senderId];
     return [{ userIds: recipients, event: { type: 'delete_message', message_type: 'private', message_ids: [d.messageId] } }];
   }
+}
+
+/** The content fields of an `update_message` event. */
+const contentFields = (d: MessageContentEdited['data']) => ({
+  orig_content: d.prevContent,
+  orig_rendered_content: d.prevRenderedContent,
+  content: d.content,
+  rendered_content: d.renderedContent,
+  is_me_message: d.isMeMessage,
+});
+
+/** Two events of one append (one edit): the same command, or without one the same editor and time. */
+function sameAppend(a: RecordedEvent, b: RecordedEvent): boolean {
+  if (a.metadata.commandId !== undefined || b.metadata.commandId !== undefined) return a.metadata.commandId === b.metadata.commandId;
+  return a.data.editorId === b.data.editorId && a.data.at === b.data.at;
 }
