@@ -82,6 +82,16 @@ describe('users', () => {
       expect(await api.newEvents()).toEqual([]);
     });
 
+    it('works on bots: an administrator changes a bot\'s role and name; members may not', async () => {
+      const bot = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Role Bot', short_name: 'rolebot' }));
+      expectSuccess(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { role: 300, full_name: 'Moderating Bot' }));
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${bot.user_id}`)).user).toMatchObject({ is_bot: true, role: 300, full_name: 'Moderating Bot' });
+      expectError(await api.as('hamlet').patch(`/api/v1/users/${bot.user_id}`, { role: 400 }), 'Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      expectError(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { role: 100 }), 'Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      expectSuccess(await api.as('desdemona').patch(`/api/v1/users/${bot.user_id}`, { role: 100 }));
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${bot.user_id}`)).user.role).toBe(100);
+    });
+
     it('treats a non-numeric id as an unknown route', async () => {
       expectError(await api.as('iago').patch('/api/v1/users/abc', { full_name: 'Whoever' }), 'Not Found', { status: 404 });
     });

@@ -3,7 +3,7 @@ import { type Actor, BOT_TYPE_VALUES, canCreatePrivateChannels, canCreatePublicC
 import { CustomProfileFieldQueries } from '../custom-profile-fields/custom-profile-field-queries';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { formatUser, type ProfileDataValue } from './user-format';
-import type { UserDocument } from './user.documents';
+import { isSystemBot, type UserDocument } from './user.documents';
 import { UserQueries } from './user-queries';
 
 /**
@@ -96,6 +96,3 @@ export class UsersRegisterSections implements AreaRegisterSections {
     return out;
   }
 }
-
-/** Zulip's system bots (is_system_bot): bots owned by nobody, such as Notification Bot. */
-export const isSystemBot = (user: UserDocument): boolean => user.is_bot && user.bot_owner_id === null;
