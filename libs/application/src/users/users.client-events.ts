@@ -13,7 +13,7 @@ import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { realmWide, toRealm } from '../events/deliveries';
 import { formatUser } from './user-format';
-import type { UserDocument } from './user.documents';
+import { isSystemBot, type UserDocument } from './user.documents';
 import { UserQueries } from './user-queries';
 
 /** `realm_user` events (zerver/actions/create_user.py, users.py, user_settings.py). */
@@ -38,7 +38,8 @@ export class UsersClientEvents implements AreaClientEvents {
   /** notify_created_user: the new user as each viewer sees them (delivery_email depends on the viewer). */
   private async userAdded(realmId: number, userId: number, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const user = await this.users.byId(realmId, userId);
-    if (!user) return [];
+    // A system bot (Notification Bot) is not one of the organization's users: no realm_user event.
+    if (!user || isSystemBot(user)) return [];
     const viewers = await this.activeUsers(realmId);
     // A new user has no profile data yet (Zulip's add event carries the empty dict).
     const event = { type: 'realm_user', op: 'add', person: formatUser(user, null, { profileData: {} }) };
