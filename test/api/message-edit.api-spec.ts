@@ -280,6 +280,10 @@ describe('PATCH /messages/{message_id}', () => {
       const asAdmin = expectSuccess(await api.as('iago').post('/api/v1/register', { fetch_event_types: ['realm_bot'] }));
       expect(asAdmin.realm_bots.map((b: { user_id: number }) => b.user_id)).not.toContain(bot.user_id);
       expect(expectSuccess(await api.as('cordelia').get('/api/v1/bots')).bots).toEqual([]);
+      const { members } = expectSuccess(await api.as('cordelia').get('/api/v1/users'));
+      expect(members.map((u: { user_id: number }) => u.user_id)).not.toContain(bot.user_id);
+      // As a message's sender it can be looked up (access_user_by_id_including_cross_realm).
+      expect(expectSuccess(await api.as('cordelia').get(`/api/v1/users/${bot.user_id}`)).user).toMatchObject({ full_name: 'Notification Bot', is_bot: true });
       // Not a user an administrator can edit.
       expectError(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { full_name: 'Renamed Bot' }), 'No such user');
     });

@@ -33,10 +33,11 @@ export class UsersController {
   ) {}
 
   @Get()
-  @Summary('All users of the organization, bots and deactivated accounts included.')
+  @Summary('All users of the organization, bots and deactivated accounts included (not the system bots).')
   async list(@CurrentUser() { actor }: AuthenticatedUser, @Params() _params: GetUsersDto) {
+    // The organization's users; the system bots are Zulip's cross-realm bots, not members.
     const users = await this.users.list(actor.realmId);
-    return { members: users.map((user) => formatUser(user, actor)) };
+    return { members: users.filter((user) => !isSystemBot(user)).map((user) => formatUser(user, actor)) };
   }
 
   @Post()
