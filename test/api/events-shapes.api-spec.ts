@@ -23,6 +23,7 @@ const DOCUMENTED: Record<string, [string[], string[]]> = {
   'drafts/update': [['draft'], []],
   'drafts/remove': [['draft_id'], []],
   'message/': [['message', 'flags'], ['local_message_id']],
+  'muted_topics/': [['muted_topics'], []],
   'muted_users/': [['muted_users'], []],
   'realm/deactivated': [['realm_id'], []],
   'realm/update': [['property', 'value'], ['extra_data']],

@@ -21,6 +21,7 @@ import type { NarrowTerm, UserMessageStorePort } from '../ports/user-message-sto
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import { UserQueries } from '../users/user-queries';
 import { MessageQueries } from './get-messages.queries';
+import { UserTopicsService } from './user-topics.service';
 import type { MessageDocument } from './message.documents';
 
 /**
@@ -35,6 +36,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
+    private readonly userTopics: UserTopicsService,
   ) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
@@ -42,18 +44,26 @@ export class MessagesClientEvents implements AreaClientEvents {
       // Both read the message store: skipped when no recipient has a queue here.
       MessageSent: (e: Recorded<MessageSent>, c) => (e.data.recipientIds.some((id) => c.hasQueues(id)) ? this.messageSent(e) : []),
       MessageFlagsChanged: (e: Recorded<MessageFlagsChanged>, c) => (c.hasQueues(e.data.userId) ? this.flagsChanged(e) : []),
-      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>) =>
-        toUser(e.data.userId, {
-          type: 'user_topic',
-          stream_id: e.data.streamId,
-          topic_name: e.data.topic,
-          last_updated: unixSeconds(e.data.at),
-          visibility_policy: e.data.newPolicy,
-        }),
+      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>, c) => this.userTopicChanged(e, c),
       MessageContentEdited: (e: Recorded<MessageContentEdited>, c) => this.contentEdited(e, c),
       MessagesMoved: (e: Recorded<MessagesMoved>, c) => this.moved(e, c),
       MessageDeleted: (e: Recorded<MessageDeleted>, c) => this.deleted(e, c),
     };
+  }
+
+  /**
+   * do_set_user_topic_visibility_policy: the deprecated `muted_topics` (the whole list, which
+   * queues that asked for `user_topic` do not get) then `user_topic`. Policies a move carried over
+   * (recorded in the message's stream) send no `muted_topics`, as Zulip's skip_muted_topics_event.
+   */
+  private async userTopicChanged(e: Recorded<UserTopicVisibilityPolicyChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const userTopic = toUser(d.userId, { type: 'user_topic', stream_id: d.streamId, topic_name: d.topic, last_updated: unixSeconds(d.at), visibility_policy: d.newPolicy });
+    if (e.streamId.startsWith('message-') || !c.hasQueues(d.userId)) return userTopic;
+    const user = await this.users.byId(d.realmId, d.userId);
+    if (!user) return userTopic;
+    const actor = { realmId: d.realmId, userId: d.userId, role: user.role_name, isBot: user.is_bot };
+    return [...toUser(d.userId, { type: 'muted_topics', muted_topics: await this.userTopics.mutedTopics(actor) }), ...userTopic];
   }
 
   /**

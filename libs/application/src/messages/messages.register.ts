@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, MESSAGE_FLAG_BITS, VISIBILITY_POLICY } from '@app/domain';
-import { ChannelQueries } from '../channels/channel-queries';
+import { type Actor, MESSAGE_FLAG_BITS } from '@app/domain';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
@@ -24,7 +23,6 @@ export class MessagesRegisterSections implements AreaRegisterSections {
     private readonly userTopics: UserTopicsService,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
-    private readonly channels: ChannelQueries,
   ) {}
 
   registerSections(): RegisterSection[] {
@@ -32,7 +30,7 @@ export class MessagesRegisterSections implements AreaRegisterSections {
       // max_message_id_for_user: the newest message the user has a row for, -1 for none.
       { fetchType: 'message', read: async (actor) => ({ max_message_id: actor.userId === null ? -1 : ((await this.userMessages.maxMessageId(actor.realmId, actor.userId)) ?? -1) }) },
       { fetchType: 'starred_messages', read: async (actor) => ({ starred_messages: await this.starredMessages(actor) }) },
-      { fetchType: 'muted_topics', supersededBy: ['user_topic'], read: async (actor) => ({ muted_topics: await this.mutedTopics(actor) }) },
+      { fetchType: 'muted_topics', supersededBy: ['user_topic'], read: async (actor) => ({ muted_topics: await this.userTopics.mutedTopics(actor) }) },
       { fetchType: 'user_topic', read: async (actor) => ({ user_topics: await this.userTopics.userTopics(actor) }) },
       { fetchType: 'recent_private_conversations', read: async (actor) => ({ recent_private_conversations: await this.recentPrivateConversations(actor) }) },
       // fetch_initial_state_data: `unread_msgs` (at most 50,000) when both `message` and `update_message_flags` are wanted.
@@ -48,17 +46,6 @@ export class MessagesRegisterSections implements AreaRegisterSections {
       { direction: 'older', fromId: Number.MAX_SAFE_INTEGER, limit: 1_000_000 },
     );
     return matches.map((m) => m.id).sort((a, b) => a - b);
-  }
-
-  /** get_topic_mutes: [channel name, topic, last updated] of each muted topic of a channel that still exists. */
-  private async mutedTopics(actor: Actor): Promise<[string, string, number][]> {
-    if (actor.userId === null) return [];
-    const muted = (await this.userTopics.userTopics(actor)).filter((t) => t.visibility_policy === VISIBILITY_POLICY.MUTED);
-    const channels = new Map((await this.channels.byIds(actor.realmId, [...new Set(muted.map((t) => t.stream_id))])).map((c) => [c.stream_id, c]));
-    return muted.flatMap((t) => {
-      const channel = channels.get(t.stream_id);
-      return channel ? [[channel.name, t.topic_name, t.last_updated] as [string, string, number]] : [];
-    });
   }
 
   /**

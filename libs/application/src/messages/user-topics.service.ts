@@ -49,6 +49,17 @@ export class UserTopicsService {
       .map((d) => ({ stream_id: d.stream_id, topic_name: d.topic_name, last_updated: d.last_updated, visibility_policy: d.visibility_policy }));
   }
 
+  /** get_topic_mutes: [channel name, topic, last updated] of each muted topic of a channel that still exists (the legacy `muted_topics`). */
+  async mutedTopics(actor: Actor): Promise<[string, string, number][]> {
+    if (actor.userId === null) return [];
+    const muted = (await this.userTopics(actor)).filter((t) => t.visibility_policy === VISIBILITY_POLICY.MUTED);
+    const channels = new Map((await this.channels.byIds(actor.realmId, [...new Set(muted.map((t) => t.stream_id))])).map((c) => [c.stream_id, c]));
+    return muted.flatMap((t) => {
+      const channel = channels.get(t.stream_id);
+      return channel ? [[channel.name, t.topic_name, t.last_updated] as [string, string, number]] : [];
+    });
+  }
+
   /**
    * update_user_topic: parameters first (topic length, policy), then the channel: setting a
    * policy needs access to the channel (access_stream_by_id, "Invalid channel ID"); removing one
