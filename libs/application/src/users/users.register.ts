@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { type Actor, BOT_TYPE_VALUES, canCreatePrivateChannels, canCreatePublicChannels, canSubscribeOthersToAccessibleChannels, isAdministrator } from '@app/domain';
+import { type Actor, canCreatePrivateChannels, canCreatePublicChannels, canSubscribeOthersToAccessibleChannels, isAdministrator } from '@app/domain';
 import { CustomProfileFieldQueries } from '../custom-profile-fields/custom-profile-field-queries';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
-import { formatUser, type ProfileDataValue } from './user-format';
+import { formatBotDict, formatUser, type ProfileDataValue } from './user-format';
 import { isSystemBot, type UserDocument } from './user.documents';
 import { UserQueries } from './user-queries';
 
@@ -78,20 +78,7 @@ export class UsersRegisterSections implements AreaRegisterSections {
     const out: Record<string, unknown>[] = [];
     for (const bot of bots.filter((b) => !isSystemBot(b))) {
       const credentials = await this.users.credentialsById(bot.user_id);
-      out.push({
-        email: bot.email,
-        user_id: bot.user_id,
-        full_name: bot.full_name,
-        bot_type: bot.bot_type ?? BOT_TYPE_VALUES.generic,
-        is_active: bot.is_active,
-        api_key: credentials?.api_key ?? '',
-        default_sending_stream: null,
-        default_events_register_stream: null,
-        default_all_public_streams: false,
-        owner_id: bot.bot_owner_id,
-        avatar_url: `/avatar/${bot.user_id}`,
-        services: [],
-      });
+      out.push(formatBotDict(bot, credentials?.api_key ?? ''));
     }
     return out;
   }
