@@ -116,8 +116,22 @@ describe('POST /register initial state', () => {
         max_avatar_file_size_mib: 5, max_stream_name_length: 60, max_stream_description_length: 1024, realm_new_stream_announcements_stream_id: -1,
         server_typing_started_expiry_period_milliseconds: 45000, event_queue_longpoll_timeout_seconds: 90, realm_email_auth_enabled: true,
       });
+      // The legacy forms the mobile app still reads, consistent with the settings that replaced them.
+      expect(body).toMatchObject({ realm_wildcard_mention_policy: 5, realm_mandatory_topics: false, realm_enable_read_receipts: false, realm_waiting_period_threshold: 0 });
+      expect(body.server_emoji_data_url).toMatch(/^http.*\/static\/generated\/emoji\/emoji_api\.json$/);
       // Zulip's edit_topic_policy was replaced by the group settings (feature level 316): not sent.
       expect(body).not.toHaveProperty('realm_edit_topic_policy');
+    });
+
+    it('server_emoji_data_url serves Zulip\'s emoji_api.json: code_to_names', async () => {
+      const url = new URL((await register('hamlet', { fetch_event_types: ['realm'] })).server_emoji_data_url);
+      const response = await api.http.get(url.pathname);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/application\/json/);
+      const { code_to_names } = JSON.parse(response.text);
+      expect(code_to_names['1f44d']).toEqual(expect.arrayContaining(['+1']));
+      expect(code_to_names['1f600'][0]).toBe('grinning');
+      expect(Object.keys(code_to_names).length).toBeGreaterThan(1000);
     });
 
     it('version fields come with every register, whatever was asked for', async () => {

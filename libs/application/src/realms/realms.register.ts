@@ -62,6 +62,16 @@ const FIXED_REALM_PROPERTIES = {
   available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
 } as const;
 
+/** Realm.WILDCARD_MENTION_POLICY values of the system groups can_mention_many_users_group may name. */
+const WILDCARD_MENTION_POLICY: Record<string, number> = {
+  'role:everyone': 1,
+  'role:members': 2,
+  'role:fullmembers': 3,
+  'role:administrators': 5,
+  'role:nobody': 6,
+  'role:moderators': 7,
+};
+
 /** Server-level values that fetch_initial_state_data sends with the `realm` section. */
 const SERVER_PROPERTIES = {
   max_avatar_file_size_mib: 5,
@@ -81,7 +91,6 @@ const SERVER_PROPERTIES = {
   server_name_changes_disabled: false,
   server_web_public_streams_enabled: false,
   server_needs_upgrade: false,
-  server_emoji_data_url: null,
   giphy_rating_options: {
     disabled: { name: 'GIPHY integration disabled', id: 0 },
     y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
@@ -133,8 +142,10 @@ export class RealmsRegisterSections implements AreaRegisterSections {
     const url = this.config.externalUrl;
     const out: Record<string, unknown> = { realm_name: realm.name, realm_description: realm.description };
     for (const [key, value] of Object.entries(FIXED_REALM_PROPERTIES)) out[`realm_${key}`] = value;
-    for (const [key, value] of Object.entries(realmMessagingSettingsOf(realm))) out[`realm_${key}`] = value;
-    for (const [key, group] of Object.entries(realmGroupSettingsOf(realm))) out[`realm_${key}`] = ids[group as keyof typeof ids];
+    const messaging = realmMessagingSettingsOf(realm);
+    const groups = realmGroupSettingsOf(realm);
+    for (const [key, value] of Object.entries(messaging)) out[`realm_${key}`] = value;
+    for (const [key, group] of Object.entries(groups)) out[`realm_${key}`] = ids[group as keyof typeof ids];
     Object.assign(out, SERVER_PROPERTIES, {
       realm_uri: url,
       realm_url: url,
@@ -145,6 +156,10 @@ export class RealmsRegisterSections implements AreaRegisterSections {
       realm_date_created: realm.date_created,
       realm_authentication_methods: { Email: { enabled: true, available: true }, Dev: { enabled: this.config.env === 'development', available: true } },
       development_environment: this.config.env === 'development',
+      server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
+      // The legacy forms of two group / policy settings, still sent and read by clients (the mobile app).
+      realm_wildcard_mention_policy: WILDCARD_MENTION_POLICY[groups.can_mention_many_users_group] ?? 5,
+      realm_mandatory_topics: messaging.topics_policy === 'disable_empty_topic',
     });
     return out;
   }
