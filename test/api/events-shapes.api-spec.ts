@@ -60,6 +60,20 @@ const DOCUMENTED: Record<string, [string[], string[]]> = {
   'user_settings/update': [['property', 'value'], ['language_name']],
   'user_status/': [['user_id'], ['away', 'status_text', 'emoji_name', 'emoji_code', 'reaction_type']],
   'user_topic/': [['stream_id', 'topic_name', 'last_updated', 'visibility_policy'], []],
+  // The areas other parts of issue #20 add (reactions, presence, user groups, alert words, linkifiers).
+  'reaction/add': [['message_id', 'emoji_name', 'emoji_code', 'reaction_type', 'user_id'], ['user']],
+  'reaction/remove': [['message_id', 'emoji_name', 'emoji_code', 'reaction_type', 'user_id'], ['user']],
+  'presence/': [[], ['user_id', 'email', 'server_timestamp', 'presence', 'presences']],
+  'user_group/add': [['group'], []],
+  'user_group/update': [['group_id', 'data'], []],
+  'user_group/add_members': [['group_id', 'user_ids'], []],
+  'user_group/remove_members': [['group_id', 'user_ids'], []],
+  'user_group/add_subgroups': [['group_id', 'direct_subgroup_ids'], []],
+  'user_group/remove_subgroups': [['group_id', 'direct_subgroup_ids'], []],
+  'user_group/remove': [['group_id'], []],
+  'alert_words/': [['alert_words'], []],
+  'realm_linkifiers/': [['realm_linkifiers'], []],
+  'realm_filters/': [['realm_filters'], []],
 };
 /** The forms of realm_user/update's `person` (one per kind of change). */
 const PERSON_UPDATES = [
