@@ -32,6 +32,7 @@ const SCRIPTS: Script[] = [
   { name: 'scheduled-restarts', args: [], quickArgs: ['--quick', '--no-doc'] },
   // P6 is a rate (1,000,000 events in < 50 s); 300,000 keeps the fill and the rebuild inside the script time limit.
   { name: 'rebuild-throughput', args: ['--count', '300000'], quickArgs: ['--count', '20000', '--no-doc'] },
+  { name: 'register-state', args: [], quickArgs: ['--users', '200', '--channels', '10', '--iterations', '5', '--no-doc'] },
 ];
 
 type Outcome = { script: Script; result?: BenchResult; error?: string; load: number[] };

@@ -103,6 +103,15 @@ const CHANNEL_ROWS: Row[] = [
     },
   },
   {
+    name: 'GET /streams/{id}/email_address',
+    outcomes: nonGuests(),
+    send: async (api, as, caller) => {
+      const channelId = await channelFor(api, `mailed by ${caller}`);
+      await api.as('iago').delete('/api/v1/users/me/subscriptions').query({ subscriptions: JSON.stringify([`mailed by ${caller}`]), principals: JSON.stringify([api.user('polonius').userId]) });
+      return as(api.http.get(`/api/v1/streams/${channelId}/email_address`));
+    },
+  },
+  {
     name: 'GET /users/me/{stream_id}/topics',
     outcomes: nonGuests(),
     send: async (api, as, caller) => {

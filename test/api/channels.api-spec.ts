@@ -281,4 +281,20 @@ describe('channels', () => {
       expectSuccess(await api.as('cordelia').get(`/api/v1/users/me/${secret}/topics`, { allow_empty_topic_name: true }));
     });
   });
+
+  describe('GET /streams/{id}/email_address', () => {
+    it('answers the empty address (no email gateway), after checking the channel and the sender', async () => {
+      const verona = await create('hamlet', 'Verona');
+      expect(expectSuccess(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`))).toMatchObject({ email: '' });
+      expectSuccess(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`, { sender_id: id('hamlet') }));
+      const bot = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Mail Bot', short_name: 'mail' }));
+      expectSuccess(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`, { sender_id: bot.user_id }));
+      await api.markEvents();
+      await expectRefused(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`, { sender_id: id('cordelia') }), 'Invalid user ID');
+      await expectRefused(await api.as('hamlet').get('/api/v1/streams/9999/email_address'), 'Invalid channel ID');
+      const secret = await create('cordelia', 'secret', { invite_only: true });
+      await api.markEvents();
+      await expectRefused(await api.as('hamlet').get(`/api/v1/streams/${secret}/email_address`), 'Invalid channel ID');
+    });
+  });
 });

@@ -43,7 +43,7 @@ describe('API conventions', () => {
       expect(body).toMatchObject({
         result: 'success', msg: '', last_event_id: -1,
         max_message_length: 10000, max_topic_length: 60, max_channel_folder_name_length: 60,
-        max_channel_folder_description_length: 1024, realm_empty_topic_display_name: 'general chat', max_file_upload_size_mib: 25,
+        max_channel_folder_description_length: 1024, realm_empty_topic_display_name: 'general chat', max_file_upload_size_mib: 100,
       });
       expect(typeof body.queue_id).toBe('string');
       expect(typeof body.svc_feature_level).toBe('number');

@@ -47,15 +47,28 @@ describe('event queues', () => {
     expect(body.queue_id).toBe(queue_id);
   });
 
+  it('refuses a fetch without last_event_id at once (400), even from a queue with no events', async () => {
+    const { queue_id } = await register('hamlet', { event_types: ['muted_users'] });
+    const started = Date.now();
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id }), "Missing 'last_event_id' argument", { code: 'BAD_REQUEST', status: 400 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Checked before the queue (validate_fetch_query): an unknown queue gets the same answer.
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id: 'nope:1', dont_block: true }), "Missing 'last_event_id' argument", { code: 'BAD_REQUEST' });
+    // The queue is untouched: events still arrive from -1.
+    expectSuccess(await api.as('hamlet').post(`/api/v1/users/me/muted_users/${id('polonius')}`));
+    expect((await events('hamlet', queue_id)).map((e) => e.type)).toEqual(['muted_users']);
+    expectSuccess(await api.as('hamlet').delete(`/api/v1/users/me/muted_users/${id('polonius')}`));
+  });
+
   it('answers BAD_EVENT_QUEUE_ID for an unknown queue and for another user\'s queue', async () => {
     expectError(await api.as('hamlet').get('/api/v1/events', { queue_id: 'nope:1', last_event_id: -1, dont_block: true }), 'Bad event queue ID: nope:1', {
       code: 'BAD_EVENT_QUEUE_ID',
       status: 400,
     });
-    const res = await api.as('hamlet').get('/api/v1/events', { queue_id: 'nope:1', dont_block: true });
+    const res = await api.as('hamlet').get('/api/v1/events', { queue_id: 'nope:1', last_event_id: -1, dont_block: true });
     expect(res.body.queue_id).toBe('nope:1');
     const { queue_id } = await register('cordelia');
-    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, dont_block: true }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
     expectError(await api.as('hamlet').delete('/api/v1/events', { queue_id }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
   });
 
@@ -70,7 +83,7 @@ describe('event queues', () => {
   it('deletes a queue', async () => {
     const { queue_id } = await register('hamlet');
     expectSuccess(await api.as('hamlet').delete('/api/v1/events', { queue_id }));
-    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, dont_block: true }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
+    expectError(await api.as('hamlet').get('/api/v1/events', { queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${queue_id}`, { code: 'BAD_EVENT_QUEUE_ID' });
   });
 
   it('requires queue_id', async () => {

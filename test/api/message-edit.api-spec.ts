@@ -266,6 +266,28 @@ describe('PATCH /messages/{message_id}', () => {
       expect((await latest('hamlet', 'old')).at(-1)).toMatchObject({ sender_full_name: 'Notification Bot', content: `This topic was moved to #**Denmark>new** by ${mention}.` });
     });
 
+    it('Notification Bot is a system bot: owned by nobody, in cross_realm_bots, not among the users nor anyone\'s bots', async () => {
+      const a = await send('hamlet', 'Denmark', 'system bot');
+      expectSuccess(await patch('cordelia', a, { topic: 'system bot moved', propagate_mode: 'change_all' }));
+      const notice = (await latest('hamlet', 'system bot moved')).at(-1)!;
+      expect(notice.sender_full_name).toBe('Notification Bot');
+      const state = expectSuccess(await api.as('cordelia').post('/api/v1/register', { fetch_event_types: ['realm_user', 'realm_bot'] }));
+      const [bot] = state.cross_realm_bots;
+      expect(state.cross_realm_bots).toHaveLength(1);
+      expect(bot).toMatchObject({ full_name: 'Notification Bot', is_bot: true, is_system_bot: true, bot_owner_id: null, email: expect.stringMatching(/^notification-bot@/) });
+      expect(state.realm_users.map((u: { user_id: number }) => u.user_id)).not.toContain(bot.user_id);
+      expect(state.realm_bots).toEqual([]);
+      const asAdmin = expectSuccess(await api.as('iago').post('/api/v1/register', { fetch_event_types: ['realm_bot'] }));
+      expect(asAdmin.realm_bots.map((b: { user_id: number }) => b.user_id)).not.toContain(bot.user_id);
+      expect(expectSuccess(await api.as('cordelia').get('/api/v1/bots')).bots).toEqual([]);
+      const { members } = expectSuccess(await api.as('cordelia').get('/api/v1/users'));
+      expect(members.map((u: { user_id: number }) => u.user_id)).not.toContain(bot.user_id);
+      // As a message's sender it can be looked up (access_user_by_id_including_cross_realm).
+      expect(expectSuccess(await api.as('cordelia').get(`/api/v1/users/${bot.user_id}`)).user).toMatchObject({ full_name: 'Notification Bot', is_bot: true });
+      // Not a user an administrator can edit.
+      expectError(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { full_name: 'Renamed Bot' }), 'No such user');
+    });
+
     it('a partial move says how many; send_notification_to_new_thread=false posts nothing there', async () => {
       const a = await send('hamlet', 'Denmark', 'part');
       const b = await send('hamlet', 'Denmark', 'part');

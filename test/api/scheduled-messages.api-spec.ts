@@ -86,6 +86,17 @@ describe('/scheduled_messages', () => {
       await refused(await schedule({ type: 'direct', to: [api.user('cordelia').email] }), 'to["int"] is not an integer');
     });
 
+    it('checks the shape of `to` for the type (recipient_parsing.py): one channel id, or a list of user ids', async () => {
+      await refused(await schedule({ type: 'channel', to: [verona] }), 'Invalid data type for channel ID', { code: 'BAD_REQUEST', status: 400 });
+      await refused(await schedule({ type: 'stream', to: [verona, verona] }), 'Invalid data type for channel ID');
+      await refused(await schedule({ type: 'direct', to: id('cordelia') }), 'Invalid data type for recipients', { code: 'BAD_REQUEST', status: 400 });
+      await refused(await schedule({ type: 'private', to: id('cordelia') }), 'Invalid data type for recipients');
+      await refused(await api.as('hamlet').post(SCHEDULED, { type: 'direct', to: 'cordelia', content: 'x', scheduled_delivery_timestamp: now() + 300 }), 'to is not valid JSON');
+      // The right shapes are accepted.
+      expectSuccess(await schedule({ type: 'direct', to: [id('cordelia')] }));
+      expectSuccess(await schedule({ type: 'channel', to: verona }));
+    });
+
     it('checks the message as a send would', async () => {
       await refused(await schedule({ topic: undefined }), 'Missing topic');
       await refused(await schedule({ content: '   ' }), 'Message must not be empty');
@@ -131,6 +142,8 @@ describe('/scheduled_messages', () => {
       await refused(await api.as('hamlet').patch(`${SCHEDULED}/9999`, { content: 'x' }), 'Scheduled message does not exist', { status: 404 });
       await refused(await api.as('hamlet').patch(path, { to: 9999 }), "Channel with ID '9999' does not exist", { code: 'STREAM_DOES_NOT_EXIST' });
       await refused(await api.as('hamlet').patch(path, { content: '' }), 'Message must not be empty');
+      await refused(await api.as('hamlet').patch(path, { type: 'direct', to: id('cordelia') }), 'Invalid data type for recipients');
+      await refused(await api.as('hamlet').patch(path, { to: [verona] }), 'Invalid data type for channel ID');
     });
 
     it('refuses to edit a message that was already sent', async () => {

@@ -161,4 +161,29 @@ describe('user topics', () => {
       expect((await unreadMsgs('cordelia')).count).toBe(5);
     });
   });
+
+  describe('events', () => {
+    const register = async (who: string, params: Record<string, unknown>) => expectSuccess(await api.as(who).post('/api/v1/register', params)).queue_id as string;
+    const events = async (who: string, queueId: string) =>
+      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+
+    it('sends the deprecated muted_topics (the whole list) then user_topic; not muted_topics to queues that asked for user_topic', async () => {
+      const verona = await createChannel('hamlet', 'Verona');
+      const legacy = await register('hamlet', { event_types: ['muted_topics'] });
+      const modern = await register('hamlet', { event_types: ['muted_topics', 'user_topic'] });
+      const everything = await register('hamlet', {});
+      expectSuccess(await setPolicy('hamlet', verona, 'noise', MUTED));
+      const mutedTopics = { type: 'muted_topics', muted_topics: [['Verona', 'noise', expect.any(Number)]] };
+      const userTopic = { type: 'user_topic', stream_id: verona, topic_name: 'noise', visibility_policy: MUTED, last_updated: expect.any(Number) };
+      expect(await events('hamlet', legacy)).toEqual([{ id: 0, ...mutedTopics }]);
+      expect(await events('hamlet', modern)).toEqual([{ id: 0, ...userTopic }]);
+      expect((await events('hamlet', everything)).filter((e) => e.type === 'muted_topics' || e.type === 'user_topic')).toEqual([
+        { id: expect.any(Number), ...mutedTopics },
+        { id: expect.any(Number), ...userTopic },
+      ]);
+      // Unmuting sends the shorter list.
+      expectSuccess(await setPolicy('hamlet', verona, 'noise', INHERIT));
+      expect((await events('hamlet', legacy)).at(-1)).toEqual({ id: 1, type: 'muted_topics', muted_topics: [] });
+    });
+  });
 });

@@ -1,3 +1,6 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { ChangeBotOwnerCommand, RegenerateApiKeyCommand } from '@app/application';
+import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_users.py for the endpoints of users and bots. */
@@ -82,6 +85,16 @@ describe('users', () => {
       expect(await api.newEvents()).toEqual([]);
     });
 
+    it('works on bots: an administrator changes a bot\'s role and name; members may not', async () => {
+      const bot = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Role Bot', short_name: 'rolebot' }));
+      expectSuccess(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { role: 300, full_name: 'Moderating Bot' }));
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${bot.user_id}`)).user).toMatchObject({ is_bot: true, role: 300, full_name: 'Moderating Bot' });
+      expectError(await api.as('hamlet').patch(`/api/v1/users/${bot.user_id}`, { role: 400 }), 'Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      expectError(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { role: 100 }), 'Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      expectSuccess(await api.as('desdemona').patch(`/api/v1/users/${bot.user_id}`, { role: 100 }));
+      expect(expectSuccess(await api.as('iago').get(`/api/v1/users/${bot.user_id}`)).user.role).toBe(100);
+    });
+
     it('treats a non-numeric id as an unknown route', async () => {
       expectError(await api.as('iago').patch('/api/v1/users/abc', { full_name: 'Whoever' }), 'Not Found', { status: 404 });
     });
@@ -121,6 +134,34 @@ describe('users', () => {
       expect(botEmail).toMatch(/^deploy-bot@/);
       const me = expectSuccess(await api.http.get('/api/v1/users/me').auth(botEmail, created.api_key));
       expect(me).toMatchObject({ is_bot: true, bot_owner_id: api.user('hamlet').userId, bot_type: 1 });
+    });
+
+    it('sends realm_bot events to the owner and the administrators: add, update, and delete/add when the owner changes', async () => {
+      const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['realm_bot'] })).queue_id as string;
+      const events = async (who: string, queueId: string) =>
+        expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
+      const [hamletQ, iagoQ, cordeliaQ] = [await register('hamlet'), await register('iago'), await register('cordelia')];
+      const created = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Event Bot', short_name: 'eventbot' }));
+      expectSuccess(await api.as('iago').patch(`/api/v1/users/${created.user_id}`, { full_name: 'Renamed Bot' }));
+      const bus = api.app.get(CommandBus);
+      await bus.execute(new RegenerateApiKeyCommand({ actor: operatorActor(api.realmId) }, created.user_id));
+      // Mappers read the read models as they are when they run: let this event reach the queues before the owner changes.
+      for (let i = 0; i < 100 && (await events('hamlet', hamletQ)).length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+      await bus.execute(new ChangeBotOwnerCommand({ actor: operatorActor(api.realmId) }, created.user_id, api.user('cordelia').userId));
+      const added = { type: 'realm_bot', op: 'add', bot: expect.objectContaining({ user_id: created.user_id, full_name: 'Event Bot', api_key: created.api_key, owner_id: api.user('hamlet').userId, is_active: true, services: [] }) };
+      const renamed = { type: 'realm_bot', op: 'update', bot: { user_id: created.user_id, full_name: 'Renamed Bot' } };
+      const newKey = { type: 'realm_bot', op: 'update', bot: { user_id: created.user_id, api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/) } };
+      const owner = { type: 'realm_bot', op: 'update', bot: { user_id: created.user_id, owner_id: api.user('cordelia').userId } };
+      expect(await events('hamlet', hamletQ)).toEqual([added, renamed, newKey, { type: 'realm_bot', op: 'delete', bot: { user_id: created.user_id } }].map((e, i) => ({ id: i, ...e })));
+      expect(await events('iago', iagoQ)).toEqual([added, renamed, newKey, owner].map((e, i) => ({ id: i, ...e })));
+      const cordelias = await events('cordelia', cordeliaQ);
+      expect(cordelias).toEqual([
+        { id: 0, type: 'realm_bot', op: 'add', bot: expect.objectContaining({ user_id: created.user_id, full_name: 'Renamed Bot', owner_id: api.user('cordelia').userId }) },
+        { id: 1, ...owner },
+      ]);
+      // What the events built agrees with a fresh register.
+      const state = expectSuccess(await api.as('cordelia').post('/api/v1/register', { fetch_event_types: ['realm_bot'] }));
+      expect(state.realm_bots).toEqual([expect.objectContaining({ user_id: created.user_id, full_name: 'Renamed Bot', api_key: cordelias[0].bot.api_key })]);
     });
 
     it.each([

@@ -65,7 +65,7 @@ describe('real-time events over a real HTTP server', () => {
     expect(own.events).toEqual([expect.objectContaining({ type: 'message', local_message_id: '1.01' })]);
 
     expect((await call('cordelia', 'DELETE', '/api/v1/events', { queue_id: cordelia.queue_id })).result).toBe('success');
-    expect(await call('cordelia', 'GET', '/api/v1/events', { queue_id: cordelia.queue_id, dont_block: 'true' })).toMatchObject({
+    expect(await call('cordelia', 'GET', '/api/v1/events', { queue_id: cordelia.queue_id, last_event_id: '-1', dont_block: 'true' })).toMatchObject({
       result: 'error', code: 'BAD_EVENT_QUEUE_ID', queue_id: cordelia.queue_id,
     });
   });

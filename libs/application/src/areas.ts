@@ -37,7 +37,6 @@ import { LinkifiersClientEvents } from './linkifiers/linkifiers.client-events';
 import { LinkifiersRegisterSections } from './linkifiers/linkifiers.register';
 import { AlertWordsClientEvents } from './alert-words/alert-words.client-events';
 import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
-import { MessagesCompatRegisterSections } from './messages/messages-compat.register';
 
 /**
  * The one registration line per area for what every area may contribute to shared lists: its
@@ -87,5 +86,4 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   LinkifiersRegisterSections,
 
   AlertWordsRegisterSections,
-  MessagesCompatRegisterSections,
 ];

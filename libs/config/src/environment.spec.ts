@@ -31,7 +31,7 @@ describe('configuration from the environment', () => {
         projectionWaitTimeoutMs: 10000,
         logLevel: 'info',
         devBootstrap: true,
-        maxFileUploadSizeMib: 25,
+        maxFileUploadSizeMib: 100,
       });
     });
 

@@ -103,8 +103,9 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean()
   DEV_BOOTSTRAP = true;
 
+  /** Zulip's default (zproject/default_settings.py MAX_FILE_UPLOAD_SIZE, 100 MiB since Zulip 10). */
   @Transform(toInt) @IsInt() @Min(1) @Max(1024)
-  MAX_FILE_UPLOAD_SIZE_MIB = 25;
+  MAX_FILE_UPLOAD_SIZE_MIB = 100;
 
   /** Largest form body accepted (uploads are bounded by MAX_FILE_UPLOAD_SIZE_MIB instead). */
   @Transform(toInt) @IsInt() @Min(1024) @Max(100 * 1024 * 1024)

@@ -66,3 +66,4 @@ export * from './user-status/user-status.streams';
 export * from './user-status/user-status.decider';
 export * from './reactions';
 export * from './linkifiers';
+export * from './emoji/emoji-api-data';

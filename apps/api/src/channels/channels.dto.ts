@@ -1,7 +1,7 @@
 import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
 import { InvalidParamError } from '../http/params/param.errors';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { BoolParam, JsonParam, StringParam } from '../http/params/param.decorators';
+import { BoolParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /** `Json[int | None]`: a folder id, or null for none. */
 const folderId: Shape<number | null> = {
@@ -77,4 +77,10 @@ export class UpdateStreamDto {
 export class GetTopicsDto {
   @BoolParam({ optional: true, description: 'Show the empty topic by its name "" rather than the display name.' })
   allow_empty_topic_name?: boolean;
+}
+
+/** GET /streams/{stream_id}/email_address (get_stream_email_address). */
+export class GetStreamEmailAddressDto {
+  @IntParam({ optional: true, min: 0, description: 'Who should appear as the sender of messages sent to the address: the caller or a bot they own (default: the email gateway bot).' })
+  sender_id?: number;
 }

@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, Req } from '@nestjs/common';
 import { EventQueues } from '@app/application';
+import { DomainError } from '@app/domain';
 import type { Request } from 'express';
 import { CurrentUser } from '../http/auth.decorators';
 import { Params } from '../http/params/params.decorator';
@@ -19,6 +20,9 @@ export class EventsController {
   @Get()
   @Summary('Events of a queue after last_event_id: at once if any, else waits for the next (a heartbeat after about 50 s).')
   async get(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: GetEventsDto, @Req() request: Request) {
+    // validate_fetch_query: a queue's events are fetched only from a known position, at once
+    // refused (BAD_REQUEST) before the queue is looked at; without it the request would block.
+    if (params.last_event_id === undefined) throw new DomainError("Missing 'last_event_id' argument");
     const queue = this.queues.ownedBy(params.queue_id, actor.userId ?? -1);
     const events = await this.queues.fetch(queue, params.last_event_id, params.dont_block ?? false, (cancel) => {
       // The response's `close` fires when the client goes away (or after the answer: then a no-op).

@@ -7,6 +7,7 @@ import {
   DeactivateUserCommand,
   formatOwnUser,
   formatUser,
+  isSystemBot,
   ReactivateUserCommand,
   RemoveProfileDataCommand,
   UpdateProfileDataCommand,
@@ -32,10 +33,11 @@ export class UsersController {
   ) {}
 
   @Get()
-  @Summary('All users of the organization, bots and deactivated accounts included.')
+  @Summary('All users of the organization, bots and deactivated accounts included (not the system bots).')
   async list(@CurrentUser() { actor }: AuthenticatedUser, @Params() _params: GetUsersDto) {
+    // The organization's users; the system bots are Zulip's cross-realm bots, not members.
     const users = await this.users.list(actor.realmId);
-    return { members: users.map((user) => formatUser(user, actor)) };
+    return { members: users.filter((user) => !isSystemBot(user)).map((user) => formatUser(user, actor)) };
   }
 
   @Post()
@@ -80,7 +82,9 @@ export class UsersController {
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_id') rawId: string, @Params() params: UpdateUserDto) {
     const userId = intPathParam(rawId);
     const target = await this.users.byId(actor.realmId, userId);
-    if (!target || target.is_bot) throw new NoSuchUserError();
+    // access_user_by_id(allow_bots=True, for_admin=True): bots too (an administrator may change a
+    // bot's role or name), but not the system bots, which belong to no organization's users.
+    if (!target || isSystemBot(target)) throw new NoSuchUserError();
     let role;
     if (params.role !== undefined) {
       role = roleFromValue(params.role);

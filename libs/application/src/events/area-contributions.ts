@@ -36,6 +36,11 @@ export type RegisterSection = {
   aliases?: string[];
   /** Fetched only when these types are wanted too (Zulip's `unread_msgs` needs `message`). */
   alsoRequires?: string[];
+  /**
+   * Left out when the client named the types it wants and these are among them (Zulip sends the
+   * legacy `muted_topics` only to clients that do not ask for `user_topic`).
+   */
+  supersededBy?: string[];
   read(actor: Actor, options: RegisterStateOptions): Promise<Record<string, unknown>>;
 };
 

@@ -75,7 +75,10 @@ export class EventQueue {
 
   wants(type: string): boolean {
     // Heartbeats reach every queue (Zulip's ClientDescriptor.accepts_event).
-    return this.eventTypes === null || type === 'heartbeat' || this.eventTypes.has(type);
+    if (this.eventTypes === null || type === 'heartbeat') return true;
+    // The deprecated muted_topics event is not sent to clients that asked for user_topic.
+    if (type === 'muted_topics' && this.eventTypes.has('user_topic')) return false;
+    return this.eventTypes.has(type);
   }
 
   /** ClientDescriptor.accepts_event and process_message_event's per-client adjustments. */

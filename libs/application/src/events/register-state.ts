@@ -36,7 +36,10 @@ export class RegisterState {
         ? [...this.sections.values()]
         : [...new Set(requested)]
             .map((t) => this.sections.get(t))
-            .filter((s): s is RegisterSection => s !== undefined && (s.alsoRequires ?? []).every((r) => requested.includes(r)));
+            .filter(
+              (s): s is RegisterSection =>
+                s !== undefined && (s.alsoRequires ?? []).every((r) => requested.includes(r)) && !(s.supersededBy ?? []).some((r) => requested.includes(r)),
+            );
     const parts = await Promise.all(wanted.map((section) => section.read(actor, options)));
     return Object.assign({}, ...parts);
   }

@@ -11,8 +11,9 @@ import { MessageSender } from './message-sender';
 /**
  * internal_send_stream_message from Notification Bot, for the notices of topic moves. Zulip's
  * Notification Bot is a cross-realm system bot that may post in any channel; here it is the
- * organization's "Notification Bot" (shared with scheduled-message failure notices, created on
- * first use), and its notices skip the channel posting checks as Zulip's system bots do.
+ * organization's system bot "Notification Bot", owned by nobody (shared with scheduled-message
+ * failure notices, created on first use), and its notices skip the channel posting checks as
+ * Zulip's system bots do.
  */
 @Injectable()
 export class MessageNotices {
@@ -23,9 +24,9 @@ export class MessageNotices {
   ) {}
 
   /** Posts the notices in order; their ids and the position of the last one (for read-your-writes). */
-  async post(realmId: number, actingUserId: number, notices: MoveNotice[], now: string): Promise<{ messageIds: number[]; position: GlobalPosition | undefined }> {
+  async post(realmId: number, _actingUserId: number, notices: MoveNotice[], now: string): Promise<{ messageIds: number[]; position: GlobalPosition | undefined }> {
     if (notices.length === 0) return { messageIds: [], position: undefined };
-    const bot = await this.bot(realmId, actingUserId);
+    const bot = await this.bot(realmId);
     const messageIds: number[] = [];
     let last: GlobalPosition | undefined;
     for (const notice of notices) {
@@ -46,11 +47,11 @@ export class MessageNotices {
     return bots.find((u) => u.email.startsWith(`${NOTIFICATION_BOT_SHORT_NAME}-bot@`)) ?? null;
   }
 
-  private async bot(realmId: number, ownerId: number): Promise<UserDocument> {
+  private async bot(realmId: number): Promise<UserDocument> {
     const existing = await this.find(realmId);
     if (existing) return existing;
     try {
-      await this.commands.execute(new CreateBotCommand({ actor: operatorActor(realmId) }, { fullName: NOTIFICATION_BOT_FULL_NAME, shortName: NOTIFICATION_BOT_SHORT_NAME, ownerId }));
+      await this.commands.execute(new CreateBotCommand({ actor: operatorActor(realmId) }, { fullName: NOTIFICATION_BOT_FULL_NAME, shortName: NOTIFICATION_BOT_SHORT_NAME, system: true }));
     } catch (error) {
       const created = await this.find(realmId);
       if (created) return created;

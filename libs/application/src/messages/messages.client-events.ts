@@ -22,6 +22,7 @@ import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { NarrowTerm, UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserQueries } from '../users/user.queries';
+import { UserTopicQueries } from './user-topics.queries';
 import { MessageQueries } from './get-messages.queries';
 import type { MessageDocument } from './message.documents';
 
@@ -38,6 +39,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly linkifiers: LinkifierQueries,
+    private readonly userTopics: UserTopicQueries,
   ) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
@@ -45,18 +47,26 @@ export class MessagesClientEvents implements AreaClientEvents {
       // Both read the message store: skipped when no recipient has a queue here.
       MessageSent: (e: Recorded<MessageSent>, c) => (e.data.recipientIds.some((id) => c.hasQueues(id)) ? this.messageSent(e) : []),
       MessageFlagsChanged: (e: Recorded<MessageFlagsChanged>, c) => (c.hasQueues(e.data.userId) ? this.flagsChanged(e) : []),
-      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>) =>
-        toUser(e.data.userId, {
-          type: 'user_topic',
-          stream_id: e.data.streamId,
-          topic_name: e.data.topic,
-          last_updated: unixSeconds(e.data.at),
-          visibility_policy: e.data.newPolicy,
-        }),
+      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>, c) => this.userTopicChanged(e, c),
       MessageContentEdited: (e: Recorded<MessageContentEdited>, c) => this.contentEdited(e, c),
       MessagesMoved: (e: Recorded<MessagesMoved>, c) => this.moved(e, c),
       MessageDeleted: (e: Recorded<MessageDeleted>, c) => this.deleted(e, c),
     };
+  }
+
+  /**
+   * do_set_user_topic_visibility_policy: the deprecated `muted_topics` (the whole list, which
+   * queues that asked for `user_topic` do not get) then `user_topic`. Policies a move carried over
+   * (recorded in the message's stream) send no `muted_topics`, as Zulip's skip_muted_topics_event.
+   */
+  private async userTopicChanged(e: Recorded<UserTopicVisibilityPolicyChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
+    const d = e.data;
+    const userTopic = toUser(d.userId, { type: 'user_topic', stream_id: d.streamId, topic_name: d.topic, last_updated: unixSeconds(d.at), visibility_policy: d.newPolicy });
+    if (e.streamId.startsWith('message-') || !c.hasQueues(d.userId)) return userTopic;
+    const user = await this.users.byId(d.realmId, d.userId);
+    if (!user) return userTopic;
+    const actor = { realmId: d.realmId, userId: d.userId, role: user.role_name, isBot: user.is_bot };
+    return [...toUser(d.userId, { type: 'muted_topics', muted_topics: await this.userTopics.mutedTopics(actor) }), ...userTopic];
   }
 
   /**
@@ -172,9 +182,15 @@ export class MessagesClientEvents implements AreaClientEvents {
     return [{ userIds: [...holders.keys()], event: base, perUser: (userId) => ({ ...base, flags: flagsList(holders.get(userId) ?? 0) }) }];
   }
 
-  /** do_update_message, content part. */
+  /**
+   * do_update_message, content part: the content fields, and for a channel message its channel
+   * (`stream_id`, `stream_name`, present for every edit of a channel message since feature level
+   * 112) but none of the move fields (`subject`, `orig_subject`, `propagate_mode`, `topic_links`).
+   * An edit that also moves the message is one client event, sent by the move's mapper.
+   */
   private async contentEdited(e: Recorded<MessageContentEdited>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
+    if (await this.sameEditMovedToo(e, c)) return [];
     const [doc] = await this.messages.documents([d.messageId]);
     if (!doc) return [];
     const holders = await this.rowHolders(await this.candidates(doc, d.realmId), d.messageId, c);
@@ -184,24 +200,39 @@ export class MessagesClientEvents implements AreaClientEvents {
       message_id: d.messageId,
       message_ids: [d.messageId],
       rendering_only: false,
-      orig_content: d.prevContent,
-      orig_rendered_content: d.prevRenderedContent,
-      content: d.content,
-      rendered_content: d.renderedContent,
-      is_me_message: d.isMeMessage,
-      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name, subject: doc.subject, topic_links: topicLinks(doc.subject, await this.linkifiers.facts(d.realmId)) } : {}),
+      ...(doc.type === 'stream' ? { stream_id: doc.stream_id, stream_name: doc.stream_name } : {}),
+      ...contentFields(d),
     });
+  }
+
+  /** Whether the edit that recorded this content change also moved the message (the next event of its append). */
+  private async sameEditMovedToo(e: Recorded<MessageContentEdited>, c: ClientEventMapperContext): Promise<boolean> {
+    const { events } = await c.events.readStream(e.streamId, { fromRevision: e.revision + 1n, maxCount: 1 });
+    const next = events[0];
+    return next !== undefined && next.type === 'MessagesMoved' && sameAppend(e, next);
+  }
+
+  /** The content change recorded by the same edit as this move (the previous event of its append), if any. */
+  private async sameEditContent(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<MessageContentEdited['data'] | undefined> {
+    if (e.revision === 0n) return undefined;
+    const { events } = await c.events.readStream(e.streamId, { fromRevision: e.revision - 1n, maxCount: 1 });
+    const previous = events[0];
+    return previous !== undefined && previous.type === 'MessageContentEdited' && sameAppend(previous, e) ? (previous.data as MessageContentEdited['data']) : undefined;
   }
 
   /**
    * do_update_message, move part: `update_message` to those who keep or gain rows, and
-   * `delete_message` of the moved messages to those who lose them (they lost access).
+   * `delete_message` of the moved messages to those who lose them (they lost access). Zulip's
+   * shape: `propagate_mode` and the old channel (`stream_id`, `stream_name`) for every move,
+   * `new_stream_id` when the channel changed, `orig_subject`/`subject`/`topic_links` when the
+   * topic changed, and the content fields when the same edit changed the content.
    */
   private async moved(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
     const [doc] = await this.messages.documents([d.targetMessageId]);
     if (!doc) return [];
     const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
+    const content = await this.sameEditContent(e, c);
     const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
     const out = this.deliverPerUser(holders, {
       user_id: d.editorId,
@@ -212,10 +243,9 @@ export class MessagesClientEvents implements AreaClientEvents {
       propagate_mode: d.propagateMode,
       stream_id: d.origStreamId,
       stream_name: origChannel?.name ?? '',
-      orig_subject: d.origTopic,
-      subject: d.topic,
-      topic_links: topicLinks(d.topic, await this.linkifiers.facts(d.realmId)),
       ...(d.streamId !== d.origStreamId ? { new_stream_id: d.streamId } : {}),
+      ...(d.topic !== d.origTopic ? { orig_subject: d.origTopic, subject: d.topic, topic_links: topicLinks(d.topic, await this.linkifiers.facts(d.realmId)) } : {}),
+      ...(content ? contentFields(content) : {}),
     });
     if (d.userIdsLosingRows.length > 0) {
       out.push({
@@ -247,4 +277,19 @@ export class MessagesClientEvents implements AreaClientEvents {
     const recipients = sent ? [...new Set([...sent.data.recipientIds, d.senderId])] : [d.senderId];
     return [{ userIds: recipients, event: { type: 'delete_message', message_type: 'private', message_ids: [d.messageId] } }];
   }
+}
+
+/** The content fields of an `update_message` event. */
+const contentFields = (d: MessageContentEdited['data']) => ({
+  orig_content: d.prevContent,
+  orig_rendered_content: d.prevRenderedContent,
+  content: d.content,
+  rendered_content: d.renderedContent,
+  is_me_message: d.isMeMessage,
+});
+
+/** Two events of one append (one edit): the same command, or without one the same editor and time. */
+function sameAppend(a: RecordedEvent, b: RecordedEvent): boolean {
+  if (a.metadata.commandId !== undefined || b.metadata.commandId !== undefined) return a.metadata.commandId === b.metadata.commandId;
+  return a.data.editorId === b.data.editorId && a.data.at === b.data.at;
 }

@@ -5,14 +5,14 @@ import { CreateBotCommand } from '../users/create-bot.command';
 import { UserQueries } from '../users/user.queries';
 import { SendMessageCommand } from '../messages/send-message.command';
 
-/** Zulip's NOTIFICATION_BOT, here a bot of the organization: `notification-bot@<organization host>`. */
+/** Zulip's NOTIFICATION_BOT, here a system bot of each organization: `notification-bot@<organization host>`. */
 export const NOTIFICATION_BOT_SHORT_NAME = 'notification';
 export const NOTIFICATION_BOT_FULL_NAME = 'Notification Bot';
 
 /**
  * internal_send_private_message from Notification Bot. Zulip's Notification Bot is a cross-realm
- * system bot; this server has no system bots yet, so the organization gets a generic bot of that
- * name on first use (owned by the user it first writes to).
+ * system bot; here each organization gets one on first use: a bot owned by nobody (isSystemBot),
+ * listed in `cross_realm_bots` and not among the organization's users.
  */
 @Injectable()
 export class NotificationBot {
@@ -22,7 +22,7 @@ export class NotificationBot {
   ) {}
 
   async sendDirect(realmId: number, recipientId: number, content: string): Promise<number> {
-    const botId = await this.ensureBot(realmId, recipientId);
+    const botId = await this.ensureBot(realmId);
     const actor = { realmId, userId: botId, role: 'member' as const, isBot: true };
     const { id } = await this.commands.execute(
       new SendMessageCommand({ actor }, { type: 'direct', to: JSON.stringify([recipientId]), content, client: 'Internal', readBySender: true }),
@@ -39,21 +39,21 @@ export class NotificationBot {
   /** One creation at a time per organization in this process (concurrent failures share it). */
   private readonly creating = new Map<number, Promise<number>>();
 
-  private async ensureBot(realmId: number, ownerId: number): Promise<number> {
+  private async ensureBot(realmId: number): Promise<number> {
     const existing = await this.find(realmId);
     if (existing !== null) return existing;
     let pending = this.creating.get(realmId);
     if (!pending) {
-      pending = this.create(realmId, ownerId).finally(() => this.creating.delete(realmId));
+      pending = this.create(realmId).finally(() => this.creating.delete(realmId));
       this.creating.set(realmId, pending);
     }
     return pending;
   }
 
-  private async create(realmId: number, ownerId: number): Promise<number> {
+  private async create(realmId: number): Promise<number> {
     try {
       const { userId } = await this.commands.execute(
-        new CreateBotCommand({ actor: operatorActor(realmId) }, { fullName: NOTIFICATION_BOT_FULL_NAME, shortName: NOTIFICATION_BOT_SHORT_NAME, ownerId }),
+        new CreateBotCommand({ actor: operatorActor(realmId) }, { fullName: NOTIFICATION_BOT_FULL_NAME, shortName: NOTIFICATION_BOT_SHORT_NAME, system: true }),
       );
       return userId;
     } catch (error) {

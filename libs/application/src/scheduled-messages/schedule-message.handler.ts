@@ -19,15 +19,17 @@ import { ScheduleMessageCommand, type ScheduledTo } from './schedule-message.com
 import { ScheduledMessageCheck, type ScheduledTarget, storedType } from './scheduled-message-check';
 import { ScheduledMessageJobs } from './scheduled-message-jobs';
 
-/** recipient_parsing.py extract_stream_id. */
+/** recipient_parsing.py extract_stream_id: a channel message goes to one channel id, never a list. */
 export function streamIdOf(to: ScheduledTo): number {
-  const value = Array.isArray(to) && to.length === 1 ? to[0] : to;
-  if (typeof value !== 'number') throw new DomainError('Invalid data type for channel ID');
-  return value;
+  if (typeof to !== 'number') throw new DomainError('Invalid data type for channel ID');
+  return to;
 }
 
-/** recipient_parsing.py extract_direct_message_recipient_ids (duplicates dropped). */
-export const userIdsOf = (to: ScheduledTo): number[] => [...new Set(Array.isArray(to) ? to : [to])];
+/** recipient_parsing.py extract_direct_message_recipient_ids: a list of user ids (duplicates dropped), never one id. */
+export function userIdsOf(to: ScheduledTo): number[] {
+  if (!Array.isArray(to)) throw new DomainError('Invalid data type for recipients');
+  return [...new Set(to)];
+}
 
 export const targetFromRequest = (type: 'stream' | 'private', to: ScheduledTo, topic: string | undefined): ScheduledTarget =>
   type === 'stream' ? { type: 'stream', streamId: streamIdOf(to), topic } : { type: 'private', userIds: userIdsOf(to) };

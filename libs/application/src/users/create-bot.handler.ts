@@ -25,8 +25,8 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
   ) {}
 
   async execute({ context: { actor }, bot }: CreateBotCommand) {
-    const ownerId = bot.ownerId ?? actor.userId;
-    if (ownerId === null) throw new BotOwnerRequiredError();
+    const ownerId = bot.system ? null : (bot.ownerId ?? actor.userId);
+    if (ownerId === null && !bot.system) throw new BotOwnerRequiredError();
     // The bot domain is a fact outside the users stream: the organization's host.
     const realm = await this.realms.mustFindById(actor.realmId);
     const userId = await this.ids.next('user');

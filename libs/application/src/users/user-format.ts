@@ -116,3 +116,25 @@ export const actorFromUser = (user: UserDocument): Actor => ({
   role: user.role_name,
   isBot: user.is_bot,
 });
+
+/**
+ * A bot as `realm_bots` and the `realm_bot` events describe it (zerver/actions/users.py
+ * get_owned_bot_dicts / created_bot_event): its API key, owner, and (absent here) default
+ * channels and services.
+ */
+export function formatBotDict(bot: UserDocument, apiKey: string): Record<string, unknown> {
+  return {
+    email: bot.email,
+    user_id: bot.user_id,
+    full_name: bot.full_name,
+    bot_type: bot.bot_type ?? 1,
+    is_active: bot.is_active,
+    api_key: apiKey,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+    owner_id: bot.bot_owner_id,
+    avatar_url: `/avatar/${bot.user_id}`,
+    services: [],
+  };
+}

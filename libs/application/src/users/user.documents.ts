@@ -31,5 +31,11 @@ export type CredentialDocument = {
   password_hash: string | null;
 };
 
+/**
+ * Zulip's system bots (is_system_bot, listed in `cross_realm_bots`, not among the organization's
+ * users): bots owned by nobody, such as Notification Bot.
+ */
+export const isSystemBot = (user: Pick<UserDocument, 'is_bot' | 'bot_owner_id'>): boolean => user.is_bot && user.bot_owner_id === null;
+
 export const USERS = 'users';
 export const CREDENTIALS = 'credentials';

@@ -40,12 +40,12 @@ const botCreated = (userId: number, ownerId: number, fullName: string, shortName
 const helper = botCreated(20, HAMLET, 'Hamlet helper', 'helper');
 
 type By = number | null;
-const createBot = (o: { by?: By; ownerId?: number; fullName?: string; shortName?: string; botType?: BotType; userId?: number } = {}): UsersCommand => ({
+const createBot = (o: { by?: By; ownerId?: number | null; fullName?: string; shortName?: string; botType?: BotType; userId?: number } = {}): UsersCommand => ({
   type: 'CreateBot',
   data: {
     realmId: 1, actorId: o.by === undefined ? HAMLET : o.by, now: NOW, userId: o.userId ?? 30,
     shortName: o.shortName ?? 'notify', fullName: o.fullName ?? 'Notifier', botType: o.botType ?? 'generic',
-    ownerId: o.ownerId ?? HAMLET, botDomain: DOMAIN, apiKey: KEY,
+    ownerId: o.ownerId === undefined ? HAMLET : o.ownerId, botDomain: DOMAIN, apiKey: KEY,
   },
 });
 const changeOwner = (botId: number, ownerId: number, by: By): UsersCommand => ({ type: 'ChangeBotOwner', data: { realmId: 1, actorId: by, now: NOW, botId, ownerId } });
@@ -84,6 +84,13 @@ describe('users decider: bots', () => {
 
     it('lets the operator create a bot for a named owner', () =>
       given(organization).when(createBot({ by: null, ownerId: CORDELIA })).thenMatches([{ data: { botOwnerId: CORDELIA, actorId: null } }]));
+
+    it('lets the operator create a system bot owned by nobody (Notification Bot)', () =>
+      given(organization).when(createBot({ by: null, ownerId: null, shortName: 'notification', fullName: 'Notification Bot' }))
+        .thenMatches([{ type: 'UserCreated', data: { email: 'notification-bot@acme.chat.test', isBot: true, botOwnerId: null, actorId: null } }]));
+
+    it('refuses a bot owned by nobody to a user', () =>
+      given(organization).when(createBot({ by: IAGO, ownerId: null })).thenThrows(InsufficientPermissionError));
 
     it('trims the short name and the full name', () =>
       given(organization).when(createBot({ shortName: '  notify ', fullName: ' Notifier  ' }))

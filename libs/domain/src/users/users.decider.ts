@@ -64,6 +64,8 @@ export type ChangePassword = { type: 'ChangePassword'; data: Meta & { userId: nu
 /**
  * A bot created by a user (Zulip's add_bot_backend) or by the operator for a user. Its address is
  * `<shortName>-bot@<botDomain>`; the handler supplies the domain (from the organization's host).
+ * The operator alone may create a bot owned by nobody (`ownerId: null`): a system bot such as
+ * Notification Bot (Zulip's cross-realm bots, `is_system_bot`).
  */
 export type CreateBot = {
   type: 'CreateBot';
@@ -72,7 +74,7 @@ export type CreateBot = {
     shortName: string;
     fullName: string;
     botType: BotType;
-    ownerId: number;
+    ownerId: number | null;
     botDomain: string;
     apiKey: string;
   };
@@ -176,11 +178,15 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
         if (state.userIdByEmail[normalizeEmail(email)] !== undefined) throw new UsernameAlreadyInUseError();
         if (activeNameTaken(state, fullName)) throw new BotNameInUseError();
         if (!Object.prototype.hasOwnProperty.call(BOT_TYPE_VALUES, d.botType)) throw new InvalidBotTypeError();
-        // Zulip makes the requester the owner; the operator names one. Either way it is an active human.
-        const owner = mustExist(state, d.ownerId);
-        if (!owner.isActive) throw new UserIsDeactivatedError();
-        if (owner.isBot) throw new BotCannotOwnBotError();
-        if (actorId !== null && actorId !== d.ownerId) throw new InsufficientPermissionError();
+        // Zulip makes the requester the owner; the operator names one (an active human), or none for a system bot.
+        if (d.ownerId === null) {
+          if (actorId !== null) throw new InsufficientPermissionError();
+        } else {
+          const owner = mustExist(state, d.ownerId);
+          if (!owner.isActive) throw new UserIsDeactivatedError();
+          if (owner.isBot) throw new BotCannotOwnBotError();
+          if (actorId !== null && actorId !== d.ownerId) throw new InsufficientPermissionError();
+        }
         return [
           {
             type: 'UserCreated',
