@@ -64,3 +64,4 @@ export * from './user-status/user-status.events';
 export * from './user-status/user-status.streams';
 export * from './user-status/user-status.decider';
 export * from './reactions';
+export * from './user-groups';
