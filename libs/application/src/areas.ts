@@ -33,6 +33,8 @@ import { ScheduledMessagesRegisterSections } from './scheduled-messages/schedule
 import { MutedUsersRegisterSections } from './muted-users/muted-users.register';
 import { SettingsRegisterSections } from './settings/settings.register';
 import { UserStatusRegisterSections } from './user-status/user-status.register';
+import { UserGroupsClientEvents } from './user-groups/user-groups.client-events';
+import { UserGroupsRegisterSections } from './user-groups/user-groups.register';
 
 /**
  * The one registration line per area for what every area may contribute to shared lists: its
@@ -58,6 +60,7 @@ export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
   DraftsClientEvents,
   PresenceClientEvents,
   ReactionsClientEvents,
+  UserGroupsClientEvents,
 ];
 
 export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
@@ -76,4 +79,5 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   UserStatusRegisterSections,
   DraftsRegisterSections,
   PresenceRegisterSections,
+  UserGroupsRegisterSections,
 ];

@@ -105,3 +105,4 @@ export * from './events';
 export * from './areas';
 export * from './reactions';
 export * from './ports/presence-store.port';
+export * from './user-groups';

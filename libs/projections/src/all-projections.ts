@@ -18,6 +18,7 @@ import { realmEmojiProjection } from './realm-emoji/realm-emoji.projection';
 import { pushRegistrationsProjection } from './push-devices/push-registrations.projection';
 import { attachmentsProjection, uploadSpaceProjection } from './uploads/attachments.projection';
 import { reactionsProjection } from './reactions/reactions.projection';
+import { userGroupsProjection } from './user-groups/user-groups.projection';
 
 /** Every read model of the product. A new area registers its projections here. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -45,4 +46,5 @@ export const ALL_PROJECTIONS: Projection[] = [
   attachmentsProjection,
   uploadSpaceProjection,
   reactionsProjection,
+  userGroupsProjection,
 ];

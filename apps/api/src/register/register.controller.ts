@@ -47,10 +47,12 @@ export class RegisterController {
         capabilities: {
           streamTypingNotifications: params.client_capabilities?.stream_typing_notifications === true,
           emptyTopicName: params.client_capabilities?.empty_topic_name === true,
+          includeDeactivatedGroups: params.client_capabilities?.include_deactivated_groups === true,
         },
       },
       () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, {
         includeSubscribers: params.include_subscribers ?? false,
+        clientCapabilities: Object.fromEntries(Object.entries(params.client_capabilities ?? {}).map(([k, v]) => [k, v === true])),
         slimPresence: params.slim_presence ?? false,
         presenceLastUpdateId: params.presence_last_update_id,
         presenceHistoryLimitDays: params.presence_history_limit_days,

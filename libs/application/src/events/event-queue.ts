@@ -14,6 +14,8 @@ export type QueueCapabilities = {
   streamTypingNotifications?: boolean;
   /** Without it, a message to the empty topic shows the realm's display name for it. */
   emptyTopicName?: boolean;
+  /** Deactivated user groups stay visible (`user_group` update events); without it they are removed. */
+  includeDeactivatedGroups?: boolean;
 };
 
 export type EventQueueOptions = {
@@ -67,6 +69,11 @@ export class EventQueue {
     this.narrow = options.narrow;
   }
 
+  /** The queue's client sees deactivated user groups (client_capabilities.include_deactivated_groups). */
+  get includesDeactivatedGroups(): boolean {
+    return this.capabilities.includeDeactivatedGroups === true;
+  }
+
   wants(type: string): boolean {
     // Heartbeats reach every queue (Zulip's ClientDescriptor.accepts_event).
     return this.eventTypes === null || type === 'heartbeat' || this.eventTypes.has(type);
@@ -77,6 +84,9 @@ export class EventQueue {
     if (!this.wants(event.type)) return undefined;
     if (event.type === 'typing' && event.message_type === 'stream' && !this.capabilities.streamTypingNotifications) return undefined;
     if (event.type === 'message' && this.narrow && !this.narrow((event.message ?? {}) as Record<string, unknown>, (event.flags ?? []) as string[])) return undefined;
+    if (event.type === 'user_group' && event.op === 'update' && (event.data as { deactivated?: boolean } | undefined)?.deactivated === true) {
+      if (!this.capabilities.includeDeactivatedGroups) return { type: 'user_group', op: 'remove', group_id: event.group_id };
+    }
     if (event.type === 'message' && !this.capabilities.emptyTopicName) {
       const message = event.message as { type?: string; subject?: string } | undefined;
       if (message?.type === 'stream' && message.subject === '') return { ...event, message: { ...message, subject: displayTopic('', false) } };

@@ -33,6 +33,7 @@ import { canAccessChannelHistory } from './message-access';
 import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument } from './message.documents';
 import { currentMessage } from './message-format';
 import { userFactsOf } from './send-message.facts-loader';
+import { UserGroupQueries } from '../user-groups/user-group-queries';
 
 /** The message an edit or delete is about, as the editor may see it (access_message with is_modifying_message). */
 export type AccessedMessage = {
@@ -69,6 +70,7 @@ export class EditMessageFactsLoader {
     private readonly realms: RealmQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    private readonly groups: UserGroupQueries,
   ) {}
 
   /**
@@ -108,7 +110,7 @@ export class EditMessageFactsLoader {
       settings: realm ? realmMessagingSettingsOf(realm) : DEFAULT_REALM_MESSAGING_SETTINGS,
       realmGroups: realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings(),
       topicMessageIds: [], firstMessageIdSentAfter: {}, targetTopicHasMessages: false, origTopicPolicies: {}, targetTopicPolicies: {},
-      mentionables: [], linkableChannels: [], canMentionManyUsers: false, topicParticipantIds: [],
+      mentionables: [], mentionableGroups: [], linkableChannels: [], canMentionManyUsers: false, topicParticipantIds: [],
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH,
     };
     if (request.content !== undefined) await this.loadContentFacts(facts, editor, request.content, doc);
@@ -198,6 +200,7 @@ export class EditMessageFactsLoader {
     const names = new Set(references.names);
     if (names.size > 0) for (const user of await this.users.list(realmId)) if (names.has(user.full_name.toLowerCase())) users.set(user.user_id, user);
     facts.mentionables = [...users.values()].map(userFactsOf);
+    facts.mentionableGroups = await this.groups.mentionable(realmId, references.groupNames, { userId: editor.user_id, role: editor.role_name });
     if (references.channelNames.length > 0) {
       const actor = { realmId, userId: editor.user_id, role: editor.role_name, isBot: editor.is_bot };
       for (const channel of (await this.channels.byNames(realmId, references.channelNames)).values()) {

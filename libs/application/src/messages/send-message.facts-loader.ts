@@ -22,6 +22,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription-queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user-queries';
+import { UserGroupQueries } from '../user-groups/user-group-queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';
@@ -54,6 +55,7 @@ export class SendMessageFactsLoader {
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly realms: RealmQueries,
+    private readonly groups: UserGroupQueries,
   ) {}
 
   /**
@@ -86,6 +88,7 @@ export class SendMessageFactsLoader {
       directory: { byEmail: {}, byId: {} }, channel: null, subscriberIds: [], senderMayPost: true, botOwnerSubscribed: false,
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
       canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
+      mentionableGroups: await this.groups.mentionable(realmId, references.groupNames, { userId: sender.user_id, role: sender.role_name }),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,
     };

@@ -32,7 +32,7 @@ import { EMPTY_TOPIC_FALLBACK_NAME, RESOLVED_TOPIC_PREFIX, truncateTopic } from 
 import { renderMessage, type RenderedMessage } from './rendering/render-message';
 import type { EditChannelFacts, EditMessageFacts } from './edit-message.facts';
 import type { UserFacts } from './send-message.facts';
-import { WILDCARD_MENTION_THRESHOLD } from './send-message.checks';
+import { checkGroupMentionsAllowed, WILDCARD_MENTION_THRESHOLD } from './send-message.checks';
 
 /** The grace Zulip adds to every edit and move time limit (edit_limit_buffer, message_move_limit_buffer). */
 export const EDIT_LIMIT_BUFFER_SECONDS = 20;
@@ -253,7 +253,9 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
       users: facts.mentionables.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })),
       channels: facts.linkableChannels,
       emptyTopicDisplayName: facts.emptyTopicDisplayName,
+      groups: facts.mentionableGroups,
     });
+    checkGroupMentionsAllowed(rendered, facts.mentionableGroups);
     if (message.type === 'stream' && orig !== null) {
       if (rendered.streamWildcard && orig.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) throw streamWildcardMentionNotAllowed();
       const participants = new Set([...facts.topicParticipantIds, message.senderId]);

@@ -2,7 +2,7 @@ import type { ChannelGroupSettings, SystemGroupName } from '../channels/channel-
 import type { RealmGroupSettings, RealmMessagingSettings } from '../realm/realm-messaging-settings';
 import type { VisibilityPolicy } from './messages.events';
 import type { LinkableChannel } from './rendering/render-message';
-import type { ChannelFacts, UserFacts } from './send-message.facts';
+import type { ChannelFacts, MentionableGroupFacts, UserFacts } from './send-message.facts';
 
 /** A channel as editing and moving need to know it. */
 export type EditChannelFacts = ChannelFacts & {
@@ -70,6 +70,8 @@ export type EditMessageFacts = {
   targetTopicPolicies: Record<number, VisibilityPolicy>;
   /** For the content: users and channels it may mention (as on send). */
   mentionables: UserFacts[];
+  /** Active user groups the new content might mention (as on send). */
+  mentionableGroups: MentionableGroupFacts[];
   linkableChannels: LinkableChannel[];
   canMentionManyUsers: boolean;
   topicParticipantIds: number[];

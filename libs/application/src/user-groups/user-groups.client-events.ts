@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import {
+  unixSeconds,
+  type UserGroupCreated,
+  type UserGroupDeactivated,
+  type UserGroupDescriptionChanged,
+  type UserGroupMembersAdded,
+  type UserGroupMembersRemoved,
+  type UserGroupNameChanged,
+  type UserGroupReactivated,
+  type UserGroupSettingChanged,
+  type UserGroupSubgroupsAdded,
+  type UserGroupSubgroupsRemoved,
+} from '@app/domain';
+import type { AreaClientEvents } from '../events/area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import { realmWide, toRealm } from '../events/deliveries';
+import type { ClientEvent } from '../events/event-queue';
+import { apiUserGroup } from './user-group-queries';
+import { USER_GROUPS, type UserGroupDocument } from './user-group.documents';
+
+/**
+ * `user_group` events (zerver/actions/user_groups.py) to every active user of the organization.
+ * A deactivation reaches clients without the include_deactivated_groups capability as `remove`
+ * (EventQueue), and a reactivation reaches them as `add` with the whole group.
+ */
+@Injectable()
+export class UserGroupsClientEvents implements AreaClientEvents {
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
+      UserGroupCreated: (e: Recorded<UserGroupCreated>, c) => {
+        const d = e.data;
+        return toRealm(c, d.realmId, {
+          type: 'user_group',
+          op: 'add',
+          group: {
+            id: d.groupId, name: d.name, description: d.description, members: d.members, direct_subgroup_ids: d.subgroupIds,
+            creator_id: d.creatorId, date_created: unixSeconds(d.at), is_system_group: false, deactivated: false, ...d.settings,
+          },
+        });
+      },
+      UserGroupNameChanged: (e: Recorded<UserGroupNameChanged>, c) => this.update(c, e.data.realmId, e.data.groupId, { name: e.data.newName }),
+      UserGroupDescriptionChanged: (e: Recorded<UserGroupDescriptionChanged>, c) => this.update(c, e.data.realmId, e.data.groupId, { description: e.data.newDescription }),
+      UserGroupSettingChanged: (e: Recorded<UserGroupSettingChanged>, c) => this.update(c, e.data.realmId, e.data.groupId, { [e.data.setting]: e.data.newValue }),
+      UserGroupDeactivated: (e: Recorded<UserGroupDeactivated>, c) => this.update(c, e.data.realmId, e.data.groupId, { deactivated: true }),
+      UserGroupReactivated: (e: Recorded<UserGroupReactivated>, c) => this.reactivated(c, e.data.realmId, e.data.groupId),
+      UserGroupMembersAdded: (e: Recorded<UserGroupMembersAdded>, c) =>
+        toRealm(c, e.data.realmId, { type: 'user_group', op: 'add_members', group_id: e.data.groupId, user_ids: e.data.userIds }),
+      UserGroupMembersRemoved: (e: Recorded<UserGroupMembersRemoved>, c) =>
+        toRealm(c, e.data.realmId, { type: 'user_group', op: 'remove_members', group_id: e.data.groupId, user_ids: e.data.userIds }),
+      UserGroupSubgroupsAdded: (e: Recorded<UserGroupSubgroupsAdded>, c) =>
+        toRealm(c, e.data.realmId, { type: 'user_group', op: 'add_subgroups', group_id: e.data.groupId, direct_subgroup_ids: e.data.subgroupIds }),
+      UserGroupSubgroupsRemoved: (e: Recorded<UserGroupSubgroupsRemoved>, c) =>
+        toRealm(c, e.data.realmId, { type: 'user_group', op: 'remove_subgroups', group_id: e.data.groupId, direct_subgroup_ids: e.data.subgroupIds }),
+    };
+  }
+
+  private update(c: ClientEventMapperContext, realmId: number, groupId: number, data: Record<string, unknown>): Promise<ClientEventDelivery[]> {
+    return toRealm(c, realmId, { type: 'user_group', op: 'update', group_id: groupId, data });
+  }
+
+  /** do_reactivate_user_group: `update` for clients that keep deactivated groups, `add` for the others. */
+  private async reactivated(c: ClientEventMapperContext, realmId: number, groupId: number): Promise<ClientEventDelivery[]> {
+    const userIds = await realmWide(c, realmId);
+    const update: ClientEvent = { type: 'user_group', op: 'update', group_id: groupId, data: { deactivated: false } };
+    const doc = await c.readStore.get<UserGroupDocument>(USER_GROUPS, String(groupId));
+    if (!doc) return [{ userIds, event: update }];
+    // The read model may be ahead of this event: the group as this event leaves it is active.
+    const add: ClientEvent = { type: 'user_group', op: 'add', group: { ...apiUserGroup(doc, new Set(userIds)), deactivated: false } };
+    return [{ userIds, event: update, perQueue: (queue, event) => (queue.includesDeactivatedGroups ? event : add) }];
+  }
+}
