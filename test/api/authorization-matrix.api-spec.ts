@@ -346,6 +346,57 @@ const REALM_SETTINGS_ROWS: Row[] = [
   { name: 'GET /user_groups', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
 ];
 
+/** User groups: a group Iago created (he and the owners, by can_manage_all_groups, manage it). */
+const userGroupFor = async (api: ApiTestClient, name: string): Promise<number> =>
+  (await api.as('iago').post('/api/v1/user_groups/create', { name, description: '', members: [api.user('iago').userId] })).body.group_id;
+const groupManagers = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('insufficient'), guest: 'no_guest', administrator: 'ok', owner: 'ok' });
+const USER_GROUP_ROWS: Row[] = [
+  {
+    name: 'POST /user_groups/create',
+    outcomes: { ...everyone('ok'), guest: 'no_guest' },
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/user_groups/create')), { name: `created by ${caller}`, description: '' }),
+  },
+  {
+    name: 'PATCH /user_groups/{id}',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) => form(as(api.http.patch(`/api/v1/user_groups/${await userGroupFor(api, `patched for ${caller}`)}`)), { description: `by ${caller}` }),
+  },
+  {
+    name: 'POST /user_groups/{id}/deactivate',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) => as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `deactivated for ${caller}`)}/deactivate`)),
+  },
+  {
+    name: 'POST /user_groups/{id}/members',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) =>
+      form(as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `members for ${caller}`)}/members`)), { add: JSON.stringify([api.user('desdemona').userId]) }),
+  },
+  {
+    name: 'POST /user_groups/{id}/subgroups',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) => {
+      const sub = await userGroupFor(api, `subgroup for ${caller}`);
+      return form(as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `supergroup for ${caller}`)}/subgroups`)), { add: JSON.stringify([sub]) });
+    },
+  },
+  {
+    name: 'GET /user_groups/{id}/members',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `read for ${caller}`)}/members`)),
+  },
+  {
+    name: 'GET /user_groups/{id}/members/{user_id}',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `membership for ${caller}`)}/members/${api.user('iago').userId}`)),
+  },
+  {
+    name: 'GET /user_groups/{id}/subgroups',
+    outcomes: everyone('ok'),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `subgroups of ${caller}`)}/subgroups`)),
+  },
+];
+
 /** Personal flags and read state (POST /messages/flags/narrow, /messages/flags, the mark-as-read endpoints). */
 const MESSAGE_FLAGS_ROWS: Row[] = [
   {
@@ -627,6 +678,7 @@ const ROWS: Row[] = [
   ...EVENT_ROWS,
   ...UPLOAD_ROWS,
   ...OPERATIONS_ROWS,
+  ...USER_GROUP_ROWS,
 ];
 
 /** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */
