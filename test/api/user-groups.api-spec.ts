@@ -138,6 +138,17 @@ describe('user groups', () => {
       expectSuccess(await members({ add: [id('cordelia'), id('iago')] }));
       expectSuccess(await members({ delete: [id('iago')] }));
       expect((await group(support)).members).toEqual(ids('hamlet', 'cordelia'));
+      // Notification Bot tells each user someone else added or removed (notify_for_user_group_subscription_changes).
+      const newest = async (who: string) =>
+        (expectSuccess(await api.as(who).get('/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }] })).messages as any[])[0];
+      const added = await newest('cordelia');
+      expect(added).toMatchObject({ sender_full_name: 'Notification Bot', type: 'private' });
+      expect(added.content).toBe(
+        `<p><span class="user-mention silent" data-user-id="${id('hamlet')}">King Hamlet</span> added you to the group ` +
+          `<span class="user-group-mention silent" data-user-group-id="${support}">support</span>.</p>`,
+      );
+      expect((await newest('iago')).content).toContain('removed you from the group');
+      expect(await newest('hamlet')).toBeUndefined();
       await api.markEvents();
       await refused(await members({ add: [id('cordelia')] }), `User ${id('cordelia')} is already a member of this group`);
       await refused(await members({ delete: [id('iago')] }), `There is no member '${id('iago')}' in this user group`);

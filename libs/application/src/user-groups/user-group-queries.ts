@@ -40,6 +40,12 @@ export class UserGroupQueries {
     return this.readStore.find<UserGroupDocument>(USER_GROUPS, { where: { realm_id: realmId } });
   }
 
+  /** A named group of this organization (its document), or null. */
+  async byId(realmId: number, groupId: number): Promise<UserGroupDocument | null> {
+    const group = await this.readStore.get<UserGroupDocument>(USER_GROUPS, String(groupId));
+    return group && group.realm_id === realmId ? group : null;
+  }
+
   async snapshot(realmId: number): Promise<UserGroupsSnapshot> {
     const [named, userDocuments, systemIds] = await Promise.all([this.named(realmId), this.users.list(realmId), this.groupIds.forRealm(realmId)]);
     const graph = new UserGroupGraph(
