@@ -286,6 +286,20 @@ describe('user groups', () => {
     });
   });
 
+  describe('system groups', () => {
+    it('follow roles: a role change moves the user between system groups, with user_group events', async () => {
+      const { queue_id } = await register('hamlet', { event_types: ['user_group'] });
+      expectSuccess(await api.as('desdemona').patch(`/api/v1/users/${id('cordelia')}`, { role: 300 }));
+      expect(await events('hamlet', queue_id)).toEqual([
+        { type: 'user_group', op: 'remove_members', group_id: await groupId('role:members'), user_ids: [id('cordelia')] },
+        { type: 'user_group', op: 'add_members', group_id: await groupId('role:moderators'), user_ids: [id('cordelia')] },
+        { type: 'user_group', op: 'remove_members', group_id: await groupId('role:fullmembers'), user_ids: [id('cordelia')] },
+      ]);
+      expect((await list()).find((g) => g.name === 'role:moderators').members).toEqual(ids('shiva', 'cordelia'));
+      expect((await list()).find((g) => g.name === 'role:members').members).toEqual([id('hamlet')]);
+    });
+  });
+
   describe('group mentions', () => {
     const channel = async (name: string, members: string[]) => {
       expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: members.map(id) }));

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type Role,
+  type SystemGroupName,
   unixSeconds,
+  type UserCreated,
+  type UserRoleChanged,
   type UserGroupCreated,
   type UserGroupDeactivated,
   type UserGroupDescriptionChanged,
@@ -16,6 +20,7 @@ import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { realmWide, toRealm } from '../events/deliveries';
 import type { ClientEvent } from '../events/event-queue';
+import { SystemGroupIds } from '../channels/system-group-ids';
 import { apiUserGroup } from './user-group-queries';
 import { USER_GROUPS, type UserGroupDocument } from './user-group.documents';
 
@@ -24,10 +29,24 @@ import { USER_GROUPS, type UserGroupDocument } from './user-group.documents';
  * A deactivation reaches clients without the include_deactivated_groups capability as `remove`
  * (EventQueue), and a reactivation reaches them as `add` with the whole group.
  */
+/** get_system_user_group_for_user: the system group a role makes a user a direct member of. */
+const ROLE_GROUP: Record<Role, SystemGroupName> = {
+  owner: 'role:owners',
+  administrator: 'role:administrators',
+  moderator: 'role:moderators',
+  member: 'role:members',
+  guest: 'role:everyone',
+};
+
 @Injectable()
 export class UserGroupsClientEvents implements AreaClientEvents {
+  constructor(private readonly groupIds: SystemGroupIds) {}
+
   clientEvents(): Record<string, ClientEventMapper<any>> {
     return {
+      // System group membership follows roles: do_create_user and do_change_user_role send these.
+      UserCreated: (e: Recorded<UserCreated>, c) => this.systemMembership(c, e.data.realmId, e.data.userId, null, e.data.role),
+      UserRoleChanged: (e: Recorded<UserRoleChanged>, c) => this.systemMembership(c, e.data.realmId, e.data.userId, e.data.oldRole, e.data.newRole),
       UserGroupCreated: (e: Recorded<UserGroupCreated>, c) => {
         const d = e.data;
         return toRealm(c, d.realmId, {
@@ -53,6 +72,25 @@ export class UserGroupsClientEvents implements AreaClientEvents {
       UserGroupSubgroupsRemoved: (e: Recorded<UserGroupSubgroupsRemoved>, c) =>
         toRealm(c, e.data.realmId, { type: 'user_group', op: 'remove_subgroups', group_id: e.data.groupId, direct_subgroup_ids: e.data.subgroupIds }),
     };
+  }
+
+  /**
+   * `remove_members` from the old role's system group, `add_members` to the new one's, then the
+   * change of role:fullmembers (members only, with no waiting period), each to the organization.
+   */
+  private async systemMembership(c: ClientEventMapperContext, realmId: number, userId: number, oldRole: Role | null, newRole: Role): Promise<ClientEventDelivery[]> {
+    if (oldRole === newRole) return [];
+    const ids = await this.groupIds.forRealm(realmId);
+    const userIds = await realmWide(c, realmId);
+    const event = (op: 'add_members' | 'remove_members', group: SystemGroupName): ClientEventDelivery => ({
+      userIds, event: { type: 'user_group', op, group_id: ids[group], user_ids: [userId] },
+    });
+    const deliveries: ClientEventDelivery[] = [];
+    if (oldRole !== null) deliveries.push(event('remove_members', ROLE_GROUP[oldRole]));
+    deliveries.push(event('add_members', ROLE_GROUP[newRole]));
+    if (oldRole === 'member') deliveries.push(event('remove_members', 'role:fullmembers'));
+    if (newRole === 'member') deliveries.push(event('add_members', 'role:fullmembers'));
+    return deliveries;
   }
 
   private update(c: ClientEventMapperContext, realmId: number, groupId: number, data: Record<string, unknown>): Promise<ClientEventDelivery[]> {
