@@ -323,7 +323,7 @@ describe('user groups', () => {
       expect((await newest('hamlet')).flags).not.toContain('mentioned');
     });
 
-    it("refuses a mention the group's can_mention_group does not allow, and does not render deactivated groups", async () => {
+    it("refuses a mention the group's can_mention_group does not allow; deactivated and system groups render silently", async () => {
       await channel('Dev help', ['iago', 'hamlet', 'cordelia']);
       const support = await create('hamlet', 'support', { can_mention_group: await groupId('role:administrators') });
       await api.markEvents();
@@ -333,9 +333,15 @@ describe('user groups', () => {
       );
       expectSuccess(await api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'help', content: 'hey @*support*' }));
       expect((await newest('hamlet')).flags).toContain('mentioned');
+      // A deactivated group renders as a silent mention (Zulip 10): nobody flagged, no permission needed.
       expectSuccess(await api.as('hamlet').post(`${GROUPS}/${support}/deactivate`));
-      expectSuccess(await api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'help', content: 'hey @*support*' }));
-      expect((await newest('hamlet')).content).toBe('<p>hey @<em>support</em></p>');
+      expectSuccess(await api.as('cordelia').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'help', content: 'hey @*support*' }));
+      expect((await newest('hamlet')).content).toBe(`<p>hey <span class="user-group-mention silent" data-user-group-id="${support}">support</span></p>`);
+      expect((await newest('hamlet')).flags).not.toContain('mentioned');
+      // System groups read as their display names, and nobody may mention them.
+      expectError(await api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'help', content: 'hey @*role:members*' }), "You are not allowed to mention user group 'role:members'.");
+      expectSuccess(await api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'help', content: 'hey @_*role:members*' }));
+      expect((await newest('hamlet')).content).toBe(`<p>hey <span class="user-group-mention silent" data-user-group-id="${await groupId('role:members')}">Members</span></p>`);
     });
 
     it('flags group members when an edit adds the mention', async () => {

@@ -18,7 +18,19 @@ export type UserGroupsSnapshot = {
 };
 
 /** A group a message may mention: its name, its members counting subgroups, and who may mention it. */
-export type MentionableGroup = { id: number; name: string; memberIds: number[]; canMention: boolean };
+export type MentionableGroup = { id: number; name: string; displayName?: string; deactivated?: boolean; memberIds: number[]; canMention: boolean };
+
+/** SystemGroups.GROUP_DISPLAY_NAME_MAP: how a mention of a system group reads. */
+const SYSTEM_GROUP_DISPLAY_NAMES: Record<SystemGroupName, string> = {
+  'role:owners': 'Owners',
+  'role:administrators': 'Administrators',
+  'role:moderators': 'Moderators',
+  'role:fullmembers': 'Full members',
+  'role:members': 'Members',
+  'role:everyone': 'Everyone',
+  'role:internet': 'Everyone on the internet',
+  'role:nobody': 'Nobody',
+};
 
 const graphUser = (u: UserDocument): GraphUser => ({ userId: u.user_id, role: u.role_name, isActive: u.is_active });
 
@@ -84,8 +96,9 @@ export class UserGroupQueries {
   }
 
   /**
-   * The active groups whose names (lower-cased) the content may mention (MentionData's user group
-   * lookup), with their members counting subgroups and whether `sender` is in can_mention_group.
+   * The groups whose names (lower-cased) the content may mention (MentionData's user group
+   * lookup), with their members counting subgroups and whether `sender` is in can_mention_group
+   * (sender_can_mention_group). Deactivated groups come too: they render as silent mentions.
    */
   async mentionable(realmId: number, names: string[], sender: { userId: number; role: UserDocument['role_name'] }): Promise<MentionableGroup[]> {
     if (names.length === 0) return [];
@@ -94,11 +107,16 @@ export class UserGroupQueries {
     const { graph, users, systemIds } = snapshot;
     const result: MentionableGroup[] = [];
     for (const name of Object.keys(systemIds) as SystemGroupName[]) {
-      // System groups are mentioned by name too; their can_mention_group is role:nobody.
-      if (wanted.has(name)) result.push({ id: systemIds[name], name, memberIds: graph.recursiveMembers(systemIds[name], users), canMention: false });
+      // System groups show their display name; their can_mention_group is role:nobody.
+      if (!wanted.has(name)) continue;
+      result.push({ id: systemIds[name], name, displayName: SYSTEM_GROUP_DISPLAY_NAMES[name], memberIds: graph.recursiveMembers(systemIds[name], users), canMention: false });
     }
     for (const group of snapshot.named) {
-      if (group.deactivated || !wanted.has(group.name.toLowerCase())) continue;
+      if (!wanted.has(group.name.toLowerCase())) continue;
+      if (group.deactivated) {
+        result.push({ id: group.id, name: group.name, deactivated: true, memberIds: [], canMention: true });
+        continue;
+      }
       const everyone = group.can_mention_group === systemIds['role:everyone'];
       result.push({
         id: group.id, name: group.name, memberIds: graph.recursiveMembers(group.id, users),

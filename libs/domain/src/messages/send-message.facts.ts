@@ -19,7 +19,7 @@ export type UserFacts = {
 };
 
 /** A user group a message might mention: its members counting subgroups, and its can_mention_group for the sender. */
-export type MentionableGroupFacts = { id: number; name: string; memberIds: number[]; canMention: boolean };
+export type MentionableGroupFacts = { id: number; name: string; displayName?: string; deactivated?: boolean; memberIds: number[]; canMention: boolean };
 
 /** A channel as sending needs to know it. */
 export type ChannelFacts = {

@@ -7,8 +7,11 @@ import { emojiCode } from './emoji';
 /** Zulip's chat syntax found while parsing, for the renderer and for the message's flags. */
 export type MentionableUser = { id: number; fullName: string; isActive: boolean };
 export type LinkableChannel = { id: number; name: string };
-/** A user group the content may mention (`@*name*`), with its members counting subgroups. */
-export type MentionableGroup = { id: number; name: string; memberIds: readonly number[] };
+/**
+ * A user group the content may mention (`@*name*`), with its members counting subgroups; system
+ * groups show their display name ("Members"), deactivated groups render as silent mentions.
+ */
+export type MentionableGroup = { id: number; name: string; memberIds: readonly number[]; displayName?: string; deactivated?: boolean };
 
 export type ChatSyntaxEnv = {
   usersById: Map<number, MentionableUser>;
@@ -78,7 +81,8 @@ export function chatSyntax(md: Md): void {
     return true;
   });
 
-  // UserGroupMentionPattern: a group by name (case-insensitively); a silent mention flags nobody.
+  // UserGroupMentionPattern: a group by name (case-insensitively); a silent mention, or one of a
+  // deactivated group, flags nobody.
   md.inline.ruler.before('emphasis', 'zulip_group_mention', (state: State, silent: boolean) => {
     if (state.src.charCodeAt(state.pos) !== 0x40 || !mayFollow(state.src, state.pos, MENTION_MAY_FOLLOW)) return false;
     const match = GROUP_MENTION.exec(state.src.slice(state.pos));
@@ -86,10 +90,10 @@ export function chatSyntax(md: Md): void {
     const env = state.env as ChatSyntaxEnv;
     const group = env.groupsByName.get(match[2].toLowerCase());
     if (!group) return false;
-    const isSilent = match[1] === '_';
+    const isSilent = match[1] === '_' || group.deactivated === true;
     if (!silent) {
       if (!isSilent) env.found.mentionedGroupIds.add(group.id);
-      state.push('zulip_group_mention', '', 0).meta = { groupId: group.id, name: group.name, silent: isSilent };
+      state.push('zulip_group_mention', '', 0).meta = { groupId: group.id, name: group.displayName ?? group.name, silent: isSilent };
     }
     state.pos += match[0].length;
     return true;

@@ -198,6 +198,12 @@ describe('possibleReferences', () => {
       expect(renderMessage('@*support* @**Twin|13**', withGroups).mentionedUserIds).toEqual([10, 11, 13]);
     });
 
+    it('renders a deactivated group silently and a system group by its display name', () => {
+      const rendered = renderMessage('@*old* @*role:members*', { ...context, groups: [{ id: 7, name: 'old', memberIds: [10], deactivated: true }, { id: 5, name: 'role:members', displayName: 'Members', memberIds: [10, 11] }] });
+      expect(rendered.html).toBe('<p><span class="user-group-mention silent" data-user-group-id="7">old</span> <span class="user-group-mention" data-user-group-id="5">@Members</span></p>');
+      expect(rendered.mentionedGroupIds).toEqual([5]);
+    });
+
     it('lists group names among the possible references', () =>
       expect(possibleReferences('@*Support* and @_*ops team* but not @**King Hamlet**').groupNames).toEqual(['support', 'ops team']));
   });
