@@ -84,8 +84,17 @@ export class EventQueue {
     if (!this.wants(event.type)) return undefined;
     if (event.type === 'typing' && event.message_type === 'stream' && !this.capabilities.streamTypingNotifications) return undefined;
     if (event.type === 'message' && this.narrow && !this.narrow((event.message ?? {}) as Record<string, unknown>, (event.flags ?? []) as string[])) return undefined;
-    if (event.type === 'user_group' && event.op === 'update' && (event.data as { deactivated?: boolean } | undefined)?.deactivated === true) {
-      if (!this.capabilities.includeDeactivatedGroups) return { type: 'user_group', op: 'remove', group_id: event.group_id };
+    if (event.type === 'user_group' && event.op === 'update') {
+      // A deactivation is a removal for clients that drop deactivated groups; a rename of a
+      // deactivated group (marked `deactivated` by its mapper, as Zulip marks it) is not theirs to see.
+      if ((event.data as { deactivated?: boolean } | undefined)?.deactivated === true && !this.capabilities.includeDeactivatedGroups) {
+        return { type: 'user_group', op: 'remove', group_id: event.group_id };
+      }
+      if ('deactivated' in event) {
+        if (event.deactivated === true && !this.capabilities.includeDeactivatedGroups) return undefined;
+        const { deactivated: _marker, ...rest } = event;
+        return rest as ClientEvent;
+      }
     }
     if (event.type === 'message' && !this.capabilities.emptyTopicName) {
       const message = event.message as { type?: string; subject?: string } | undefined;

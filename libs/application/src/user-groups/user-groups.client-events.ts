@@ -58,7 +58,11 @@ export class UserGroupsClientEvents implements AreaClientEvents {
           },
         });
       },
-      UserGroupNameChanged: (e: Recorded<UserGroupNameChanged>, c) => this.update(c, e.data.realmId, e.data.groupId, { name: e.data.newName }),
+      UserGroupNameChanged: async (e: Recorded<UserGroupNameChanged>, c) => {
+        // do_send_user_group_update_event marks a rename with the group's state (EventQueue reads it).
+        const doc = await c.readStore.get<UserGroupDocument>(USER_GROUPS, String(e.data.groupId));
+        return toRealm(c, e.data.realmId, { type: 'user_group', op: 'update', group_id: e.data.groupId, data: { name: e.data.newName }, deactivated: doc?.deactivated === true });
+      },
       UserGroupDescriptionChanged: (e: Recorded<UserGroupDescriptionChanged>, c) => this.update(c, e.data.realmId, e.data.groupId, { description: e.data.newDescription }),
       UserGroupSettingChanged: (e: Recorded<UserGroupSettingChanged>, c) => this.update(c, e.data.realmId, e.data.groupId, { [e.data.setting]: e.data.newValue }),
       UserGroupDeactivated: (e: Recorded<UserGroupDeactivated>, c) => this.update(c, e.data.realmId, e.data.groupId, { deactivated: true }),
