@@ -1,8 +1,8 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** User groups through the real HTTP stack (≈ zerver/tests/test_user_groups.py), as personas. */
-const GROUPS = '/api/v1/user_groups';
-const CREATE = '/api/v1/user_groups/create';
+const GROUPS = '/user_groups';
+const CREATE = '/user_groups/create';
 
 describe('user groups', () => {
   let api: ApiTestClient;
@@ -292,6 +292,18 @@ describe('user groups', () => {
       expect((await register('polonius', { fetch_event_types: ['realm_user_groups'] })).realm_user_groups.map((g: any) => g.id)).not.toContain(support);
       const withDeactivated = await register('polonius', { fetch_event_types: ['realm_user_groups'], client_capabilities: { include_deactivated_groups: true } });
       expect(withDeactivated.realm_user_groups.find((g: any) => g.id === support).deactivated).toBe(true);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('describes every user-group route with its parameters', async () => {
+      const { paths } = (await api.http.get('/api/v1/openapi.json')).body;
+      const userGroupPaths = Object.keys(paths).filter((p) => p.includes('user_groups')).sort();
+      expect(userGroupPaths).toEqual([
+        '/user_groups', '/user_groups/create', '/user_groups/{user_group_id}', '/user_groups/{user_group_id}/deactivate',
+        '/user_groups/{user_group_id}/members', '/user_groups/{user_group_id}/members/{user_id}', '/user_groups/{user_group_id}/subgroups',
+      ]);
+      expect(JSON.stringify(paths['/user_groups/create'])).toContain('can_mention_group');
     });
   });
 
