@@ -1,8 +1,8 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** User groups through the real HTTP stack (≈ zerver/tests/test_user_groups.py), as personas. */
-const GROUPS = '/user_groups';
-const CREATE = '/user_groups/create';
+const GROUPS = '/api/v1/user_groups';
+const CREATE = '/api/v1/user_groups/create';
 
 describe('user groups', () => {
   let api: ApiTestClient;
