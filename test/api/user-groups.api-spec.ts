@@ -84,6 +84,10 @@ describe('user groups', () => {
     });
 
     it("follows the organization's can_create_groups", async () => {
+      const realm = await register('hamlet', { fetch_event_types: ['realm'] });
+      expect([realm.realm_can_create_groups, realm.realm_can_manage_all_groups]).toEqual([await groupId('role:members'), await groupId('role:owners')]);
+      expectError(await api.as('iago').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:everyone') } }), "'can_create_groups' setting cannot be set to 'role:everyone' group.");
+      expectError(await api.as('iago').patch('/api/v1/realm', { can_manage_all_groups: { new: await groupId('role:nobody') } }), "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.");
       expectSuccess(await api.as('iago').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:moderators') } }));
       await api.markEvents();
       await refused(await api.as('hamlet').post(CREATE, { name: 'support', description: '' }), 'Insufficient permission');
@@ -108,6 +112,9 @@ describe('user groups', () => {
       await api.markEvents();
       await refused(await api.as('hamlet').patch(`${GROUPS}/${support}`, { name: 'marketing' }), "User group 'marketing' already exists.");
       await refused(await api.as('hamlet').patch(`${GROUPS}/${support}`, { name: 'role:x' }), "User group name cannot start with 'role:'.");
+      // The organization's can_manage_all_groups, once it names the administrators, lets Iago in.
+      expectSuccess(await api.as('desdemona').patch('/api/v1/realm', { can_manage_all_groups: { new: await groupId('role:administrators') } }));
+      expectSuccess(await api.as('iago').patch(`${GROUPS}/${support}`, { name: 'iago says' }));
     });
 
     it("changes permission settings as {new, old}, checking 'old'", async () => {
