@@ -343,17 +343,20 @@ const REALM_SETTINGS_ROWS: Row[] = [
     outcomes: adminsOnly(),
     send: (api, as, caller) => form(as(api.http.patch('/api/v1/realm')), { description: `Described by ${caller}`, allow_message_editing: 'true' }),
   },
-  { name: 'GET /user_groups', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
+  // require_member_or_admin: no guests, no bots.
+  { name: 'GET /user_groups', outcomes: { ...everyone('ok'), guest: 'no_guest', bot: 'human' }, send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
 ];
 
 /** User groups: a group Iago created (he and the owners, by can_manage_all_groups, manage it). */
 const userGroupFor = async (api: ApiTestClient, name: string): Promise<number> =>
   (await api.as('iago').post('/api/v1/user_groups/create', { name, description: '', members: [api.user('iago').userId] })).body.group_id;
-const groupManagers = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('insufficient'), guest: 'no_guest', administrator: 'ok', owner: 'ok' });
+/** require_member_or_admin (no guests, no bots), then the group's managers. */
+const groupManagers = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('insufficient'), guest: 'no_guest', bot: 'human', administrator: 'ok', owner: 'ok' });
+const membersAndAdmins = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('ok'), guest: 'no_guest', bot: 'human' });
 const USER_GROUP_ROWS: Row[] = [
   {
     name: 'POST /user_groups/create',
-    outcomes: { ...everyone('ok'), guest: 'no_guest' },
+    outcomes: membersAndAdmins(),
     send: (api, as, caller) => form(as(api.http.post('/api/v1/user_groups/create')), { name: `created by ${caller}`, description: '' }),
   },
   {
@@ -363,7 +366,8 @@ const USER_GROUP_ROWS: Row[] = [
   },
   {
     name: 'POST /user_groups/{id}/deactivate',
-    outcomes: groupManagers(),
+    // Not require_member_or_admin: only can_manage_group / can_manage_all_groups count.
+    outcomes: { ...everyone('insufficient'), administrator: 'ok', owner: 'ok' },
     send: async (api, as, caller) => as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `deactivated for ${caller}`)}/deactivate`)),
   },
   {
@@ -382,17 +386,17 @@ const USER_GROUP_ROWS: Row[] = [
   },
   {
     name: 'GET /user_groups/{id}/members',
-    outcomes: everyone('ok'),
+    outcomes: membersAndAdmins(),
     send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `read for ${caller}`)}/members`)),
   },
   {
     name: 'GET /user_groups/{id}/members/{user_id}',
-    outcomes: everyone('ok'),
+    outcomes: membersAndAdmins(),
     send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `membership for ${caller}`)}/members/${api.user('iago').userId}`)),
   },
   {
     name: 'GET /user_groups/{id}/subgroups',
-    outcomes: everyone('ok'),
+    outcomes: membersAndAdmins(),
     send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `subgroups of ${caller}`)}/subgroups`)),
   },
 ];

@@ -10,7 +10,9 @@ import {
   UserQueries,
 } from '@app/application';
 import {
+  type Actor,
   GroupSettingFormatError,
+  GuestUsersNotAllowedError,
   InvalidUserGroupError,
   NoSuchUserError,
   USER_GROUP_SETTING_NAMES,
@@ -18,7 +20,7 @@ import {
   type UserGroupSettingName,
   UserIsDeactivatedError,
 } from '@app/domain';
-import { CurrentUser } from '../http/auth.decorators';
+import { CurrentUser, HumansOnly } from '../http/auth.decorators';
 import { Params } from '../http/params/params.decorator';
 import { intPathParam } from '../http/path-params';
 import type { AuthenticatedUser } from '../http/request-context';
@@ -44,7 +46,16 @@ function settingChange(setting: UserGroupSettingName, value: unknown): UserGroup
   };
 }
 
-/** ≈ zerver/views/user_groups.py */
+/** require_member_or_admin: guests are refused (bots are, by @HumansOnly, before this). */
+function refuseGuests(actor: Actor): void {
+  if (actor.role === 'guest') throw new GuestUsersNotAllowedError();
+}
+
+/**
+ * ≈ zerver/views/user_groups.py. Every route but deactivation is require_member_or_admin: no
+ * guests ("Not allowed for guest users", checked first by the decider for changes) and no bots
+ * ("This endpoint does not accept bot requests."). Deactivation checks can_manage_group only.
+ */
 @Controller('api/v1')
 export class UserGroupsController {
   constructor(
@@ -54,6 +65,7 @@ export class UserGroupsController {
   ) {}
 
   @Post('user_groups/create')
+  @HumansOnly()
   @Summary('Create a user group (the organization\'s can_create_groups); answers its id.')
   async create(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: CreateUserGroupDto) {
     const settings: Partial<Record<UserGroupSettingName, CreateUserGroupDto[UserGroupSettingName]>> = {};
@@ -68,12 +80,15 @@ export class UserGroupsController {
   }
 
   @Get('user_groups')
+  @HumansOnly()
   @Summary('The organization\'s user groups, system groups first, by id.')
   async list(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: GetUserGroupsDto) {
+    refuseGuests(actor);
     return { user_groups: await this.groups.list(actor.realmId, { includeDeactivated: params.include_deactivated_groups ?? false }) };
   }
 
   @Patch('user_groups/:user_group_id')
+  @HumansOnly()
   @Summary('Rename, describe, change the permissions of, or reactivate a user group (its managers).')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_group_id') rawId: string, @Params() params: UpdateUserGroupDto) {
     const groupId = intPathParam(rawId);
@@ -93,6 +108,7 @@ export class UserGroupsController {
   }
 
   @Post('user_groups/:user_group_id/members')
+  @HumansOnly()
   @Summary('Add or remove members (and subgroups) of a user group.')
   async updateMembers(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_group_id') rawId: string, @Params() params: UpdateUserGroupMembersDto) {
     await this.commands.execute(
@@ -104,6 +120,7 @@ export class UserGroupsController {
   }
 
   @Post('user_groups/:user_group_id/subgroups')
+  @HumansOnly()
   @Summary('Add or remove direct subgroups of a user group.')
   async updateSubgroups(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_group_id') rawId: string, @Params() params: UpdateUserGroupSubgroupsDto) {
     await this.commands.execute(new UpdateUserGroupSubgroupsCommand({ actor }, intPathParam(rawId), { add: params.add ?? [], delete: params.delete ?? [] }));
@@ -111,14 +128,17 @@ export class UserGroupsController {
   }
 
   @Get('user_groups/:user_group_id/members')
+  @HumansOnly()
   @Summary('The members of a user group, through subgroups too unless direct_member_only.')
   async members(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_group_id') rawId: string, @Params() params: GetUserGroupMembersDto) {
+    refuseGuests(actor);
     const members = await this.groups.members(actor.realmId, intPathParam(rawId), params.direct_member_only ?? false);
     if (members === null) throw new InvalidUserGroupError();
     return { members };
   }
 
   @Get('user_groups/:user_group_id/members/:user_id')
+  @HumansOnly()
   @Summary('Whether a user is a member of a user group.')
   async isMember(
     @CurrentUser() { actor }: AuthenticatedUser,
@@ -126,6 +146,7 @@ export class UserGroupsController {
     @Param('user_id') rawUserId: string,
     @Params() params: GetUserGroupMembersDto,
   ) {
+    refuseGuests(actor);
     const groupId = intPathParam(rawId);
     const userId = intPathParam(rawUserId);
     const members = await this.groups.members(actor.realmId, groupId, params.direct_member_only ?? false);
@@ -137,8 +158,10 @@ export class UserGroupsController {
   }
 
   @Get('user_groups/:user_group_id/subgroups')
+  @HumansOnly()
   @Summary('The subgroups of a user group, recursively unless direct_subgroup_only.')
   async subgroups(@CurrentUser() { actor }: AuthenticatedUser, @Param('user_group_id') rawId: string, @Params() params: GetUserGroupSubgroupsDto) {
+    refuseGuests(actor);
     const subgroups = await this.groups.subgroups(actor.realmId, intPathParam(rawId), params.direct_subgroup_only ?? false);
     if (subgroups === null) throw new InvalidUserGroupError();
     return { subgroups };

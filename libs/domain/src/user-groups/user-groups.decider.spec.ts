@@ -258,8 +258,9 @@ describe('userGroupsDecider', () => {
         .when(deactivate(othello, 1000002)).thenMatches([{ type: 'UserGroupDeactivated' }]);
     });
 
-    it('is for managers only, and never for system groups', () => {
+    it('is for managers only (guests included: no guest check here), and never for system groups', () => {
       given([support]).when(deactivate(othello)).thenThrows(InsufficientPermissionError);
+      given([support]).when(deactivate(polonius)).thenThrows(InsufficientPermissionError, 'Insufficient permission');
       given([]).when(deactivate(desdemona, 5)).thenThrows(InsufficientPermissionError);
     });
   });

@@ -132,13 +132,13 @@ class Context {
     return this.can(this.meta.systemGroupIds[this.meta.realmSettings.can_manage_all_groups]) || this.can(group.settings.can_manage_group);
   }
 
+  /** require_member_or_admin (every change but deactivation, which only checks can_manage_group). */
   refuseGuests(): void {
     if (this.meta.actor.role === 'guest') throw new GuestUsersNotAllowedError();
   }
 
   /** access_user_group_for_update: a named group of this organization (system groups are never changed). */
   groupForUpdate(groupId: number): NamedUserGroupState {
-    this.refuseGuests();
     if (this.graph.systemName(groupId) !== undefined) throw new InsufficientPermissionError();
     const group = this.state.groups[groupId];
     if (!group) throw new InvalidUserGroupError();
@@ -240,6 +240,7 @@ function decideDeactivate(group: NamedUserGroupState, c: Context): UserGroupEven
 }
 
 function decideUpdate(d: UpdateUserGroup['data'], c: Context): UserGroupEvent[] {
+  c.refuseGuests();
   const changesSetting = Object.values(d.settings).some((v) => v !== undefined);
   if (d.name === undefined && d.description === undefined && !changesSetting && d.deactivated === undefined) throw new NoNewDataError();
   const group = c.groupForUpdate(d.groupId);
@@ -335,6 +336,7 @@ export const userGroupsDecider: Decider<UserGroupsCommand, UserGroupEvent, UserG
         return decideDeactivate(c.groupForUpdate(command.data.groupId), c);
       case 'UpdateUserGroupMembers': {
         const d = command.data;
+        c.refuseGuests();
         if (d.add.length + d.delete.length + d.addSubgroups.length + d.deleteSubgroups.length === 0) throw NothingToDoError.members();
         c.groupForUpdate(d.groupId);
         const steps: ((group: NamedUserGroupState, c: Context) => UserGroupEvent[])[] = [];
@@ -346,6 +348,7 @@ export const userGroupsDecider: Decider<UserGroupsCommand, UserGroupEvent, UserG
       }
       case 'UpdateUserGroupSubgroups': {
         const d = command.data;
+        c.refuseGuests();
         if (d.add.length + d.delete.length === 0) throw NothingToDoError.subgroups();
         c.groupForUpdate(d.groupId);
         const steps: ((group: NamedUserGroupState, c: Context) => UserGroupEvent[])[] = [];
