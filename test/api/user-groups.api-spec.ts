@@ -253,10 +253,19 @@ describe('user groups', () => {
 
   describe('events and /register', () => {
     it('sends user_group events for every change, and realm_user_groups matches GET /user_groups', async () => {
+      // Only the named groups' events (Notification Bot, created on its first notice, joins system groups).
+      const named = (list: any[]) => list.filter((e) => (e.group_id ?? e.group?.id) > 1_000_000);
       const { queue_id } = await register('cordelia', { event_types: ['user_group'] });
       const capable = await register('iago', { event_types: ['user_group'], client_capabilities: { include_deactivated_groups: true } });
       const support = await create('hamlet', 'support');
       const leadership = await create('hamlet', 'leadership');
+      // Created with subgroups: `add` without them, then `add_subgroups` (add_user_group adds them after creating).
+      const nested = await create('hamlet', 'nested', { subgroups: [support] });
+      expect(named(await events('cordelia', queue_id)).slice(-2)).toEqual([
+        { type: 'user_group', op: 'add', group: { ...(await group(nested)), direct_subgroup_ids: [] } },
+        { type: 'user_group', op: 'add_subgroups', group_id: nested, direct_subgroup_ids: [support] },
+      ]);
+      expectSuccess(await api.as('hamlet').post(`${GROUPS}/${nested}/deactivate`));
       expectSuccess(await api.as('hamlet').patch(`${GROUPS}/${support}`, { name: 'help', description: 'Help', can_mention_group: { new: leadership } }));
       expectSuccess(await api.as('hamlet').post(`${GROUPS}/${support}/members`, { add: [id('cordelia')], delete: [id('hamlet')] }));
       expectSuccess(await api.as('hamlet').post(`${GROUPS}/${leadership}/subgroups`, { add: [support] }));
@@ -265,9 +274,7 @@ describe('user groups', () => {
       expectSuccess(await api.as('hamlet').post(`${GROUPS}/${leadership}/deactivate`));
       expectSuccess(await api.as('hamlet').patch(`${GROUPS}/${leadership}`, { deactivated: false }));
 
-      // Only the named groups' events (Notification Bot, created on its first notice, joins system groups).
-      const named = (list: any[]) => list.filter((e) => (e.group_id ?? e.group?.id) > 1_000_000);
-      const got = named(await events('cordelia', queue_id));
+      const got = named(await events('cordelia', queue_id)).filter((e) => (e.group_id ?? e.group?.id) !== nested);
       const created = await group(support);
       expect(got[0]).toEqual({ type: 'user_group', op: 'add', group: { ...created, name: 'support', description: 'support team', members: [id('hamlet')], can_mention_group: await groupId('role:everyone') } });
       expect(got.slice(2)).toEqual([
@@ -283,7 +290,7 @@ describe('user groups', () => {
         { type: 'user_group', op: 'remove', group_id: leadership },
         { type: 'user_group', op: 'add', group: await group(leadership) },
       ]);
-      expect(named(await events('iago', capable.queue_id)).slice(-2)).toEqual([
+      expect(named(await events('iago', capable.queue_id)).filter((e) => (e.group_id ?? e.group?.id) !== nested).slice(-2)).toEqual([
         { type: 'user_group', op: 'update', group_id: leadership, data: { deactivated: true } },
         { type: 'user_group', op: 'update', group_id: leadership, data: { deactivated: false } },
       ]);

@@ -47,16 +47,23 @@ export class UserGroupsClientEvents implements AreaClientEvents {
       // System group membership follows roles: do_create_user and do_change_user_role send these.
       UserCreated: (e: Recorded<UserCreated>, c) => this.systemMembership(c, e.data.realmId, e.data.userId, null, e.data.role),
       UserRoleChanged: (e: Recorded<UserRoleChanged>, c) => this.systemMembership(c, e.data.realmId, e.data.userId, e.data.oldRole, e.data.newRole),
-      UserGroupCreated: (e: Recorded<UserGroupCreated>, c) => {
+      // add_user_group creates the group, then adds its subgroups: `add` without them, then `add_subgroups`.
+      UserGroupCreated: async (e: Recorded<UserGroupCreated>, c) => {
         const d = e.data;
-        return toRealm(c, d.realmId, {
+        const userIds = await realmWide(c, d.realmId);
+        const add: ClientEvent = {
           type: 'user_group',
           op: 'add',
           group: {
-            id: d.groupId, name: d.name, description: d.description, members: d.members, direct_subgroup_ids: d.subgroupIds,
+            id: d.groupId, name: d.name, description: d.description, members: d.members, direct_subgroup_ids: [],
             creator_id: d.creatorId, date_created: unixSeconds(d.at), is_system_group: false, deactivated: false, ...d.settings,
           },
-        });
+        };
+        const deliveries: ClientEventDelivery[] = [{ userIds, event: add }];
+        if (d.subgroupIds.length > 0) {
+          deliveries.push({ userIds, event: { type: 'user_group', op: 'add_subgroups', group_id: d.groupId, direct_subgroup_ids: d.subgroupIds } });
+        }
+        return deliveries;
       },
       UserGroupNameChanged: async (e: Recorded<UserGroupNameChanged>, c) => {
         // do_send_user_group_update_event marks a rename with the group's state (EventQueue reads it).

@@ -205,8 +205,9 @@ function decideCreate(d: CreateUserGroup['data'], c: Context): UserGroupEvent[] 
       : creator === null ? d.systemGroupIds['role:nobody']
       : { direct_members: [creator], direct_subgroups: [] };
   }
-  for (const id of d.subgroups) c.checkUsableGroup(id, () => new InvalidUserGroupIdError(id));
+  // add_user_group creates the group, then adds the subgroups: a taken name is found first.
   if (c.nameTaken(d.name)) throw new UserGroupNameInUseError(d.name);
+  for (const id of d.subgroups) c.checkUsableGroup(id, () => new InvalidUserGroupIdError(id));
   return [
     {
       type: 'UserGroupCreated',
