@@ -357,7 +357,7 @@ const USER_GROUP_ROWS: Row[] = [
   {
     name: 'POST /user_groups/create',
     outcomes: membersAndAdmins(),
-    send: (api, as, caller) => form(as(api.http.post('/api/v1/user_groups/create')), { name: `created by ${caller}`, description: '' }),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/user_groups/create')), { name: `created by ${caller}`, description: '', members: '[]' }),
   },
   {
     name: 'PATCH /user_groups/{id}',

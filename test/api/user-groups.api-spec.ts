@@ -67,7 +67,7 @@ describe('user groups', () => {
     it('refuses what Zulip refuses, appending nothing', async () => {
       await create('hamlet', 'support');
       await api.markEvents();
-      const post = (params: Record<string, unknown>, who = 'hamlet') => api.as(who).post(CREATE, { name: 'backend', description: 'Backend team', ...params });
+      const post = (params: Record<string, unknown>, who = 'hamlet') => api.as(who).post(CREATE, { name: 'backend', description: 'Backend team', members: [], ...params });
       await refused(await post({}, 'polonius'), 'Not allowed for guest users');
       await refused(await post({ members: [1111] }), 'Invalid user ID: 1111');
       await refused(await post({ name: 'support' }), "User group 'support' already exists.");
@@ -80,7 +80,8 @@ describe('user groups', () => {
       await refused(await post({ can_mention_group: { direct_members: [1111], direct_subgroups: [] } }), 'Invalid user ID: 1111');
       await refused(await post({ can_mention_group: { direct_members: [id('hamlet')], direct_subgroups: [123456] } }), 'Invalid user group ID: 123456');
       await refused(await post({ subgroups: [123456] }), 'Invalid user group ID: 123456');
-      await refused(await api.as('hamlet').post(CREATE, { name: 'backend' }), "Missing 'description' argument", { code: 'REQUEST_VARIABLE_MISSING' });
+      await refused(await api.as('hamlet').post(CREATE, { name: 'backend', members: [] }), "Missing 'description' argument", { code: 'REQUEST_VARIABLE_MISSING' });
+      await refused(await api.as('hamlet').post(CREATE, { name: 'backend', description: '' }), "Missing 'members' argument", { code: 'REQUEST_VARIABLE_MISSING' });
     });
 
     it("follows the organization's can_create_groups", async () => {
@@ -90,7 +91,7 @@ describe('user groups', () => {
       expectError(await api.as('iago').patch('/api/v1/realm', { can_manage_all_groups: { new: await groupId('role:nobody') } }), "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.");
       expectSuccess(await api.as('iago').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:moderators') } }));
       await api.markEvents();
-      await refused(await api.as('hamlet').post(CREATE, { name: 'support', description: '' }), 'Insufficient permission');
+      await refused(await api.as('hamlet').post(CREATE, { name: 'support', description: '', members: [] }), 'Insufficient permission');
       expect(await create('shiva', 'support')).toEqual(expect.any(Number));
     });
   });

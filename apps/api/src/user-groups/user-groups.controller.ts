@@ -72,7 +72,7 @@ export class UserGroupsController {
     for (const setting of USER_GROUP_SETTING_NAMES) if (params[setting] !== undefined) settings[setting] = params[setting];
     const { groupId } = await this.commands.execute(
       new CreateUserGroupCommand({ actor }, {
-        name: params.name, description: params.description, members: params.members ?? [], subgroups: params.subgroups ?? [],
+        name: params.name, description: params.description, members: params.members, subgroups: params.subgroups ?? [],
         settings: settings as Record<UserGroupSettingName, NonNullable<CreateUserGroupDto[UserGroupSettingName]>>,
       }),
     );

@@ -24,8 +24,8 @@ export class CreateUserGroupDto {
   @StringParam({ description: 'The group\'s description.' })
   description!: string;
 
-  @JsonParam(shapes.list(shapes.int()), { optional: true, description: 'Ids of the users to add as direct members (default none).' })
-  members?: number[];
+  @JsonParam(shapes.list(shapes.int()), { description: 'Ids of the users to add as direct members (required, may be empty).' })
+  members!: number[];
 
   @JsonParam(shapes.list(shapes.int()), { optional: true, description: 'Ids of the groups to add as direct subgroups (default none).' })
   subgroups?: number[];
