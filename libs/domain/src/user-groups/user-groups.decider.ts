@@ -256,6 +256,8 @@ function decideUpdate(d: UpdateUserGroup['data'], c: Context): UserGroupEvent[] 
   if (d.description !== undefined && d.description !== group.description) {
     events.push({ type: 'UserGroupDescriptionChanged', data: { ...base, oldDescription: group.description, newDescription: d.description } });
   }
+  // edit_user_group's order: name, description, reactivation, then the settings.
+  if (d.deactivated === false && group.deactivated) events.push({ type: 'UserGroupReactivated', data: base });
   for (const setting of USER_GROUP_SETTING_NAMES) {
     const change = d.settings[setting];
     if (change === undefined) continue;
@@ -264,7 +266,6 @@ function decideUpdate(d: UpdateUserGroup['data'], c: Context): UserGroupEvent[] 
     const next = c.checkSetting(setting, change.new);
     if (!sameSettingValue(next, current)) events.push({ type: 'UserGroupSettingChanged', data: { ...base, setting, oldValue: current, newValue: next } });
   }
-  if (d.deactivated === false && group.deactivated) events.push({ type: 'UserGroupReactivated', data: base });
   if (d.deactivated === true) events.push(...decideDeactivate(group, c));
   return events;
 }
