@@ -234,13 +234,15 @@ describe('user groups', () => {
       const support = await create('hamlet', 'support', { subgroups: [leadership], can_mention_group: leadership });
       await api.markEvents();
       const body = expectError(await api.as('hamlet').post(`${GROUPS}/${leadership}/deactivate`), 'Cannot deactivate user group in use.', { code: 'CANNOT_DEACTIVATE_GROUP_IN_USE' });
-      expect(body.objections).toEqual([{ type: 'user_group', group_id: support, settings: ['can_mention_group'] }, { type: 'subgroup', supergroup_ids: [support] }]);
+      expect(body.objections).toEqual([{ type: 'subgroup', supergroup_ids: [support] }, { type: 'user_group', group_id: support, settings: ['can_mention_group'] }]);
       await refused(await api.as('cordelia').post(`${GROUPS}/${support}/deactivate`), 'Insufficient permission');
       // Deactivation is not require_member_or_admin: a guest is simply not a manager.
       await refused(await api.as('polonius').post(`${GROUPS}/${support}/deactivate`), 'Insufficient permission');
       await refused(await api.as('desdemona').post(`${GROUPS}/${await groupId('role:members')}/deactivate`), 'Insufficient permission');
 
       expectSuccess(await api.as('hamlet').post(`${GROUPS}/${support}/deactivate`));
+      await api.markEvents();
+      await refused(await api.as('hamlet').post(`${GROUPS}/${support}/deactivate`), 'User group is deactivated.');
       expect((await list()).map((g) => g.id)).not.toContain(support);
       expect((await list('hamlet', { include_deactivated_groups: true })).find((g) => g.id === support).deactivated).toBe(true);
       await api.markEvents();

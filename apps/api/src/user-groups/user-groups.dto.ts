@@ -57,7 +57,7 @@ export class UpdateUserGroupDto {
   @StringParam({ optional: true, description: 'New description.' })
   description?: string;
 
-  @BoolParam({ optional: true, description: 'false reactivates a deactivated group (true deactivates it, as POST /user_groups/{id}/deactivate).' })
+  @BoolParam({ optional: true, description: 'false reactivates a deactivated group; true changes nothing (POST /user_groups/{id}/deactivate deactivates).' })
   deactivated?: boolean;
 
   @JsonParam(shapes.any(), { optional: true, description: change('Who may add others to the group') })

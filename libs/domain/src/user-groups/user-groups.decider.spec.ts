@@ -172,6 +172,8 @@ describe('userGroupsDecider', () => {
       given([support]).when(update(hamlet, { settings: { can_mention_group: { new: 6 } } })).thenNothingHappened();
     });
 
+    it('ignores deactivated: true, as edit_user_group does', () => given([support]).when(update(hamlet, { deactivated: true })).thenNothingHappened());
+
     it('reactivates a deactivated group', () =>
       given([support, { type: 'UserGroupDeactivated', data: { realmId: 1, groupId: 1000001, actorId: 10, at: AT } }])
         .when(update(hamlet, { deactivated: false })).thenMatches([{ type: 'UserGroupReactivated', data: { groupId: 1000001 } }]));
@@ -228,6 +230,12 @@ describe('userGroupsDecider', () => {
       given([support]).when(subgroups(hamlet, { delete: [123456] })).thenThrows(InvalidUserGroupIdError, 'Invalid user group ID: 123456');
     });
 
+    it('removes subgroups for managers only, not for can_remove_members_group', () => {
+      const removers = { type: 'UserGroupSettingChanged' as const, data: { realmId: 1, groupId: 1000001, setting: 'can_remove_members_group' as const, oldValue: 8, newValue: 5, actorId: 10, at: AT } };
+      given([support, leadership, nested, removers]).when(subgroups(othello, { delete: [1000002] })).thenThrows(InsufficientPermissionError);
+      given([support, leadership, nested, removers]).when(members(othello, { delete: [10] })).thenMatches([{ type: 'UserGroupMembersRemoved' }]);
+    });
+
     it('needs something to do, and a manager or can_add_members_group', () => {
       given([support]).when(subgroups(hamlet, {})).thenThrows(NothingToDoError, 'Nothing to do. Specify at least one of "add" or "delete".');
       given([support, leadership]).when(subgroups(othello, { add: [1000002] })).thenThrows(InsufficientPermissionError);
@@ -251,12 +259,16 @@ describe('userGroupsDecider', () => {
         act();
       } catch (error) {
         expect((error as CannotDeactivateGroupInUseError).extra).toEqual({
-          objections: [{ type: 'user_group', group_id: 1000001, settings: ['can_mention_group'] }, { type: 'subgroup', supergroup_ids: [1000001] }],
+          objections: [{ type: 'subgroup', supergroup_ids: [1000001] }, { type: 'user_group', group_id: 1000001, settings: ['can_mention_group'] }],
         });
       }
       given([support, leadership, nested, { type: 'UserGroupDeactivated', data: { realmId: 1, groupId: 1000001, actorId: 10, at: AT } }])
         .when(deactivate(othello, 1000002)).thenMatches([{ type: 'UserGroupDeactivated' }]);
     });
+
+    it('refuses a group already deactivated', () =>
+      given([support, { type: 'UserGroupDeactivated', data: { realmId: 1, groupId: 1000001, actorId: 10, at: AT } }])
+        .when(deactivate(hamlet)).thenThrows(UserGroupDeactivatedError, 'User group is deactivated.'));
 
     it('is for managers only (guests included: no guest check here), and never for system groups', () => {
       given([support]).when(deactivate(othello)).thenThrows(InsufficientPermissionError);

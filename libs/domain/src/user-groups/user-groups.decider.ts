@@ -219,22 +219,27 @@ function decideCreate(d: CreateUserGroup['data'], c: Context): UserGroupEvent[] 
   ];
 }
 
-/** check_user_group_can_be_deactivated: active groups that still use this one. */
+/**
+ * access_user_group_for_deactivation's objections, in its order: active supergroups, then active
+ * groups whose settings name this group (directly or as a subgroup of an anonymous group).
+ * Organization and channel settings name system groups only here, so they never object.
+ */
 function deactivationObjections(groupId: number, c: Context): DeactivationObjection[] {
   const objections: DeactivationObjection[] = [];
   const active = Object.values(c.state.groups).filter((g) => !g.deactivated && g.id !== groupId);
+  const supergroups = active.filter((g) => g.subgroupIds.includes(groupId)).map((g) => g.id);
+  if (supergroups.length > 0) objections.push({ type: 'subgroup', supergroup_ids: ascending(supergroups) });
   for (const group of active) {
     const settings = USER_GROUP_SETTING_NAMES.filter((s) => groupsNamedBy(group.settings[s]).includes(groupId));
     if (settings.length > 0) objections.push({ type: 'user_group', group_id: group.id, settings });
   }
-  const supergroups = active.filter((g) => g.subgroupIds.includes(groupId)).map((g) => g.id);
-  if (supergroups.length > 0) objections.push({ type: 'subgroup', supergroup_ids: ascending(supergroups) });
   return objections;
 }
 
 function decideDeactivate(group: NamedUserGroupState, c: Context): UserGroupEvent[] {
+  // access_user_group_for_update without allow_deactivated: a deactivated group is refused first.
+  if (group.deactivated) throw new UserGroupDeactivatedError();
   if (!c.mayManage(group)) throw new InsufficientPermissionError();
-  if (group.deactivated) return [];
   const objections = deactivationObjections(group.id, c);
   if (objections.length > 0) throw new CannotDeactivateGroupInUseError(objections);
   return [{ type: 'UserGroupDeactivated', data: { ...c.base, groupId: group.id } }];
@@ -256,7 +261,8 @@ function decideUpdate(d: UpdateUserGroup['data'], c: Context): UserGroupEvent[] 
   if (d.description !== undefined && d.description !== group.description) {
     events.push({ type: 'UserGroupDescriptionChanged', data: { ...base, oldDescription: group.description, newDescription: d.description } });
   }
-  // edit_user_group's order: name, description, reactivation, then the settings.
+  // edit_user_group's order: name, description, reactivation, then the settings. `deactivated:
+  // true` changes nothing there (deactivation has its own route).
   if (d.deactivated === false && group.deactivated) events.push({ type: 'UserGroupReactivated', data: base });
   for (const setting of USER_GROUP_SETTING_NAMES) {
     const change = d.settings[setting];
@@ -266,7 +272,6 @@ function decideUpdate(d: UpdateUserGroup['data'], c: Context): UserGroupEvent[] 
     const next = c.checkSetting(setting, change.new);
     if (!sameSettingValue(next, current)) events.push({ type: 'UserGroupSettingChanged', data: { ...base, setting, oldValue: current, newValue: next } });
   }
-  if (d.deactivated === true) events.push(...decideDeactivate(group, c));
   return events;
 }
 
@@ -299,10 +304,11 @@ function decideAddSubgroups(group: NamedUserGroupState, subgroupIds: number[], c
   return [{ type: 'UserGroupSubgroupsAdded', data: { ...c.base, groupId: group.id, subgroupIds: ids } }];
 }
 
+/** remove_subgroups_from_group_backend: managers only (permission_setting="can_manage_group"). */
 function decideRemoveSubgroups(group: NamedUserGroupState, subgroupIds: number[], c: Context): UserGroupEvent[] {
-  if (!c.mayManage(group) && !c.can(group.settings.can_remove_members_group)) throw new InsufficientPermissionError();
+  if (!c.mayManage(group)) throw new InsufficientPermissionError();
   const ids = ascending(subgroupIds);
-  for (const id of ids) if (!c.graph.has(id)) throw new InvalidUserGroupIdError(id);
+  for (const id of ids) c.checkUsableGroup(id, () => new InvalidUserGroupIdError(id));
   for (const id of ids) if (!group.subgroupIds.includes(id)) throw new NotSubgroupError(id);
   return [{ type: 'UserGroupSubgroupsRemoved', data: { ...c.base, groupId: group.id, subgroupIds: ids } }];
 }
