@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type GraphUser, type SystemGroupName, UserGroupGraph } from '@app/domain';
+import { type GraphUser, type SystemGroupName, USER_GROUP_SETTING_NAMES, UserGroupGraph } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
@@ -34,9 +34,17 @@ const SYSTEM_GROUP_DISPLAY_NAMES: Record<SystemGroupName, string> = {
 
 const graphUser = (u: UserDocument): GraphUser => ({ userId: u.user_id, role: u.role_name, isActive: u.is_active });
 
-/** A named group for the API: deactivated users are not members (Zulip's is_active filter). */
+/**
+ * A named group for the API: deactivated users are neither members nor in the anonymous groups of
+ * its settings (Zulip's is_active filters, get_group_setting_value_for_api).
+ */
 export function apiUserGroup({ realm_id: _realm, ...group }: UserGroupDocument, activeUserIds: ReadonlySet<number>): ApiUserGroup {
-  return { ...group, members: group.members.filter((id) => activeUserIds.has(id)) };
+  const api: ApiUserGroup = { ...group, members: group.members.filter((id) => activeUserIds.has(id)) };
+  for (const setting of USER_GROUP_SETTING_NAMES) {
+    const value = group[setting];
+    if (typeof value !== 'number') api[setting] = { ...value, direct_members: value.direct_members.filter((id) => activeUserIds.has(id)) };
+  }
+  return api;
 }
 
 /** Reads of the user groups read model and of the system groups derived from roles (zerver/lib/user_groups.py). */

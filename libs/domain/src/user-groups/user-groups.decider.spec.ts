@@ -270,6 +270,11 @@ describe('userGroupsDecider', () => {
       given([support, { type: 'UserGroupDeactivated', data: { realmId: 1, groupId: 1000001, actorId: 10, at: AT } }])
         .when(deactivate(hamlet)).thenThrows(UserGroupDeactivatedError, 'User group is deactivated.'));
 
+    it('never lets a guest manage, even one named by can_manage_group (allow_everyone_group false)', () => {
+      const guestManages = { type: 'UserGroupSettingChanged' as const, data: { realmId: 1, groupId: 1000001, setting: 'can_manage_group' as const, oldValue: 8, newValue: { direct_members: [12], direct_subgroups: [] }, actorId: 10, at: AT } };
+      given([support, guestManages]).when(deactivate(polonius)).thenThrows(InsufficientPermissionError);
+    });
+
     it('is for managers only (guests included: no guest check here), and never for system groups', () => {
       given([support]).when(deactivate(othello)).thenThrows(InsufficientPermissionError);
       given([support]).when(deactivate(polonius)).thenThrows(InsufficientPermissionError, 'Insufficient permission');

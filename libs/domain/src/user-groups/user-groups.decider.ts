@@ -120,10 +120,14 @@ class Context {
     return { realmId: this.meta.realmId, actorId: this.meta.actor.userId, at: this.meta.now };
   }
 
-  /** Whether the actor is in the group a setting names (the operator may do anything). */
-  can(value: UserGroupSettingValue): boolean {
+  /**
+   * user_has_permission_for_group_setting: the actor is in the group a setting names; guests never
+   * are for settings that may not be role:everyone (`allowEveryone` false). The operator may do anything.
+   */
+  can(value: UserGroupSettingValue, allowEveryone = false): boolean {
     const { actor } = this.meta;
     if (actor.role === 'operator') return true;
+    if (actor.role === 'guest' && !allowEveryone) return false;
     return this.graph.settingContains({ userId: actor.userId ?? -1, role: actor.role }, value);
   }
 
@@ -289,7 +293,7 @@ function decideRemoveMembers(group: NamedUserGroupState, userIds: number[], c: C
   const ids = c.checkUsers(userIds);
   const self = c.meta.actor.userId;
   const onlySelf = userIds.length === 1 && userIds[0] === self;
-  const allowed = c.mayManage(group) || c.can(group.settings.can_remove_members_group) || (onlySelf && c.can(group.settings.can_leave_group));
+  const allowed = c.mayManage(group) || c.can(group.settings.can_remove_members_group) || (onlySelf && c.can(group.settings.can_leave_group, USER_GROUP_SETTINGS.can_leave_group.allowEveryone));
   if (!allowed) throw new InsufficientPermissionError();
   for (const id of userIds) if (!group.members.includes(id)) throw new UserNotMemberError(id);
   return [{ type: 'UserGroupMembersRemoved', data: { ...c.base, groupId: group.id, userIds: ids } }];
