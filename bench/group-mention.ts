@@ -9,12 +9,13 @@
  *
  * The two kinds alternate so that both see the same store sizes; each latency is the p50 of `--rounds`.
  *
- *   node dist/bench/group-mention.js [--members 1000] [--rounds 40] [--quick] [--no-doc] [--json FILE]
+ *   node dist/bench/group-mention.js [--members 1000] [--rounds 40] [--quick] [--only plain|mention] [--no-doc] [--json FILE]
  *   node -r ./test/crash/register-swc.js bench/group-mention.ts --members 1000
  *
  * Writes its own section of docs/benchmarks.md (between bench:group-mention markers) unless --no-doc.
  */
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateRealmCommand, CreateUserCommand, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
@@ -31,6 +32,7 @@ const END = '<!-- bench:group-mention:end -->';
 async function main() {
   const args = parseArgs();
   const began = now();
+  const load = loadavg()[0];
   const members = intArg(args, 'members', args.quick ? 200 : 1000);
   const rounds = intArg(args, 'rounds', args.quick ? 10 : 40);
   const dir = tempDir('group-mention');
@@ -58,8 +60,10 @@ async function main() {
     if (flagged !== members) throw new Error(`the mention flagged ${flagged} of ${members} members`);
     const plain: number[] = [];
     const grouped: number[] = [];
+    // --only plain|mention: one kind only (for a CPU profile of one path: node --cpu-prof …).
+    const kinds = ([[plain, 'plain'], [grouped, 'mention']] as const).filter(([, kind]) => args.only === undefined || args.only === kind);
     for (let i = 0; i < rounds; i++) {
-      for (const [samples, content] of [[plain, `plain message ${i}`], [grouped, `hello @*everybody* ${i}`]] as const) {
+      for (const [samples, content] of kinds.map(([list, kind]) => [list, kind === 'plain' ? `plain message ${i}` : `hello @*everybody* ${i}`] as const)) {
         const t0 = now();
         await send(content);
         samples.push(now() - t0);
@@ -87,7 +91,7 @@ async function main() {
     rows,
     notes: [
       'Latencies are measured by the client over loopback HTTP with keep-alive, one request at a time, plain and mentioning sends alternating. The mention reads the organization\'s groups and users once (UserGroupQueries.mentionable), renders `@*everybody*`, checks can_mention_group, and flags every member `mentioned` in the one `MessageSent` event.',
-      'Measured on a shared 2-core machine while other engineers\' builds and tests ran: the numbers are noisy; compare runs on a quiet machine.',
+      `Measured on a shared 2-core machine while other engineers' builds and tests ran (load average ${fmtNum(load, 1)} at the start): single sends of 5–15 ms swing by several ms from run to run, so the ratio is noisy; compare runs on a quiet machine (\`--only plain|mention\` with \`node --cpu-prof\` isolates one path).`,
     ],
     targets,
     durationMs: now() - began,

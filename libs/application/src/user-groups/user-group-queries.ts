@@ -111,16 +111,28 @@ export class UserGroupQueries {
   async mentionable(realmId: number, names: string[], sender: { userId: number; role: UserDocument['role_name'] }): Promise<MentionableGroup[]> {
     if (names.length === 0) return [];
     const wanted = new Set(names.map((n) => n.toLowerCase()));
-    const snapshot = await this.snapshot(realmId);
-    const { graph, users, systemIds } = snapshot;
+    const [named, systemIds] = await Promise.all([this.named(realmId), this.groupIds.forRealm(realmId)]);
+    const graph = new UserGroupGraph(
+      named.map((g) => ({ id: g.id, members: g.members, subgroupIds: g.direct_subgroup_ids, deactivated: g.deactivated })),
+      systemIds,
+    );
+    const systemNames = (Object.keys(systemIds) as SystemGroupName[]).filter((name) => wanted.has(name));
+    const mentioned = named.filter((g) => wanted.has(g.name.toLowerCase()));
+    if (systemNames.length === 0 && mentioned.length === 0) return [];
+    // The organization's users are read only when a system group takes part (members by role);
+    // otherwise members come from the groups themselves, and the send keeps only active
+    // subscribers anyway, so a 1,000-member group costs no read of every user.
+    const needsRoles = systemNames.length > 0 || mentioned.some((g) => !g.deactivated && graph.recursiveSubgroups(g.id).some((id) => graph.systemName(id) !== undefined));
+    const users: GraphUser[] = needsRoles
+      ? (await this.users.list(realmId)).map(graphUser)
+      : [...new Set(mentioned.flatMap((g) => [g.id, ...graph.recursiveSubgroups(g.id)]).flatMap((id) => graph.namedGroup(id)?.members ?? []))]
+          .map((userId) => ({ userId, role: 'member' as const, isActive: true }));
     const result: MentionableGroup[] = [];
-    for (const name of Object.keys(systemIds) as SystemGroupName[]) {
+    for (const name of systemNames) {
       // System groups show their display name; their can_mention_group is role:nobody.
-      if (!wanted.has(name)) continue;
       result.push({ id: systemIds[name], name, displayName: SYSTEM_GROUP_DISPLAY_NAMES[name], memberIds: graph.recursiveMembers(systemIds[name], users), canMention: false });
     }
-    for (const group of snapshot.named) {
-      if (!wanted.has(group.name.toLowerCase())) continue;
+    for (const group of mentioned) {
       if (group.deactivated) {
         result.push({ id: group.id, name: group.name, deactivated: true, memberIds: [], canMention: true });
         continue;
