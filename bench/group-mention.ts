@@ -90,8 +90,8 @@ async function main() {
     params: { members, rounds },
     rows,
     notes: [
-      'Latencies are measured by the client over loopback HTTP with keep-alive, one request at a time, plain and mentioning sends alternating. The mention reads the organization\'s groups and users once (UserGroupQueries.mentionable), renders `@*everybody*`, checks can_mention_group, and flags every member `mentioned` in the one `MessageSent` event.',
-      `Measured on a shared 2-core machine while other engineers' builds and tests ran (load average ${fmtNum(load, 1)} at the start): single sends of 5–15 ms swing by several ms from run to run, so the ratio is noisy; compare runs on a quiet machine (\`--only plain|mention\` with \`node --cpu-prof\` isolates one path).`,
+      'Latencies are measured by the client over loopback HTTP with keep-alive, one request at a time, plain and mentioning sends alternating. The mention reads the organization\'s named groups (and its users only when a system group takes part: UserGroupQueries.mentionable), renders `@*everybody*`, checks can_mention_group, and flags every member `mentioned` in the one `MessageSent` event.',
+      `Measured on a shared 2-core machine while other engineers' builds and tests ran (load average ${fmtNum(load, 1)} at the start): single sends swing by several ms from run to run, so the ratio is noisy; compare runs on a quiet machine (\`--only plain|mention\` with \`node --cpu-prof\` isolates one path).`,
     ],
     targets,
     durationMs: now() - began,
