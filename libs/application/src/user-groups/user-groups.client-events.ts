@@ -4,6 +4,8 @@ import {
   type SystemGroupName,
   unixSeconds,
   type UserCreated,
+  type UserDeactivated,
+  type UserReactivated,
   type UserRoleChanged,
   type UserGroupCreated,
   type UserGroupDeactivated,
@@ -40,13 +42,40 @@ const ROLE_GROUP: Record<Role, SystemGroupName> = {
 
 @Injectable()
 export class UserGroupsClientEvents implements AreaClientEvents {
+  /**
+   * The active users of each organization, as of the last event mapped: read once, then kept in
+   * step by the user events (mappers run in log order), so that creating 10,000 users does not
+   * read every user 10,000 times more than the users area already does.
+   */
+  private readonly activeUsers = new Map<number, Set<number>>();
+
   constructor(private readonly groupIds: SystemGroupIds) {}
+
+  private async active(c: ClientEventMapperContext, realmId: number): Promise<Set<number>> {
+    let users = this.activeUsers.get(realmId);
+    if (!users) {
+      users = new Set(await realmWide(c, realmId));
+      this.activeUsers.set(realmId, users);
+    }
+    return users;
+  }
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
     return {
       // System group membership follows roles: do_create_user and do_change_user_role send these.
-      UserCreated: (e: Recorded<UserCreated>, c) => this.systemMembership(c, e.data.realmId, e.data.userId, null, e.data.role),
+      UserCreated: async (e: Recorded<UserCreated>, c) => {
+        (await this.active(c, e.data.realmId)).add(e.data.userId);
+        return this.systemMembership(c, e.data.realmId, e.data.userId, null, e.data.role);
+      },
       UserRoleChanged: (e: Recorded<UserRoleChanged>, c) => this.systemMembership(c, e.data.realmId, e.data.userId, e.data.oldRole, e.data.newRole),
+      UserDeactivated: (e: Recorded<UserDeactivated>) => {
+        this.activeUsers.get(e.data.realmId)?.delete(e.data.userId);
+        return [];
+      },
+      UserReactivated: (e: Recorded<UserReactivated>) => {
+        this.activeUsers.get(e.data.realmId)?.add(e.data.userId);
+        return [];
+      },
       // add_user_group creates the group, then adds its subgroups: `add` without them, then `add_subgroups`.
       UserGroupCreated: async (e: Recorded<UserGroupCreated>, c) => {
         const d = e.data;
@@ -92,7 +121,7 @@ export class UserGroupsClientEvents implements AreaClientEvents {
   private async systemMembership(c: ClientEventMapperContext, realmId: number, userId: number, oldRole: Role | null, newRole: Role): Promise<ClientEventDelivery[]> {
     if (oldRole === newRole) return [];
     const ids = await this.groupIds.forRealm(realmId);
-    const userIds = await realmWide(c, realmId);
+    const userIds = [...(await this.active(c, realmId))];
     const event = (op: 'add_members' | 'remove_members', group: SystemGroupName): ClientEventDelivery => ({
       userIds, event: { type: 'user_group', op, group_id: ids[group], user_ids: [userId] },
     });
