@@ -243,6 +243,10 @@ describe('user groups', () => {
       expectSuccess(await api.as('hamlet').post(`${GROUPS}/${support}/deactivate`));
       await api.markEvents();
       await refused(await api.as('hamlet').post(`${GROUPS}/${support}/deactivate`), 'User group is deactivated.');
+      // access_user_group_to_read_membership: a deactivated group's membership is not read.
+      for (const path of [`${GROUPS}/${support}/members`, `${GROUPS}/${support}/subgroups`, `${GROUPS}/${support}/members/${id('hamlet')}`]) {
+        expectError(await api.as('hamlet').get(path), 'User group is deactivated.');
+      }
       expect((await list()).map((g) => g.id)).not.toContain(support);
       expect((await list('hamlet', { include_deactivated_groups: true })).find((g) => g.id === support).deactivated).toBe(true);
       await api.markEvents();

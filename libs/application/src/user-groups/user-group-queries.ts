@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type GraphUser, type SystemGroupName, USER_GROUP_SETTING_NAMES, UserGroupGraph } from '@app/domain';
+import { type GraphUser, type SystemGroupName, USER_GROUP_SETTING_NAMES, UserGroupDeactivatedError, UserGroupGraph } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
@@ -89,10 +89,14 @@ export class UserGroupQueries {
     return (await this.snapshot(realmId)).graph.has(groupId);
   }
 
-  /** get_user_group_member_ids: active members, directly or through subgroups; null for no such group. */
+  /**
+   * get_user_group_member_ids: active members, directly or through subgroups; null for no such
+   * group (access_user_group_to_read_membership refuses a deactivated group: "User group is deactivated.").
+   */
   async members(realmId: number, groupId: number, directOnly: boolean): Promise<number[] | null> {
     const { graph, users } = await this.snapshot(realmId);
     if (!graph.has(groupId)) return null;
+    if (graph.isDeactivated(groupId)) throw new UserGroupDeactivatedError();
     return directOnly ? graph.directMembers(groupId, users) : graph.recursiveMembers(groupId, users);
   }
 
@@ -100,6 +104,7 @@ export class UserGroupQueries {
   async subgroups(realmId: number, groupId: number, directOnly: boolean): Promise<number[] | null> {
     const { graph } = await this.snapshot(realmId);
     if (!graph.has(groupId)) return null;
+    if (graph.isDeactivated(groupId)) throw new UserGroupDeactivatedError();
     return directOnly ? graph.directSubgroups(groupId).sort((a, b) => a - b) : graph.recursiveSubgroups(groupId);
   }
 
