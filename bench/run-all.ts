@@ -26,6 +26,7 @@ const SCRIPTS: Script[] = [
   { name: 'replay-throughput', args: [], quickArgs: ['--count', '20000'] },
   { name: 'http-ceiling', args: [], quickArgs: ['--duration', '2', '--warmup', '1'] },
   { name: 'message-move', args: [], quickArgs: ['--quick', '--no-doc'] },
+  { name: 'group-mention', args: [], quickArgs: ['--quick', '--no-doc'] },
   { name: 'event-queues', args: [], quickArgs: ['--quick', '--no-doc'] },
   { name: 'uploads', args: [], quickArgs: ['--mib', '8', '--limit-mib', '16', '--oversize-mib', '32', '--no-doc'] },
   { name: 'scheduled-lateness', args: [], quickArgs: ['--quick', '--no-doc'] },

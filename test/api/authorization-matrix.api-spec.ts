@@ -352,7 +352,62 @@ const REALM_SETTINGS_ROWS: Row[] = [
     outcomes: adminsOnly(),
     send: (api, as, caller) => form(as(api.http.patch('/api/v1/realm')), { description: `Described by ${caller}`, allow_message_editing: 'true' }),
   },
-  { name: 'GET /user_groups', outcomes: everyone('ok'), send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
+  // require_member_or_admin: no guests, no bots.
+  { name: 'GET /user_groups', outcomes: { ...everyone('ok'), guest: 'no_guest', bot: 'human' }, send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
+];
+
+/** User groups: a group Iago created (he and the owners, by can_manage_all_groups, manage it). */
+const userGroupFor = async (api: ApiTestClient, name: string): Promise<number> =>
+  (await api.as('iago').post('/api/v1/user_groups/create', { name, description: '', members: [api.user('iago').userId] })).body.group_id;
+/** require_member_or_admin (no guests, no bots), then the group's managers. */
+const groupManagers = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('insufficient'), guest: 'no_guest', bot: 'human', administrator: 'ok', owner: 'ok' });
+const membersAndAdmins = (): Partial<Record<Caller, Outcome>> => ({ ...everyone('ok'), guest: 'no_guest', bot: 'human' });
+const USER_GROUP_ROWS: Row[] = [
+  {
+    name: 'POST /user_groups/create',
+    outcomes: membersAndAdmins(),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/user_groups/create')), { name: `created by ${caller}`, description: '', members: '[]' }),
+  },
+  {
+    name: 'PATCH /user_groups/{id}',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) => form(as(api.http.patch(`/api/v1/user_groups/${await userGroupFor(api, `patched for ${caller}`)}`)), { description: `by ${caller}` }),
+  },
+  {
+    name: 'POST /user_groups/{id}/deactivate',
+    // Not require_member_or_admin: only can_manage_group / can_manage_all_groups count.
+    outcomes: { ...everyone('insufficient'), administrator: 'ok', owner: 'ok' },
+    send: async (api, as, caller) => as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `deactivated for ${caller}`)}/deactivate`)),
+  },
+  {
+    name: 'POST /user_groups/{id}/members',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) =>
+      form(as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `members for ${caller}`)}/members`)), { add: JSON.stringify([api.user('desdemona').userId]) }),
+  },
+  {
+    name: 'POST /user_groups/{id}/subgroups',
+    outcomes: groupManagers(),
+    send: async (api, as, caller) => {
+      const sub = await userGroupFor(api, `subgroup for ${caller}`);
+      return form(as(api.http.post(`/api/v1/user_groups/${await userGroupFor(api, `supergroup for ${caller}`)}/subgroups`)), { add: JSON.stringify([sub]) });
+    },
+  },
+  {
+    name: 'GET /user_groups/{id}/members',
+    outcomes: membersAndAdmins(),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `read for ${caller}`)}/members`)),
+  },
+  {
+    name: 'GET /user_groups/{id}/members/{user_id}',
+    outcomes: membersAndAdmins(),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `membership for ${caller}`)}/members/${api.user('iago').userId}`)),
+  },
+  {
+    name: 'GET /user_groups/{id}/subgroups',
+    outcomes: membersAndAdmins(),
+    send: async (api, as, caller) => as(api.http.get(`/api/v1/user_groups/${await userGroupFor(api, `subgroups of ${caller}`)}/subgroups`)),
+  },
 ];
 
 /** Personal flags and read state (POST /messages/flags/narrow, /messages/flags, the mark-as-read endpoints). */
@@ -750,6 +805,7 @@ const ROWS: Row[] = [
   ...LINKIFIER_ROWS,
   ...EVERYDAY_ROWS,
   ...PRESENCE_ROWS,
+  ...USER_GROUP_ROWS,
 ];
 
 /** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */
@@ -784,7 +840,6 @@ const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {
 describe('authorization matrix', () => {
   let api: ApiTestClient;
   const credentials = new Map<Caller, { email: string; apiKey: string }>();
-
   beforeAll(async () => {
     api = await ApiTestClient.start();
     const bus = api.app.get(CommandBus);
@@ -799,7 +854,6 @@ describe('authorization matrix', () => {
     credentials.set('bad_key', { email: api.user('hamlet').email, apiKey: 'Z'.repeat(32) });
   });
   afterAll(() => api.close());
-
   it('has a row for every /api/v1 route', () => {
     const shape = (name: string) => name.replace(/ \(.*\)$/, '').replace(/\/api\/v1/, '').replace(/\{[^}]*\}|:[A-Za-z_]+/g, '{}');
     const covered = new Set(ROWS.map((row) => shape(row.name)));
@@ -808,9 +862,7 @@ describe('authorization matrix', () => {
       .filter((name) => !covered.has(name) && !NOT_IN_MATRIX.has(name));
     expect(missing).toEqual([]);
   });
-
   const cases = ROWS.flatMap((row) => CALLERS.map((caller) => [row.name, caller, row] as const));
-
   it.each(cases)('%s as %s', async (_name, caller, row) => {
     const as = (req: ReturnType<ApiTestClient['http']['get']>) => {
       const c = credentials.get(caller);

@@ -284,13 +284,13 @@ describe('presence', () => {
       const response = await api.as('hamlet').get('/api/v1/openapi.json');
       expect(response.status).toBe(200);
       const { paths } = response.body;
-      const post = paths['/users/me/presence'].post;
+      const post = paths['/api/v1/users/me/presence'].post;
       expect(post).toMatchObject({ 'x-caller': 'human' });
       const body = post.requestBody.content['application/x-www-form-urlencoded'].schema;
       expect(Object.keys(body.properties).sort()).toEqual(['history_limit_days', 'last_update_id', 'new_user_input', 'ping_only', 'slim_presence', 'status']);
       expect(body.required).toEqual(['status']);
-      expect(paths['/users/{user_id_or_email}/presence'].get.parameters.map((p: any) => [p.name, p.in])).toEqual([['user_id_or_email', 'path'], ['slim_presence', 'query']]);
-      expect(paths['/realm/presence'].get.summary).toEqual(expect.any(String));
+      expect(paths['/api/v1/users/{user_id_or_email}/presence'].get.parameters.map((p: any) => [p.name, p.in])).toEqual([['user_id_or_email', 'path'], ['slim_presence', 'query']]);
+      expect(paths['/api/v1/realm/presence'].get.summary).toEqual(expect.any(String));
     });
   });
 });

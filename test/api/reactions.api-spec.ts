@@ -262,7 +262,7 @@ describe('reactions', () => {
 
   it('are described in the OpenAPI document', async () => {
     const document = (await api.http.get('/api/v1/openapi.json')).body;
-    const path = document.paths['/messages/{message_id}/reactions'];
+    const path = document.paths['/api/v1/messages/{message_id}/reactions'];
     expect(Object.keys(path).sort()).toEqual(['delete', 'post']);
     expect(path.post.requestBody.content['application/x-www-form-urlencoded'].schema).toMatchObject({
       properties: { emoji_name: expect.any(Object), emoji_code: expect.any(Object), reaction_type: expect.any(Object) },

@@ -168,9 +168,9 @@ describe('organization settings and system groups', () => {
 
     it('leaves deactivated users out and accepts include_deactivated_groups', async () => {
       expectSuccess(await api.as('iago').delete(`/api/v1/users/${api.user('cordelia').userId}`));
-      const { user_groups } = expectSuccess(await api.as('polonius').get(GROUPS, { include_deactivated_groups: true }));
+      const { user_groups } = expectSuccess(await api.as('hamlet').get(GROUPS, { include_deactivated_groups: true }));
       expect(user_groups.find((g: { name: string }) => g.name === 'role:members').members).toEqual([api.user('hamlet').userId]);
-      expectError(await api.as('polonius').get(GROUPS, { include_deactivated_groups: 'yes' }), 'include_deactivated_groups is not valid JSON');
+      expectError(await api.as('hamlet').get(GROUPS, { include_deactivated_groups: 'yes' }), 'include_deactivated_groups is not valid JSON');
     });
   });
 });

@@ -200,6 +200,18 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await bus.execute(new RegenerateApiKeyCommand({ actor: operatorActor(api.realmId) }, created));
   await bus.execute(new ChangeUserEmailCommand(asOwner, created, 'renamed@acme.test'));
 
+  // User groups: create, update, members, subgroups, a group mention, deactivation and reactivation.
+  const support = (await ok('user group', api.as('hamlet').post('/api/v1/user_groups/create', { name: 'support', description: 'Support', members: [id('hamlet')] }))).group_id as number;
+  const leads = (await ok('user group 2', api.as('hamlet').post('/api/v1/user_groups/create', { name: 'leads', description: '', members: [id('iago')] }))).group_id as number;
+  await ok('user group update', api.as('hamlet').patch(`/api/v1/user_groups/${support}`, { name: 'helpers', description: 'Helping', can_mention_group: { new: leads } }));
+  await ok('user group members', api.as('hamlet').post(`/api/v1/user_groups/${support}/members`, { add: [id('cordelia')], delete: [id('hamlet')] }));
+  await ok('user group subgroups', api.as('hamlet').post(`/api/v1/user_groups/${support}/subgroups`, { add: [leads] }));
+  await ok('user group mention', api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic: 'plans', content: 'hey @*helpers*' }));
+  await ok('user group subgroups removal', api.as('hamlet').post(`/api/v1/user_groups/${support}/subgroups`, { delete: [leads] }));
+  await ok('user group setting back', api.as('hamlet').patch(`/api/v1/user_groups/${support}`, { can_mention_group: { new: (api.realmId - 1) * 8 + 6 } }));
+  await ok('user group deactivation', api.as('hamlet').post(`/api/v1/user_groups/${leads}/deactivate`));
+  await ok('user group reactivation', api.as('hamlet').patch(`/api/v1/user_groups/${leads}`, { deactivated: false }));
+
   // The organization.
   await ok('realm property', api.as('iago').patch('/api/v1/realm', { name: 'Acme Worldwide' }));
   await ok('realm group setting', api.as('iago').patch('/api/v1/realm', { can_resolve_topics_group: { new: (api.realmId - 1) * 8 + 5 } }));

@@ -35,6 +35,7 @@ import { SubscriptionPropertiesController } from './subscription-properties/subs
 import { UserStatusController } from './user-status/user-status.controller';
 import { PresenceController } from './presence/presence.controller';
 import { ChannelFoldersController } from './channel-folders/channel-folders.controller';
+import { UserGroupsController } from './user-groups/user-groups.controller';
 import { CustomProfileFieldsController } from './custom-profile-fields/custom-profile-fields.controller';
 import { ProfileDataController } from './custom-profile-fields/profile-data.controller';
 import { LinkifiersController } from './linkifiers/linkifiers.controller';
@@ -69,7 +70,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

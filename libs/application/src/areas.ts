@@ -37,6 +37,8 @@ import { LinkifiersClientEvents } from './linkifiers/linkifiers.client-events';
 import { LinkifiersRegisterSections } from './linkifiers/linkifiers.register';
 import { AlertWordsClientEvents } from './alert-words/alert-words.client-events';
 import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
+import { UserGroupsClientEvents } from './user-groups/user-groups.client-events';
+import { UserGroupsRegisterSections } from './user-groups/user-groups.register';
 
 /**
  * The one registration line per area for what every area may contribute to shared lists: its
@@ -63,8 +65,8 @@ export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
   PresenceClientEvents,
   ReactionsClientEvents,
   LinkifiersClientEvents,
-
   AlertWordsClientEvents,
+  UserGroupsClientEvents,
 ];
 
 export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
@@ -84,6 +86,6 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   DraftsRegisterSections,
   PresenceRegisterSections,
   LinkifiersRegisterSections,
-
   AlertWordsRegisterSections,
+  UserGroupsRegisterSections,
 ];

@@ -113,7 +113,7 @@ export * from './areas';
 export * from './reactions';
 export * from './ports/presence-store.port';
 export * from './linkifiers';
-
 export * from './messages/read-receipts.queries';
 export * from './messages/render-message.queries';
 export * from './channels/channel-lookups.queries';
+export * from './user-groups';

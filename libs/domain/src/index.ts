@@ -67,3 +67,4 @@ export * from './user-status/user-status.decider';
 export * from './reactions';
 export * from './linkifiers';
 export * from './emoji/emoji-api-data';
+export * from './user-groups';

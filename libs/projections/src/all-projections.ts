@@ -20,6 +20,7 @@ import { pushRegistrationsProjection } from './push-devices/push-registrations.p
 import { attachmentsProjection, uploadSpaceProjection } from './uploads/attachments.projection';
 import { reactionsProjection } from './reactions/reactions.projection';
 import { linkifiersProjection } from './linkifiers/linkifiers.projection';
+import { userGroupsProjection } from './user-groups/user-groups.projection';
 
 /** Every read model of the product. A new area registers its projections here. */
 export const ALL_PROJECTIONS: Projection[] = [
@@ -48,6 +49,6 @@ export const ALL_PROJECTIONS: Projection[] = [
   uploadSpaceProjection,
   reactionsProjection,
   linkifiersProjection,
-
   alertWordsProjection,
+  userGroupsProjection,
 ];

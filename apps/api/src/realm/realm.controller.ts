@@ -1,20 +1,18 @@
-import { Controller, Get, Patch } from '@nestjs/common';
+import { Controller, Patch } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ChangeRealmSettingsCommand, SystemGroupIds, systemUserGroups, UserQueries } from '@app/application';
+import { ChangeRealmSettingsCommand } from '@app/application';
 import { REALM_GROUP_SETTING_NAMES, type GroupSettingChangeRequest, type RealmGroupSettingName } from '@app/domain';
 import { CurrentUser, RequireRole } from '../http/auth.decorators';
 import { Params } from '../http/params/params.decorator';
 import type { AuthenticatedUser } from '../http/request-context';
 import { Summary } from '../openapi/summary.decorator';
-import { GetUserGroupsDto, UpdateRealmDto } from './realm.dto';
+import { UpdateRealmDto } from './realm.dto';
 
-/** ≈ zerver/views/realm.py update_realm and zerver/views/user_groups.py get_user_group. */
+/** ≈ zerver/views/realm.py update_realm (GET /user_groups belongs to the user-groups area). */
 @Controller('api/v1')
 export class RealmController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly users: UserQueries,
-    private readonly groupIds: SystemGroupIds,
   ) {}
 
   @Patch('realm')
@@ -44,12 +42,5 @@ export class RealmController {
     for (const { property, value } of changed) data[property] = property === 'name' || property === 'description' ? 'updated' : value;
     for (const { setting, groupId } of changedGroups) data[setting] = groupId;
     return data;
-  }
-
-  @Get('user_groups')
-  @Summary('The organization\'s user groups (its system groups), by id.')
-  async userGroups(@CurrentUser() { actor }: AuthenticatedUser, @Params() _params: GetUserGroupsDto) {
-    const [users, ids] = await Promise.all([this.users.list(actor.realmId, { includeDeactivated: false }), this.groupIds.forRealm(actor.realmId)]);
-    return { user_groups: systemUserGroups(users, ids) };
   }
 }

@@ -38,6 +38,12 @@ export class UpdateRealmDto {
   @BoolParam({ optional: true, description: 'Whether users may edit their messages.' })
   allow_message_editing?: boolean;
 
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may create user groups (default role:members)') })
+  can_create_groups?: GroupSettingChangeRequest;
+
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may manage every user group (default role:owners)') })
+  can_manage_all_groups?: GroupSettingChangeRequest;
+
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may delete any message (default role:administrators)') })
   can_delete_any_message_group?: GroupSettingChangeRequest;
 
@@ -82,10 +88,4 @@ export class UpdateRealmDto {
 
   @EnumParam(REALM_TOPICS_POLICIES, { optional: true, description: '"allow_empty_topic" or "disable_empty_topic".' })
   topics_policy?: RealmTopicsPolicy;
-}
-
-/** GET /user_groups (get_user_group). */
-export class GetUserGroupsDto {
-  @BoolParam({ optional: true, description: 'Default false: list deactivated groups too (system groups are never deactivated).' })
-  include_deactivated_groups?: boolean;
 }

@@ -50,14 +50,15 @@ export class RegisterController {
           linkifierUrlTemplate: params.client_capabilities?.linkifier_url_template === true,
           simplifiedPresenceEvents: params.client_capabilities?.simplified_presence_events === true,
           slimPresence: params.slim_presence === true,
+          includeDeactivatedGroups: params.client_capabilities?.include_deactivated_groups === true,
         },
       },
       () => this.initialState.fetch(actor, params.fetch_event_types ?? params.event_types, {
         includeSubscribers: params.include_subscribers ?? false,
+        clientCapabilities: Object.fromEntries(Object.entries(params.client_capabilities ?? {}).map(([k, v]) => [k, v === true])),
         slimPresence: params.slim_presence ?? false,
         presenceLastUpdateId: params.presence_last_update_id,
         presenceHistoryLimitDays: params.presence_history_limit_days,
-        clientCapabilities: Object.fromEntries(Object.entries(params.client_capabilities ?? {}).map(([key, value]) => [key, value === true])),
       }),
     );
     return {

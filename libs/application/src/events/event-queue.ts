@@ -20,6 +20,9 @@ export type QueueCapabilities = {
   simplifiedPresenceEvents?: boolean;
   /** The register's `slim_presence`: legacy `presence` events without `email`. */
   slimPresence?: boolean;
+
+  /** Deactivated user groups stay visible (`user_group` update events); without it they are removed. */
+  includeDeactivatedGroups?: boolean;
 };
 
 export type EventQueueOptions = {
@@ -61,7 +64,6 @@ export class EventQueue {
   private floor: GlobalPosition | undefined;
   private buffered: { event: ClientEvent; position: GlobalPosition | undefined }[] | undefined = [];
   lastTouched: number;
-
   constructor(options: EventQueueOptions) {
     this.id = options.id;
     this.userId = options.userId;
@@ -71,6 +73,11 @@ export class EventQueue {
     this.lastTouched = options.now;
     this.capabilities = options.capabilities ?? {};
     this.narrow = options.narrow;
+  }
+
+  /** The queue's client sees deactivated user groups (client_capabilities.include_deactivated_groups). */
+  get includesDeactivatedGroups(): boolean {
+    return this.capabilities.includeDeactivatedGroups === true;
   }
 
   wants(type: string): boolean {
@@ -87,6 +94,18 @@ export class EventQueue {
     if (event.type === 'typing' && event.message_type === 'stream' && !this.capabilities.streamTypingNotifications) return undefined;
     if (event.type === 'realm_linkifiers' && !this.capabilities.linkifierUrlTemplate) return undefined;
     if (event.type === 'message' && this.narrow && !this.narrow((event.message ?? {}) as Record<string, unknown>, (event.flags ?? []) as string[])) return undefined;
+    if (event.type === 'user_group' && event.op === 'update') {
+      // A deactivation is a removal for clients that drop deactivated groups; a rename of a
+      // deactivated group (marked `deactivated` by its mapper, as Zulip marks it) is not theirs to see.
+      if ((event.data as { deactivated?: boolean } | undefined)?.deactivated === true && !this.capabilities.includeDeactivatedGroups) {
+        return { type: 'user_group', op: 'remove', group_id: event.group_id };
+      }
+      if ('deactivated' in event) {
+        if (event.deactivated === true && !this.capabilities.includeDeactivatedGroups) return undefined;
+        const { deactivated: _marker, ...rest } = event;
+        return rest as ClientEvent;
+      }
+    }
     if (event.type === 'message' && !this.capabilities.emptyTopicName) {
       const message = event.message as { type?: string; subject?: string } | undefined;
       if (message?.type === 'stream' && message.subject === '') return { ...event, message: { ...message, subject: displayTopic('', false) } };

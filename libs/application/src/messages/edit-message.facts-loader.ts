@@ -35,6 +35,7 @@ import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument } f
 import { currentMessage } from './message-format';
 import { userFactsOf } from './send-message.facts-loader';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
+import { UserGroupQueries } from '../user-groups/user-group.queries';
 
 /** The message an edit or delete is about, as the editor may see it (access_message with is_modifying_message). */
 export type AccessedMessage = {
@@ -73,6 +74,7 @@ export class EditMessageFactsLoader {
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly linkifiers: LinkifierQueries,
     private readonly alertWords: AlertWordQueries,
+    private readonly groups: UserGroupQueries,
   ) {}
 
   /**
@@ -112,7 +114,7 @@ export class EditMessageFactsLoader {
       settings: realm ? realmMessagingSettingsOf(realm) : DEFAULT_REALM_MESSAGING_SETTINGS,
       realmGroups: realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings(),
       topicMessageIds: [], firstMessageIdSentAfter: {}, targetTopicHasMessages: false, origTopicPolicies: {}, targetTopicPolicies: {},
-      mentionables: [], linkableChannels: [], canMentionManyUsers: false, topicParticipantIds: [],
+      mentionables: [], mentionableGroups: [], linkableChannels: [], canMentionManyUsers: false, topicParticipantIds: [],
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH,
     };
     if (request.content !== undefined) await this.loadContentFacts(facts, editor, request.content, doc);
@@ -120,7 +122,6 @@ export class EditMessageFactsLoader {
     facts.origChannel = channelFacts(channel, await this.subscriptions.subscriberIds(realmId, channel.stream_id));
     const moving = request.topic !== undefined || (request.streamId !== undefined && request.streamId !== channel.stream_id);
     if (!moving) return facts;
-
     let target = channel;
     if (request.streamId !== undefined && request.streamId !== channel.stream_id) {
       const found = await this.channels.byId(realmId, request.streamId);
@@ -203,6 +204,7 @@ export class EditMessageFactsLoader {
     facts.mentionables = [...users.values()].map(userFactsOf);
     facts.linkifiers = await this.linkifiers.facts(realmId);
     facts.alertWords = await this.alertWords.wordsInRealm(realmId);
+    facts.mentionableGroups = await this.groups.mentionable(realmId, references.groupNames, { userId: editor.user_id, role: editor.role_name });
     if (references.channelNames.length > 0) {
       const actor = { realmId, userId: editor.user_id, role: editor.role_name, isBot: editor.is_bot };
       for (const channel of (await this.channels.byNames(realmId, references.channelNames)).values()) {

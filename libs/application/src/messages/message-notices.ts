@@ -42,6 +42,23 @@ export class MessageNotices {
     return { messageIds, position: last };
   }
 
+  /** internal_send_private_message from Notification Bot, one message to each user; the position of the last one. */
+  async postDirect(realmId: number, notices: { userId: number; content: string }[], now: string): Promise<GlobalPosition | undefined> {
+    if (notices.length === 0) return undefined;
+    const bot = await this.bot(realmId);
+    let last: GlobalPosition | undefined;
+    for (const notice of notices) {
+      const { position } = await this.sender.send(
+        bot,
+        { type: 'private', to: JSON.stringify([notice.userId]), content: notice.content, client: 'Internal', readBySender: true },
+        now,
+        { systemBot: true },
+      );
+      last = position ?? last;
+    }
+    return last;
+  }
+
   private async find(realmId: number): Promise<UserDocument | null> {
     const bots = await this.users.listBots(realmId);
     return bots.find((u) => u.email.startsWith(`${NOTIFICATION_BOT_SHORT_NAME}-bot@`)) ?? null;

@@ -24,6 +24,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
+import { UserGroupQueries } from '../user-groups/user-group.queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';
@@ -59,6 +60,7 @@ export class SendMessageFactsLoader {
     private readonly realms: RealmQueries,
     private readonly linkifiers: LinkifierQueries,
     private readonly alertWords: AlertWordQueries,
+    private readonly groups: UserGroupQueries,
   ) {}
 
   /**
@@ -91,6 +93,7 @@ export class SendMessageFactsLoader {
       directory: { byEmail: {}, byId: {} }, channel: null, subscriberIds: [], senderMayPost: true, botOwnerSubscribed: false,
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
       canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
+      mentionableGroups: await this.groups.mentionable(realmId, references.groupNames, { userId: sender.user_id, role: sender.role_name }),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
       linkifiers: await this.linkifiers.facts(realmId),
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,

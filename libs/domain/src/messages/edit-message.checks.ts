@@ -32,7 +32,7 @@ import { EMPTY_TOPIC_FALLBACK_NAME, RESOLVED_TOPIC_PREFIX, truncateTopic } from 
 import { renderMessage, type RenderedMessage } from './rendering/render-message';
 import type { EditChannelFacts, EditMessageFacts } from './edit-message.facts';
 import type { UserFacts } from './send-message.facts';
-import { WILDCARD_MENTION_THRESHOLD } from './send-message.checks';
+import { checkGroupMentionsAllowed, WILDCARD_MENTION_THRESHOLD } from './send-message.checks';
 
 /** The grace Zulip adds to every edit and move time limit (edit_limit_buffer, message_move_limit_buffer). */
 export const EDIT_LIMIT_BUFFER_SECONDS = 20;
@@ -171,7 +171,6 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
   const { request, editor } = facts;
   const mode = request.propagateMode as PropagateMode;
   if (request.content !== undefined) checkCanEditContent(message, facts);
-
   const origTopic = facts.location?.topic ?? '';
   let topic = request.topic;
   if (topic !== undefined) {
@@ -199,7 +198,6 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
   // build_message_edit_request
   let content: string | null = null;
   if (request.content !== undefined) content = normalizeContent(pyRstrip(request.content) === '' ? '(deleted)' : request.content, facts.maxMessageLength);
-
   let move: CheckedEdit['move'] = null;
   const orig = facts.origChannel;
   if (message.type === 'stream' && orig !== null && (topic !== undefined || streamId !== undefined)) {
@@ -213,7 +211,6 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
       target = facts.targetChannel;
     }
     if (targetTopic === '' && facts.settings.topics_policy === 'disable_empty_topic') throw messagesNotAllowedInEmptyTopic(facts.emptyTopicDisplayName);
-
     const now = unixSeconds(facts.now);
     if (isTopicEdited) {
       if (resolution !== null) {
@@ -254,7 +251,9 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
       channels: facts.linkableChannels,
       emptyTopicDisplayName: facts.emptyTopicDisplayName,
       linkifiers: facts.linkifiers,
+      groups: facts.mentionableGroups,
     });
+    checkGroupMentionsAllowed(rendered, facts.mentionableGroups);
     if (message.type === 'stream' && orig !== null) {
       if (rendered.streamWildcard && orig.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) throw streamWildcardMentionNotAllowed();
       const participants = new Set([...facts.topicParticipantIds, message.senderId]);

@@ -53,7 +53,7 @@ const defaults = (overrides: Partial<EditMessageFacts>, request: Partial<EditMes
   currentContentSha256: 'abc', location: { streamId: 5, topic: 'greetings' }, origChannel: channel(), targetChannel: null,
   settings: DEFAULT_REALM_MESSAGING_SETTINGS, realmGroups: defaultRealmGroupSettings(),
   topicMessageIds: [100], firstMessageIdSentAfter: {}, targetTopicHasMessages: false, origTopicPolicies: {}, targetTopicPolicies: {},
-  mentionables: [], linkableChannels: [], canMentionManyUsers: false, topicParticipantIds: [10], emptyTopicDisplayName: 'general chat', maxMessageLength: 10000,
+  mentionables: [], mentionableGroups: [], linkableChannels: [], canMentionManyUsers: false, topicParticipantIds: [10], emptyTopicDisplayName: 'general chat', maxMessageLength: 10000,
   ...overrides,
 });
 const edit = (overrides: Partial<EditMessageFacts> = {}, request: Partial<EditMessageFacts['request']> = {}) => ({ type: 'EditMessage' as const, data: facts(overrides, request) });

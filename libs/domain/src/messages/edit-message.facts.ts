@@ -3,7 +3,7 @@ import type { RealmGroupSettings, RealmMessagingSettings } from '../realm/realm-
 import type { VisibilityPolicy } from './messages.events';
 import type { LinkableChannel } from './rendering/render-message';
 import type { LinkifierFacts } from '../linkifiers/linkify';
-import type { ChannelFacts, UserFacts } from './send-message.facts';
+import type { ChannelFacts, UserFacts, MentionableGroupFacts } from './send-message.facts';
 
 /** A channel as editing and moving need to know it. */
 export type EditChannelFacts = ChannelFacts & {
@@ -71,6 +71,8 @@ export type EditMessageFacts = {
   targetTopicPolicies: Record<number, VisibilityPolicy>;
   /** For the content: users and channels it may mention (as on send). */
   mentionables: UserFacts[];
+  /** Active user groups the new content might mention (as on send). */
+  mentionableGroups: MentionableGroupFacts[];
   linkableChannels: LinkableChannel[];
   /** The organization's linkifiers, in order, applied by the rendering (absent: none). */
   linkifiers?: LinkifierFacts[];

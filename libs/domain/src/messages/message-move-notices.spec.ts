@@ -12,7 +12,7 @@ const facts = (overrides: Partial<EditMessageFacts> = {}, request: Partial<EditM
   currentContentSha256: '', location: { streamId: 5, topic: 'old' },
   origChannel: { streamId: 5, name: 'Denmark', inviteOnly: false, historyPublicToSubscribers: true, isWebPublic: false, isArchived: false, groupSettings: defaultChannelGroupSettings(null), subscriberIds: [] },
   targetChannel: null, settings: DEFAULT_REALM_MESSAGING_SETTINGS, realmGroups: defaultRealmGroupSettings(), topicMessageIds: [100, 101], firstMessageIdSentAfter: {},
-  targetTopicHasMessages: false, origTopicPolicies: {}, targetTopicPolicies: {}, mentionables: [], linkableChannels: [], canMentionManyUsers: false,
+  targetTopicHasMessages: false, origTopicPolicies: {}, targetTopicPolicies: {}, mentionables: [], mentionableGroups: [], linkableChannels: [], canMentionManyUsers: false,
   topicParticipantIds: [], emptyTopicDisplayName: 'general chat', maxMessageLength: 10000, ...overrides,
 });
 const user = '@_**King Hamlet|10**';

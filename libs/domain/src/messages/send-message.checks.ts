@@ -14,9 +14,15 @@ import {
 } from './messages.errors';
 import { type Addressee, directParticipants, parseAddressee } from './recipients.rules';
 import { renderMessage, type RenderedMessage } from './rendering/render-message';
-import type { ChannelFacts, SendMessageFacts, UserFacts } from './send-message.facts';
+import type { ChannelFacts, MentionableGroupFacts, SendMessageFacts, UserFacts } from './send-message.facts';
+import { UserGroupMentionNotAllowedError } from '../user-groups/user-groups.errors';
 import { escapeHtml } from './text.rules';
 import { truncateTopic } from './topic.rules';
+
+/** check_user_group_mention_allowed: the sender is in can_mention_group of every group the message mentions. */
+export function checkGroupMentionsAllowed(rendered: RenderedMessage, groups: readonly MentionableGroupFacts[]): void {
+  for (const group of groups) if (rendered.mentionedGroupIds.includes(group.id) && !group.canMention) throw new UserGroupMentionNotAllowedError(group.name);
+}
 
 /** Realm.WILDCARD_MENTION_THRESHOLD: above this many subscribers (or participants) wildcards need permission. */
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -105,7 +111,9 @@ export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
     channels: facts.linkableChannels,
     emptyTopicDisplayName: facts.emptyTopicDisplayName,
     linkifiers: facts.linkifiers,
+    groups: facts.mentionableGroups,
   });
+  checkGroupMentionsAllowed(rendered, facts.mentionableGroups);
   if (target.kind === 'channel') {
     if (rendered.streamWildcard && facts.subscriberIds.length > WILDCARD_MENTION_THRESHOLD && !facts.canMentionManyUsers) {
       throw streamWildcardMentionNotAllowed();

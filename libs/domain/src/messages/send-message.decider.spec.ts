@@ -151,6 +151,14 @@ describe('messageDecider: mentions and per-user state', () => {
       recipientIds: [10, 11], mentionedUserIds: [11],
     }));
 
+  it("flags the members of a mentioned group (through subgroups), recipients only, and refuses a group the sender may not mention", () => {
+    const group = { id: 1000001, name: 'support', memberIds: [11, 12, 99], canMention: true };
+    expect(sentWith({ content: 'hi @*support*', mentionableGroups: [group], subscriberIds: [10, 11, 12] })).toMatchObject({ recipientIds: [10, 11, 12], mentionedUserIds: [11, 12] });
+    expect(sentWith({ content: 'hi @_*support*', mentionableGroups: [group], subscriberIds: [10, 11, 12] })).toMatchObject({ mentionedUserIds: [] });
+    expect(errorOf({ content: 'hi @*support*', mentionableGroups: [{ ...group, canMention: false }], subscriberIds: [10, 11] }).message).toBe("You are not allowed to mention user group 'support'.");
+    expect(sentWith({ content: 'hi @_*support*', mentionableGroups: [{ ...group, canMention: false }], subscriberIds: [10, 11] })).toMatchObject({ mentionedUserIds: [] });
+  });
+
   it('gives a mentioned generic bot a row even when not subscribed', () =>
     expect(sentWith({ content: 'hey @**Helper Bot**', mentionables, subscriberIds: [10] })).toMatchObject({ recipientIds: [10, 20], mentionedUserIds: [20] }));
 

@@ -19,6 +19,9 @@ export type UserFacts = {
   botOwnerId: number | null;
 };
 
+/** A user group a message might mention: its members counting subgroups, and its can_mention_group for the sender. */
+export type MentionableGroupFacts = { id: number; name: string; displayName?: string; deactivated?: boolean; memberIds: number[]; canMention: boolean };
+
 /** A channel as sending needs to know it. */
 export type ChannelFacts = {
   streamId: number;
@@ -70,6 +73,8 @@ export type SendMessageFacts = {
   canMentionManyUsers: boolean;
   /** Users and channels the content might mention or link to (possibleReferences). */
   mentionables: UserFacts[];
+  /** Active user groups the content might mention (`@*name*`), with their members and whether the sender may mention them. */
+  mentionableGroups: MentionableGroupFacts[];
   linkableChannels: LinkableChannel[];
   /** The organization's linkifiers, in order, applied by the rendering (absent: none). */
   linkifiers?: LinkifierFacts[];

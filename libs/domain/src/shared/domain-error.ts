@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'CONCURRENT_MODIFICATION',
   'METHOD_NOT_ALLOWED',
   'NOT_FOUND',
+  'CANNOT_DEACTIVATE_GROUP_IN_USE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

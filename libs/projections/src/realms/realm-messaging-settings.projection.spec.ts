@@ -15,6 +15,7 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
       move_messages_between_streams_limit_seconds: 604800, topics_policy: 'allow_empty_topic',
     });
     expect(realmGroupSettingsOf(realm)).toEqual({
+      can_create_groups: 'role:members', can_manage_all_groups: 'role:owners',
       can_delete_any_message_group: 'role:administrators', can_delete_own_message_group: 'role:everyone',
       can_mention_many_users_group: 'role:administrators', can_move_messages_between_channels_group: 'role:members',
       can_move_messages_between_topics_group: 'role:everyone', can_resolve_topics_group: 'role:everyone', direct_message_permission_group: 'role:everyone',

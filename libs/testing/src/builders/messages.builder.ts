@@ -25,7 +25,7 @@ export const sendMessageFacts = (overrides: Partial<SendMessageFacts> = {}): Sen
   type: 'stream', to: 'Denmark', topic: 'greetings', content: 'hello', readBySender: true, localId: null, queueId: null,
   directory: { byEmail: {}, byId: {} }, channel: channelFacts(), subscriberIds: [10], senderMayPost: true,
   botOwnerSubscribed: false, senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true,
-  topicPolicies: {}, canMentionManyUsers: false, mentionables: [], linkableChannels: [], topicAutomation: {},
+  topicPolicies: {}, canMentionManyUsers: false, mentionables: [], mentionableGroups: [], linkableChannels: [], topicAutomation: {},
   emptyTopicDisplayName: 'general chat', maxMessageLength: 10000, topicsPolicy: 'allow_empty_topic',
   ...overrides,
 });

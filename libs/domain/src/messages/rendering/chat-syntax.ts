@@ -7,14 +7,21 @@ import { emojiCode } from './emoji';
 /** Zulip's chat syntax found while parsing, for the renderer and for the message's flags. */
 export type MentionableUser = { id: number; fullName: string; isActive: boolean };
 export type LinkableChannel = { id: number; name: string };
+/**
+ * A user group the content may mention (`@*name*`), with its members counting subgroups; system
+ * groups show their display name ("Members"), deactivated groups render as silent mentions.
+ */
+export type MentionableGroup = { id: number; name: string; memberIds: readonly number[]; displayName?: string; deactivated?: boolean };
 
 export type ChatSyntaxEnv = {
   usersById: Map<number, MentionableUser>;
   usersByName: Map<string, MentionableUser>;
   channelsByName: Map<string, LinkableChannel>;
+  /** Active user groups by lower-cased name (MentionData.get_user_group). */
+  groupsByName: Map<string, MentionableGroup>;
   emptyTopicDisplayName: string;
   /** Filled while rendering. */
-  found: { mentionedUserIds: Set<number>; streamWildcard: boolean; topicWildcard: boolean };
+  found: { mentionedUserIds: Set<number>; mentionedGroupIds: Set<number>; streamWildcard: boolean; topicWildcard: boolean };
 };
 
 /** zerver/lib/mention.py: which `@**…**` names are wildcards. */
@@ -27,6 +34,8 @@ const MENTION_MAY_FOLLOW = /[\s'"({[/<]/;
 const LINK_MAY_FOLLOW = /[\s'"({/<]/;
 
 const MENTION = /^@(_?)\*\*([^*]+)\*\*/;
+/** USER_GROUP_MENTION_REGEX: `@*name*`, silent `@_*name*`. */
+const GROUP_MENTION = /^@(_?)\*([^*]+)\*/;
 const TOPIC_LINK = /^#\*\*([^*>]+)>([^*]*)\*\*/;
 const CHANNEL_LINK = /^#\*\*([^*]+)\*\*/;
 const EMOJI = /^:([\p{L}\p{N}_+-]+):/u;
@@ -67,6 +76,24 @@ export function chatSyntax(md: Md): void {
       if (user && !isSilent) env.found.mentionedUserIds.add(user.id);
       const token = state.push('zulip_mention', '', 0);
       token.meta = { name: user ? user.fullName : name, userId: user ? user.id : null, streamWildcard, topicWildcard, silent: isSilent };
+    }
+    state.pos += match[0].length;
+    return true;
+  });
+
+  // UserGroupMentionPattern: a group by name (case-insensitively); a silent mention, or one of a
+  // deactivated group, flags nobody.
+  md.inline.ruler.before('emphasis', 'zulip_group_mention', (state: State, silent: boolean) => {
+    if (state.src.charCodeAt(state.pos) !== 0x40 || !mayFollow(state.src, state.pos, MENTION_MAY_FOLLOW)) return false;
+    const match = GROUP_MENTION.exec(state.src.slice(state.pos));
+    if (!match) return false;
+    const env = state.env as ChatSyntaxEnv;
+    const group = env.groupsByName.get(match[2].toLowerCase());
+    if (!group) return false;
+    const isSilent = match[1] === '_' || group.deactivated === true;
+    if (!silent) {
+      if (!isSilent) env.found.mentionedGroupIds.add(group.id);
+      state.push('zulip_group_mention', '', 0).meta = { groupId: group.id, name: group.displayName ?? group.name, silent: isSilent };
     }
     state.pos += match[0].length;
     return true;

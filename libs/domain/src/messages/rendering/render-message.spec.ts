@@ -171,7 +171,42 @@ describe('possibleReferences', () => {
       ids: [12],
       channelNames: ['denmark', 'design team'],
       wildcards: true,
+      groupNames: [],
     }));
+
+  describe('user group mentions', () => {
+    const withGroups: RenderContext = { ...context, groups: [{ id: 1000001, name: 'support', memberIds: [10, 11] }, { id: 1000002, name: 'a&b', memberIds: [13] }] };
+
+    it('renders @*group* as Zulip does and flags its members', () => {
+      const rendered = renderMessage('hey @*Support* can you help?', withGroups);
+      expect(rendered.html).toBe('<p>hey <span class="user-group-mention" data-user-group-id="1000001">@support</span> can you help?</p>');
+      expect(rendered.mentionedGroupIds).toEqual([1000001]);
+      expect(rendered.mentionedUserIds).toEqual([10, 11]);
+    });
+
+    it('renders a silent @_*group* without flagging anyone', () => {
+      const rendered = renderMessage('cc @_*support*', withGroups);
+      expect(rendered.html).toBe('<p>cc <span class="user-group-mention silent" data-user-group-id="1000001">support</span></p>');
+      expect(rendered.mentionedGroupIds).toEqual([]);
+      expect(rendered.mentionedUserIds).toEqual([]);
+    });
+
+    it('leaves unknown groups and code as typed, escapes names, and adds user mentions to group members', () => {
+      expect(html('@*nobody here*')).toBe('<p>@<em>nobody here</em></p>');
+      expect(renderMessage('`@*support*`', withGroups).html).toBe('<p><code>@*support*</code></p>');
+      expect(renderMessage('@*a&b*', withGroups).html).toBe('<p><span class="user-group-mention" data-user-group-id="1000002">@a&amp;b</span></p>');
+      expect(renderMessage('@*support* @**Twin|13**', withGroups).mentionedUserIds).toEqual([10, 11, 13]);
+    });
+
+    it('renders a deactivated group silently and a system group by its display name', () => {
+      const rendered = renderMessage('@*old* @*role:members*', { ...context, groups: [{ id: 7, name: 'old', memberIds: [10], deactivated: true }, { id: 5, name: 'role:members', displayName: 'Members', memberIds: [10, 11] }] });
+      expect(rendered.html).toBe('<p><span class="user-group-mention silent" data-user-group-id="7">old</span> <span class="user-group-mention" data-user-group-id="5">@Members</span></p>');
+      expect(rendered.mentionedGroupIds).toEqual([5]);
+    });
+
+    it('lists group names among the possible references', () =>
+      expect(possibleReferences('@*Support* and @_*ops team* but not @**King Hamlet**').groupNames).toEqual(['support', 'ops team']));
+  });
 });
 
 describe('renderMessage with linkifiers', () => {

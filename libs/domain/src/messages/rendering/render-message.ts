@@ -1,11 +1,11 @@
 import MarkdownIt from 'markdown-it';
 import { escapeHtml } from '../text.rules';
-import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableUser } from './chat-syntax';
+import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableGroup, type MentionableUser } from './chat-syntax';
 import { emojiCode } from './emoji';
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierFacts, linkifyText, mayMatch } from '../../linkifiers/linkify';
 import { encodeChannel, hashUtilEncode } from './url-encoding';
 
-export type { LinkableChannel, MentionableUser } from './chat-syntax';
+export type { LinkableChannel, MentionableGroup, MentionableUser } from './chat-syntax';
 
 /** What the renderer may resolve: the users and channels the content could name. */
 export type RenderContext = {
@@ -14,12 +14,20 @@ export type RenderContext = {
   emptyTopicDisplayName: string;
   /** The organization's linkifiers, in order (absent: none). */
   linkifiers?: LinkifierFacts[];
+
+  /** The user groups the content could mention (none: `@*…*` stays text). */
+  groups?: MentionableGroup[];
 };
 
 export type RenderedMessage = {
   html: string;
-  /** Users mentioned by name (not silently, not deactivated). */
+  /**
+   * Users mentioned by name (not silently, not deactivated), and the members of the groups
+   * mentioned (not silently), as build_message_send_dict adds them to mentions_user_ids.
+   */
   mentionedUserIds: number[];
+  /** Groups mentioned, not silently (rendering_result.mentions_user_group_ids). */
+  mentionedGroupIds: number[];
   streamWildcard: boolean;
   topicWildcard: boolean;
   hasLink: boolean;
@@ -46,7 +54,6 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
   chatSyntax(md);
   md.core.ruler.push('zulip_linkifiers', applyLinkifiers);
   const rules = md.renderer.rules;
-
   rules.link_open = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
     token.attrSet('target', '_blank');
@@ -57,7 +64,6 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
     if (token.markup !== 'linkifier') found.push(href);
     return self.renderToken(tokens, idx, options);
   };
-
   const codeBlock = (content: string, language: string) => {
     const lang = language ? ` data-code-language="${escapeHtml(language)}"` : '';
     return `<div class="codehilite"${lang}><pre><span></span><code>${escapeHtml(content)}</code></pre></div>\n`;
@@ -70,7 +76,6 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
     return codeBlock(token.content, language);
   };
   rules.code_block = (tokens, idx) => codeBlock(tokens[idx].content, '');
-
   rules.zulip_mention = (tokens, idx) => {
     const m = tokens[idx].meta as { name: string; userId: number | null; streamWildcard: boolean; topicWildcard: boolean; silent: boolean };
     let cls = m.topicWildcard ? 'topic-mention' : m.streamWildcard ? 'user-mention channel-wildcard-mention' : 'user-mention';
@@ -78,6 +83,11 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
     const userId = m.streamWildcard ? '*' : m.userId !== null ? String(m.userId) : null;
     const dataUserId = userId === null ? '' : ` data-user-id="${userId}"`;
     return `<span class="${cls}"${dataUserId}>${m.silent ? '' : '@'}${escapeHtml(m.name)}</span>`;
+  };
+  rules.zulip_group_mention = (tokens, idx) => {
+    const m = tokens[idx].meta as { groupId: number; name: string; silent: boolean };
+    const cls = m.silent ? 'user-group-mention silent' : 'user-group-mention';
+    return `<span class="${cls}" data-user-group-id="${m.groupId}">${m.silent ? '' : '@'}${escapeHtml(m.name)}</span>`;
   };
   rules.zulip_channel_link = (tokens, idx, _options, env) => {
     const m = tokens[idx].meta as { channelId: number; name: string; topic: string | null };
@@ -166,15 +176,20 @@ export function renderMessage(content: string, context: RenderContext): Rendered
     usersById: new Map(context.users.map((u) => [u.id, u])),
     usersByName,
     channelsByName: new Map(context.channels.map((c) => [c.name.toLowerCase(), c])),
+    groupsByName: new Map((context.groups ?? []).map((g) => [g.name.toLowerCase(), g])),
     emptyTopicDisplayName: context.emptyTopicDisplayName,
     linkifiers: context.linkifiers ? compileLinkifiers(context.linkifiers) : [],
-    found: { mentionedUserIds: new Set(), streamWildcard: false, topicWildcard: false },
+    found: { mentionedUserIds: new Set(), mentionedGroupIds: new Set(), streamWildcard: false, topicWildcard: false },
     links: [],
   };
   const html = markdown().render(content, env).replace(/\n$/, '');
+  const mentioned = new Set(env.found.mentionedUserIds);
+  const groupsById = new Map((context.groups ?? []).map((g) => [g.id, g]));
+  for (const groupId of env.found.mentionedGroupIds) for (const userId of groupsById.get(groupId)?.memberIds ?? []) mentioned.add(userId);
   return {
     html,
-    mentionedUserIds: [...env.found.mentionedUserIds].sort((a, b) => a - b),
+    mentionedUserIds: [...mentioned].sort((a, b) => a - b),
+    mentionedGroupIds: [...env.found.mentionedGroupIds].sort((a, b) => a - b),
     streamWildcard: env.found.streamWildcard,
     topicWildcard: env.found.topicWildcard,
     hasLink: env.links.length > 0,
@@ -187,7 +202,7 @@ export function renderMessage(content: string, context: RenderContext): Rendered
  * Every name and id the content might mention or link to (a superset: code blocks are not
  * excluded), so that a caller can look up only those (zerver/lib/mention.py possible_mentions).
  */
-export function possibleReferences(content: string): { names: string[]; ids: number[]; channelNames: string[]; wildcards: boolean } {
+export function possibleReferences(content: string): { names: string[]; ids: number[]; channelNames: string[]; wildcards: boolean; groupNames: string[] } {
   const names = new Set<string>();
   const ids = new Set<number>();
   let wildcards = false;
@@ -200,5 +215,7 @@ export function possibleReferences(content: string): { names: string[]; ids: num
   }
   const channelNames = new Set<string>();
   for (const match of content.matchAll(/#\*\*([^*>]+)(?:>[^*]*)?\*\*/g)) channelNames.add(match[1].toLowerCase());
-  return { names: [...names], ids: [...ids], channelNames: [...channelNames], wildcards };
+  const groupNames = new Set<string>();
+  for (const match of content.matchAll(/@_?\*([^*]+)\*/g)) groupNames.add(match[1].toLowerCase());
+  return { names: [...names], ids: [...ids], channelNames: [...channelNames], wildcards, groupNames: [...groupNames] };
 }
