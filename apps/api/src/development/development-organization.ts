@@ -10,7 +10,7 @@ import {
   UserQueries,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { operatorActor, type Role } from '@app/domain';
+import { operatorActor, RealmStringIdTakenError, type Role } from '@app/domain';
 import { AddSubscriptionsCommand, actorFromUser } from '@app/application';
 
 export const DEV_REALM = { stringId: 'zulip', name: 'Zulip Dev' };
@@ -44,7 +44,15 @@ export class DevelopmentOrganization {
   async ensure(): Promise<void> {
     if (this.config.env !== 'development' || !this.config.devBootstrap) return;
     if ((await this.realms.list()).length > 0) return;
-    const { realmId } = await this.commands.execute(new CreateRealmCommand(DEV_REALM.stringId, DEV_REALM.name));
+    let realmId: number;
+    try {
+      ({ realmId } = await this.commands.execute(new CreateRealmCommand(DEV_REALM.stringId, DEV_REALM.name)));
+    } catch (error) {
+      // Several API processes starting together on one store (the split layout): one creates the
+      // organization, the others find it taken and leave it to that one.
+      if (error instanceof RealmStringIdTakenError) return;
+      throw error;
+    }
     const context = { actor: operatorActor(realmId) };
     const created: { email: string; role: string; apiKey: string }[] = [];
     for (const account of DEV_ACCOUNTS) {

@@ -52,6 +52,12 @@ import { RegisterCoordinator } from './register-coordinator';
           const { RedisClientEventBus } = await import('@app/infrastructure/redis/redis-client-event-bus');
           return RedisClientEventBus.connect(config.redisUrl);
         }
+        // The embedded split layout: API processes without projectors beside a worker on one
+        // DATA_DIR cross over a SQLite table; the single process keeps to memory.
+        if (!config.runProjectors) {
+          const { SqliteClientEventBus } = await import('@app/infrastructure/embedded/sqlite-client-event-bus');
+          return SqliteClientEventBus.open(config.dataDir, config.sqliteSynchronous);
+        }
         return new InProcessClientEventBus();
       },
     },
