@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import {
+  APP_CONFIG,
   CreateRealmCommand,
   CreateUserCommand,
   EVENT_STORE,
@@ -44,6 +45,31 @@ export const SPLIT_LAYOUT = process.env.SPLIT_LAYOUT === '1';
 const SPLIT_API_PROCESSES = Math.max(1, Number(process.env.SPLIT_API_PROCESSES ?? 2));
 
 /**
+ * `npm run test:servers` (TEST_STORAGE=servers): events on EventStoreDB, read models on MongoDB,
+ * typing over Redis, each test isolated on the shared servers (its own stream namespace and
+ * database, dropped at close). Scheduled deliveries keep the fake clock's timers here; BullMQ has
+ * its own suites (scheduler contract, scheduled-messages-bullmq).
+ */
+const SERVERS = process.env.TEST_STORAGE === 'servers';
+function serversConfig(): Partial<AppConfig> {
+  const namespace = `t${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const need = (name: string) => {
+    const value = process.env[name];
+    if (!value) throw new Error(`TEST_STORAGE=servers needs ${name}`);
+    return value;
+  };
+  return {
+    eventStoreDriver: 'servers',
+    readStoreDriver: 'servers',
+    esdbUrl: need('ESDB_URL'),
+    mongodbUri: need('MONGODB_URI'),
+    mongodbDb: `test_${namespace}`,
+    redisUrl: need('REDIS_URL'),
+    storeNamespace: namespace,
+  };
+}
+
+/**
  * The whole application over HTTP on embedded adapters in a temporary directory, with a fake
  * clock and the personas created through the real command handlers.
  * Usage: `api = await ApiTestClient.start(); await api.as('hamlet').get('/api/v1/users/me')`.
@@ -66,7 +92,7 @@ export class ApiTestClient {
   static async start(options: { personas?: PersonaName[]; config?: Partial<AppConfig>; logger?: AppOptions['logger'] } = {}): Promise<ApiTestClient> {
     const dir = makeTempDir('team-chat-api-');
     const clock = new FakeClock();
-    const config = testConfig(dir.path, options.config);
+    const config = testConfig(dir.path, { ...(SERVERS ? serversConfig() : {}), ...options.config });
     const startApp = async (appConfig: AppConfig) => {
       const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config: appConfig, clock, logger: options.logger })] }).compile();
       const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
@@ -178,8 +204,14 @@ export class ApiTestClient {
   }
 
   async close(): Promise<void> {
+    const config = this.app.get<AppConfig>(APP_CONFIG);
     for (const app of this.apps) await app.close();
     await this.worker?.close();
+    if (SERVERS && config.storeNamespace && config.mongodbDb.startsWith('test_')) {
+      const { MongoClient } = await import('mongodb');
+      const client = await MongoClient.connect(config.mongodbUri);
+      await client.db(config.mongodbDb).dropDatabase().finally(() => client.close());
+    }
     this.removeDir();
   }
 }
