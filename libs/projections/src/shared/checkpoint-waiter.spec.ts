@@ -101,6 +101,21 @@ describe('CheckpointWaiter (read-your-writes when the projectors run in another 
     f.waiter.close();
   });
 
+  it('patiently: boot-time work waits past the timeout, for a worker that starts late', async () => {
+    const f = fixture({ timeoutMs: 30 });
+    const boot = f.waiter.patiently(async () => {
+      await f.waiter.waitFor(4n);
+      return 'created';
+    });
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await settledState(boot)).toBe('pending');
+    f.move(4n, 4n);
+    f.notify();
+    await expect(boot).resolves.toBe('created');
+    // Afterwards the usual bound applies again.
+    await expect(f.waiter.waitFor(5n)).rejects.toBeInstanceOf(ProjectionTimeoutError);
+  });
+
   it('an infinite timeout waits until closed', async () => {
     const f = fixture();
     const waiting = f.waiter.waitFor(8n, Infinity);
