@@ -32,7 +32,7 @@ module.exports = {
       setupFiles: ['<rootDir>/test/support/split-layout.setup.js'],
       testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state'].map(
         (name) => `<rootDir>/test/api/${name}.api-spec.ts`,
-      ),
+      ).concat('<rootDir>/test/api/*.split-spec.ts'),
     },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.contract-spec.ts'] },
     { ...base, displayName: 'crash', testMatch: ['<rootDir>/test/crash/**/*.crash-spec.ts'] },
