@@ -1,4 +1,4 @@
-// One jest run, four tiers (projects). `npm test` runs them all; `--selectProjects <name>` one.
+// One jest run, several tiers (projects). `npm test` runs them all; `--selectProjects <name>` one.
 const swc = [
   '@swc/jest',
   {
@@ -24,6 +24,16 @@ module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/lint/**/*.spec.ts'] },
     { ...base, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
+    // The split layout (one worker + two API applications without projectors on one data
+    // directory, docs/deployment.md): the suites of the everyday paths again in that layout.
+    {
+      ...base,
+      displayName: 'split',
+      setupFiles: ['<rootDir>/test/support/split-layout.setup.js'],
+      testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state'].map(
+        (name) => `<rootDir>/test/api/${name}.api-spec.ts`,
+      ).concat('<rootDir>/test/api/*.split-spec.ts'),
+    },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.contract-spec.ts'] },
     { ...base, displayName: 'crash', testMatch: ['<rootDir>/test/crash/**/*.crash-spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },

@@ -92,7 +92,7 @@ describe('event queues', () => {
 
   it('keeps a queue of a given lifespan at least 10 minutes (Zulip clamps queue_lifespan_secs)', async () => {
     const { queue_id } = await register('hamlet', { queue_lifespan_secs: 1 });
-    expect(api.app.get(EventQueues).get(queue_id)?.lifespanMs).toBe(600_000);
+    expect(api.appFor('hamlet').get(EventQueues).get(queue_id)?.lifespanMs).toBe(600_000);
   });
 
   describe('message events', () => {

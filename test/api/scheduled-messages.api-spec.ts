@@ -34,11 +34,15 @@ describe('/scheduled_messages', () => {
     expect(await api.newEvents()).toEqual([]);
     return body;
   };
-  const scheduler = () => api.app.get<TimerScheduler>(SCHEDULER);
+  /** The timers of the process running the deliveries, once it has armed every write so far (the worker, in the split layout). */
+  const scheduler = async () => {
+    await api.settled();
+    return api.background.get<TimerScheduler>(SCHEDULER);
+  };
   /** Moves the fake clock and runs whatever became due, as the timers would. */
   const advance = async (seconds: number) => {
     api.clock.advance(seconds * 1000);
-    await scheduler().runDue();
+    await (await scheduler()).runDue();
   };
   const messagesOf = async (who: string) =>
     expectSuccess(await api.as(who).get('/api/v1/messages', { anchor: 'newest', num_before: 100, num_after: 0 })).messages as Record<string, any>[];
@@ -155,7 +159,7 @@ describe('/scheduled_messages', () => {
     it('moves the delivery with the time: nothing at the old time, one message at the new one', async () => {
       const scheduledId = await scheduled({ content: 'moved' });
       expectSuccess(await api.as('hamlet').patch(`${SCHEDULED}/${scheduledId}`, { scheduled_delivery_timestamp: now() + 3600 }));
-      expect(await scheduler().pendingJobIds()).toEqual([`scheduled_message-${scheduledId}-at-${now() + 3600}`]);
+      expect(await (await scheduler()).pendingJobIds()).toEqual([`scheduled_message-${scheduledId}-at-${now() + 3600}`]);
       await advance(301);
       expect((await messagesOf('cordelia')).filter((m) => m.content === '<p>moved</p>')).toHaveLength(0);
       await advance(3600);
@@ -170,7 +174,7 @@ describe('/scheduled_messages', () => {
       await refused(await api.as('cordelia').delete(`${SCHEDULED}/${scheduledId}`), 'Scheduled message does not exist', { status: 404 });
       expectSuccess(await api.as('hamlet').delete(`${SCHEDULED}/${scheduledId}`));
       expect(await list()).toEqual([]);
-      expect(await scheduler().pendingJobIds()).toEqual([]);
+      expect(await (await scheduler()).pendingJobIds()).toEqual([]);
       await refused(await api.as('hamlet').delete(`${SCHEDULED}/${scheduledId}`), 'Scheduled message does not exist', { status: 404 });
       await advance(301);
       expect((await messagesOf('cordelia')).filter((m) => m.content === '<p>Test message</p>')).toHaveLength(0);
@@ -193,7 +197,7 @@ describe('/scheduled_messages', () => {
     it('a duplicate job or a repeated run never sends twice', async () => {
       const scheduledId = await scheduled({ content: 'once' });
       api.clock.advance(301_000);
-      const jobs = scheduler();
+      const jobs = await scheduler();
       await jobs.schedule({ id: 'duplicate', name: 'deliver-scheduled-message', data: { scheduledMessageId: scheduledId }, runAt: api.clock.now() });
       await jobs.runDue();
       await jobs.schedule({ id: 'again', name: 'deliver-scheduled-message', data: { scheduledMessageId: scheduledId }, runAt: api.clock.now() });
@@ -211,7 +215,7 @@ describe('/scheduled_messages', () => {
       expect(sent).toHaveLength(2);
       const claims = (await api.eventStore.readAll({ maxCount: 10_000 })).filter((e) => e.type === 'ScheduledMessageDeliveryClaimed');
       expect(sent.map((e) => e.data.messageId).sort()).toEqual(claims.map((e) => e.data.messageId).sort());
-      await scheduler().runDue();
+      await (await scheduler()).runDue();
       expect((await api.eventStore.readAll({ maxCount: 10_000 })).filter((e) => e.type === 'MessageSent' && /raced/.test(e.data.content))).toHaveLength(2);
     });
 
@@ -260,7 +264,7 @@ describe('/scheduled_messages', () => {
     it('fails a delivery later than 10 minutes after its time', async () => {
       await scheduled({ content: 'stale' });
       api.clock.advance(301_000 + 11 * 60_000);
-      await scheduler().runDue();
+      await (await scheduler()).runDue();
       expect((await list())[0]).toMatchObject({ failed: true });
       const [notice] = (await messagesOf('hamlet')).slice(-1);
       expect(notice.content).toContain('<blockquote>\n<p>Message could not be sent at the scheduled time.</p>\n</blockquote>');
@@ -268,9 +272,9 @@ describe('/scheduled_messages', () => {
 
     it('survives a restart: the boot re-arm schedules what is pending', async () => {
       const scheduledId = await scheduled({ content: 'after restart' });
-      await scheduler().cancel(`scheduled_message-${scheduledId}-at-${now() + 300}`);
-      expect(await scheduler().pendingJobIds()).toEqual([]);
-      expect(await api.app.get(ScheduledDeliveries).rearm()).toBe(1);
+      await (await scheduler()).cancel(`scheduled_message-${scheduledId}-at-${now() + 300}`);
+      expect(await (await scheduler()).pendingJobIds()).toEqual([]);
+      expect(await api.background.get(ScheduledDeliveries).rearm()).toBe(1);
       await advance(301);
       expect((await messagesOf('cordelia')).filter((m) => m.content === '<p>after restart</p>')).toHaveLength(1);
     });

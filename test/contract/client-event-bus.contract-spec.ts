@@ -1,5 +1,6 @@
 import { InProcessClientEventBus } from '@app/application';
-import { describeIfServer } from '@app/testing';
+import { describeIfServer, makeTempDir } from '@app/testing';
+import { SqliteClientEventBus } from '@app/infrastructure/embedded/sqlite-client-event-bus';
 import { RedisClientEventBus } from '@app/infrastructure/redis/redis-client-event-bus';
 import { clientEventBusContract } from '@app/testing/contracts/client-event-bus.contract';
 
@@ -16,4 +17,18 @@ describeIfServer('REDIS_URL', 'ClientEventBusPort contract: servers (Redis pub/s
     const b = await RedisClientEventBus.connect(url, channel);
     return { buses: [a, b], cleanup: async () => void (await Promise.all([a.close(), b.close()])) };
   });
+});
+
+clientEventBusContract('embedded split layout (SQLite table, two processes on one data directory)', async () => {
+  const dir = makeTempDir('client-event-bus-');
+  // Two connections, as two API processes would open the file.
+  const a = SqliteClientEventBus.open(dir.path);
+  const b = SqliteClientEventBus.open(dir.path);
+  return {
+    buses: [a, b],
+    cleanup: async () => {
+      await Promise.all([a.close(), b.close()]);
+      dir.remove();
+    },
+  };
 });

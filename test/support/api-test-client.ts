@@ -1,23 +1,27 @@
 import { Test } from '@nestjs/testing';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { CommandBus } from '@nestjs/cqrs';
 import request from 'supertest';
 import {
+  APP_CONFIG,
   CreateRealmCommand,
   CreateUserCommand,
   EVENT_STORE,
   type EventStorePort,
   type GlobalPosition,
+  ProjectionWaiter,
   type RecordedEvent,
+  ScheduledDeliveries,
   type StreamRevision,
 } from '@app/application';
 import { CURRENT_SCHEMA_VERSION, operatorActor } from '@app/domain';
 import type { AppConfig } from '@app/config';
-import { Projector } from '@app/projections';
 import { randomUUID } from 'node:crypto';
 import { FakeClock, makeTempDir, PERSONAS, type PersonaName, testConfig } from '@app/testing';
 import { AppModule, type AppOptions } from '../../apps/api/src/app.module';
 import { configureHttp } from '../../apps/api/src/http/configure-http';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
 
 export type Credentials = { userId: number; email: string; apiKey: string };
 type Params = Record<string, unknown>;
@@ -30,6 +34,42 @@ export function zulipForm(params: Params): Record<string, string> {
 }
 
 /**
+ * The split layout (docs/deployment.md) under test: `SPLIT_LAYOUT=1` (the jest project `split`)
+ * starts one worker (projectors, scheduled deliveries) and SPLIT_API_PROCESSES (default 2) API
+ * applications with RUN_PROJECTORS=false and RUN_SCHEDULED_JOBS=false, all on one data directory,
+ * each with its own connections, file watches, event queues and rate limits, as separate
+ * processes would have. Personas are spread over the API applications, so one persona's write
+ * is read by another through a different application.
+ */
+export const SPLIT_LAYOUT = process.env.SPLIT_LAYOUT === '1';
+const SPLIT_API_PROCESSES = Math.max(1, Number(process.env.SPLIT_API_PROCESSES ?? 2));
+
+/**
+ * `npm run test:servers` (TEST_STORAGE=servers): events on EventStoreDB, read models on MongoDB,
+ * typing over Redis, each test isolated on the shared servers (its own stream namespace and
+ * database, dropped at close). Scheduled deliveries keep the fake clock's timers here; BullMQ has
+ * its own suites (scheduler contract, scheduled-messages-bullmq).
+ */
+const SERVERS = process.env.TEST_STORAGE === 'servers';
+function serversConfig(): Partial<AppConfig> {
+  const namespace = `t${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const need = (name: string) => {
+    const value = process.env[name];
+    if (!value) throw new Error(`TEST_STORAGE=servers needs ${name}`);
+    return value;
+  };
+  return {
+    eventStoreDriver: 'servers',
+    readStoreDriver: 'servers',
+    esdbUrl: need('ESDB_URL'),
+    mongodbUri: need('MONGODB_URI'),
+    mongodbDb: `test_${namespace}`,
+    redisUrl: need('REDIS_URL'),
+    storeNamespace: namespace,
+  };
+}
+
+/**
  * The whole application over HTTP on embedded adapters in a temporary directory, with a fake
  * clock and the personas created through the real command handlers.
  * Usage: `api = await ApiTestClient.start(); await api.as('hamlet').get('/api/v1/users/me')`.
@@ -39,23 +79,44 @@ export class ApiTestClient {
   private eventsMark: GlobalPosition | undefined;
 
   private constructor(
+    /** The API application (the first one in the split layout: unauthenticated requests go there). */
     readonly app: NestExpressApplication,
     readonly clock: FakeClock,
     readonly realmId: number,
     private readonly removeDir: () => void,
+    /** Every API application (one, or SPLIT_API_PROCESSES in the split layout). */
+    readonly apps: NestExpressApplication[] = [app],
+    private readonly worker?: INestApplicationContext,
   ) {}
 
   static async start(options: { personas?: PersonaName[]; config?: Partial<AppConfig>; logger?: AppOptions['logger'] } = {}): Promise<ApiTestClient> {
     const dir = makeTempDir('team-chat-api-');
     const clock = new FakeClock();
-    const config = testConfig(dir.path, options.config);
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock, logger: options.logger })] }).compile();
-    const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
-    configureHttp(app, config);
-    await app.init();
+    const config = testConfig(dir.path, { ...(SERVERS ? serversConfig() : {}), ...options.config });
+    const startApp = async (appConfig: AppConfig) => {
+      const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config: appConfig, clock, logger: options.logger })] }).compile();
+      const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
+      configureHttp(app, appConfig);
+      await app.init();
+      return app;
+    };
+    let apps: NestExpressApplication[];
+    let worker: INestApplicationContext | undefined;
+    if (SPLIT_LAYOUT) {
+      // The worker first: it creates the read models; the API applications open them.
+      const workerRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot({ config: { ...config, runProjectors: true }, clock, logger: options.logger })] }).compile();
+      await workerRef.init();
+      worker = workerRef;
+      const apiConfig: AppConfig = { ...config, runProjectors: false, runScheduledJobs: false };
+      apps = [];
+      for (let i = 0; i < SPLIT_API_PROCESSES; i++) apps.push(await startApp(apiConfig));
+    } else {
+      apps = [await startApp(config)];
+    }
+    const app = apps[0];
     const bus = app.get(CommandBus);
     const { realmId } = await bus.execute(new CreateRealmCommand('acme', 'Acme Corp'));
-    const client = new ApiTestClient(app, clock, realmId, dir.remove);
+    const client = new ApiTestClient(app, clock, realmId, dir.remove, apps, worker);
     for (const name of options.personas ?? (Object.keys(PERSONAS) as PersonaName[])) {
       const persona = PERSONAS[name];
       const { userId, apiKey } = await bus.execute(
@@ -65,6 +126,26 @@ export class ApiTestClient {
     }
     await client.markEvents();
     return client;
+  }
+
+  /** Where the projectors and scheduled deliveries run: the worker in the split layout, else the API application. */
+  get background(): INestApplicationContext {
+    return this.worker ?? this.app;
+  }
+
+  /** The API application a persona's requests go to (personas alternate between them in the split layout). */
+  appFor(name: string): NestExpressApplication {
+    const index = [...this.credentials.keys()].indexOf(name);
+    return this.apps[Math.max(0, index) % this.apps.length];
+  }
+
+  /**
+   * Waits until the process running the deliveries has armed (or moved, or dropped) the delivery
+   * jobs of every scheduled message written so far: at once in one process; from the log in the
+   * worker of the split layout.
+   */
+  async settled(): Promise<void> {
+    await this.background.get(ScheduledDeliveries).armedThrough(await this.eventStore.headPosition());
   }
 
   get http() {
@@ -85,15 +166,16 @@ export class ApiTestClient {
   as(name: string) {
     const { email, apiKey } = this.user(name);
     const auth = (r: request.Test) => r.auth(email, apiKey);
+    const http = () => request(this.appFor(name).getHttpServer());
     return {
-      get: (path: string, query: Params = {}) => auth(this.http.get(path).query(zulipForm(query))),
-      delete: (path: string, query: Params = {}) => auth(this.http.delete(path).query(zulipForm(query))),
-      post: (path: string, body: Params = {}) => auth(this.http.post(path).type('form').send(zulipForm(body))),
-      patch: (path: string, body: Params = {}) => auth(this.http.patch(path).type('form').send(zulipForm(body))),
-      put: (path: string, body: Params = {}) => auth(this.http.put(path).type('form').send(zulipForm(body))),
+      get: (path: string, query: Params = {}) => auth(http().get(path).query(zulipForm(query))),
+      delete: (path: string, query: Params = {}) => auth(http().delete(path).query(zulipForm(query))),
+      post: (path: string, body: Params = {}) => auth(http().post(path).type('form').send(zulipForm(body))),
+      patch: (path: string, body: Params = {}) => auth(http().patch(path).type('form').send(zulipForm(body))),
+      put: (path: string, body: Params = {}) => auth(http().put(path).type('form').send(zulipForm(body))),
       /** As zulip-js sends POSTs: every parameter a multipart field. */
       postMultipart: (path: string, body: Params = {}) => {
-        let r = auth(this.http.post(path));
+        let r = auth(http().post(path));
         for (const [k, v] of Object.entries(zulipForm(body))) r = r.field(k, v);
         return r;
       },
@@ -108,7 +190,7 @@ export class ApiTestClient {
       events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSION } })),
       { expectedRevision: revision === 'no_stream' ? 'no_stream' : (revision as StreamRevision) },
     );
-    await this.app.get(Projector).waitFor(position);
+    await this.app.get(ProjectionWaiter).waitFor(position);
     await this.markEvents();
   }
 
@@ -122,7 +204,14 @@ export class ApiTestClient {
   }
 
   async close(): Promise<void> {
-    await this.app.close();
+    const config = this.app.get<AppConfig>(APP_CONFIG);
+    for (const app of this.apps) await app.close();
+    await this.worker?.close();
+    if (SERVERS && config.storeNamespace && config.mongodbDb.startsWith('test_')) {
+      const { MongoClient } = await import('mongodb');
+      const client = await MongoClient.connect(config.mongodbUri);
+      await client.db(config.mongodbDb).dropDatabase().finally(() => client.close());
+    }
     this.removeDir();
   }
 }

@@ -186,6 +186,13 @@ export type AppConfig = {
     perUser: { requests: number; windowSeconds: number };
     perIp: { requests: number; windowSeconds: number };
   };
+  /**
+   * Tests only (`npm run test:servers`), never an environment variable: isolates this
+   * installation on servers shared with others — EventStoreDB streams prefixed and the global
+   * log filtered (NamespacedEventStore), the BullMQ keys and the Redis client-event channel named
+   * after it. The MongoDB database is MONGODB_DB.
+   */
+  storeNamespace?: string;
 };
 
 export function toAppConfig(v: EnvironmentVariables): AppConfig {

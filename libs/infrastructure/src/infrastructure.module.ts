@@ -117,10 +117,12 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     const changes = watch([{ db, file: join(config.dataDir, 'events.sqlite') }], 100);
     return new SqliteEventStore(db, { pollIntervalMs: 100, now: () => clock.now(), changes });
   };
-  const storedEvents =
+  const rawEvents =
     config.eventStoreDriver === 'servers'
       ? (await import('./eventstoredb/esdb-event-store')).EsdbEventStore.connect(config.esdbUrl)
       : openEmbeddedEvents();
+  // Tests on shared servers (test:servers): this installation's streams only.
+  const storedEvents = config.storeNamespace ? new (await import('./eventstoredb/namespaced-event-store')).NamespacedEventStore(rawEvents, config.storeNamespace) : rawEvents;
   // Reads come back upcast to the current event shapes; appends carry each type's schema version.
   const eventStore = new UpcastingEventStore(storedEvents, upcasterRegistry(), metrics);
   let readStore: ReadStorePort;

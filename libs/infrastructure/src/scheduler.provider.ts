@@ -11,7 +11,7 @@ import type { Logger } from './system/logger';
 export async function openScheduler(config: AppConfig, clock: ClockPort, logger?: Logger): Promise<SchedulerPort> {
   if (config.schedulerDriver === 'servers') {
     const { BullmqScheduler } = await import('./bullmq/bullmq-scheduler');
-    return new BullmqScheduler(config.redisUrl, clock, { logger });
+    return new BullmqScheduler(config.redisUrl, clock, { logger, prefix: config.storeNamespace ? `bull-${config.storeNamespace}` : undefined });
   }
   return new TimerScheduler(clock, { onError: (error, job) => logger?.error({ err: error, jobId: job.id }, 'scheduled job failed') });
 }

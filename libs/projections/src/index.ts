@@ -27,3 +27,4 @@ export * from './reactions/reactions.projection';
 export * from './operations/projection-rebuild';
 export * from './operations/operations.module';
 export * from './linkifiers/linkifiers.projection';
+export * from './shared/checkpoint-waiter';

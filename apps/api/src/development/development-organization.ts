@@ -6,11 +6,12 @@ import {
   CreateRealmCommand,
   CreateUserCommand,
   LOGGER,
+  ProjectionWaiter,
   RealmQueries,
   UserQueries,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { operatorActor, type Role } from '@app/domain';
+import { operatorActor, RealmStringIdTakenError, type Role } from '@app/domain';
 import { AddSubscriptionsCommand, actorFromUser } from '@app/application';
 
 export const DEV_REALM = { stringId: 'zulip', name: 'Zulip Dev' };
@@ -37,14 +38,30 @@ export class DevelopmentOrganization {
     private readonly commands: CommandBus,
     private readonly realms: RealmQueries,
     private readonly users: UserQueries,
+    private readonly projections: ProjectionWaiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async ensure(): Promise<void> {
     if (this.config.env !== 'development' || !this.config.devBootstrap) return;
+    // The split layout: the worker's projectors may not be running yet (an API process started
+    // first on an empty store); its waits last however long that takes, before it listens.
+    await this.projections.patiently(() => this.create());
+  }
+
+  private async create(): Promise<void> {
     if ((await this.realms.list()).length > 0) return;
-    const { realmId } = await this.commands.execute(new CreateRealmCommand(DEV_REALM.stringId, DEV_REALM.name));
+    if (!this.config.runProjectors) this.logger.info('creating the development organization; its writes wait for the projectors (apps/worker), however long they take to start');
+    let realmId: number;
+    try {
+      ({ realmId } = await this.commands.execute(new CreateRealmCommand(DEV_REALM.stringId, DEV_REALM.name)));
+    } catch (error) {
+      // Several API processes starting together on one store (the split layout): one creates the
+      // organization, the others find it taken and leave it to that one.
+      if (error instanceof RealmStringIdTakenError) return;
+      throw error;
+    }
     const context = { actor: operatorActor(realmId) };
     const created: { email: string; role: string; apiKey: string }[] = [];
     for (const account of DEV_ACCOUNTS) {

@@ -50,7 +50,13 @@ import { RegisterCoordinator } from './register-coordinator';
         // Servers mode: several API instances, so typing notifications cross them over Redis.
         if (config.eventStoreDriver === 'servers' || config.readStoreDriver === 'servers') {
           const { RedisClientEventBus } = await import('@app/infrastructure/redis/redis-client-event-bus');
-          return RedisClientEventBus.connect(config.redisUrl);
+          return RedisClientEventBus.connect(config.redisUrl, config.storeNamespace ? `client-events:${config.storeNamespace}` : undefined);
+        }
+        // The embedded split layout: API processes without projectors beside a worker on one
+        // DATA_DIR cross over a SQLite table; the single process keeps to memory.
+        if (!config.runProjectors) {
+          const { SqliteClientEventBus } = await import('@app/infrastructure/embedded/sqlite-client-event-bus');
+          return SqliteClientEventBus.open(config.dataDir, config.sqliteSynchronous);
         }
         return new InProcessClientEventBus();
       },

@@ -178,6 +178,8 @@ export class ScheduledDeliveries implements OnApplicationBootstrap, BeforeApplic
         await this.jobs.arm(event.data.scheduledMessageId, event.data.deliverAt);
       } else if (event.type === 'ScheduledMessageEdited') {
         await this.jobs.move(event.data.scheduledMessageId, event.data.old.deliverAt, event.data.new.deliverAt);
+      } else if (event.type === 'ScheduledMessageDeleted') {
+        await this.jobs.disarmAny(event.data.scheduledMessageId);
       }
       this.armedUpTo = recorded.position;
     }

@@ -53,6 +53,21 @@ export class ScheduledMessageJobs {
     await this.guard('disarm', scheduledMessageId, () => this.scheduler.cancel(deliveryJobId(scheduledMessageId, deliverAt)));
   }
 
+  /**
+   * Drops whatever delivery of the message is pending here, whatever its time (the arming reactor,
+   * on a deletion: the event does not say the time). Only the in-process timers of the process
+   * running the deliveries need it: an API process beside a worker cannot reach them, while with
+   * BullMQ the deleting process removed the job itself. A job left over would be harmless anyway
+   * (the delivery decider ignores a deleted message).
+   */
+  async disarmAny(scheduledMessageId: number): Promise<void> {
+    if (!this.config.runScheduledJobs || this.config.schedulerDriver !== 'embedded') return;
+    const prefix = `scheduled_message-${scheduledMessageId}-at-`;
+    await this.guard('disarm', scheduledMessageId, async () => {
+      for (const id of await this.scheduler.pendingJobIds()) if (id.startsWith(prefix)) await this.scheduler.cancel(id);
+    });
+  }
+
   async move(scheduledMessageId: number, from: number, to: number): Promise<void> {
     if (from !== to) await this.disarm(scheduledMessageId, from);
     await this.arm(scheduledMessageId, to);

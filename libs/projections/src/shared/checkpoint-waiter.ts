@@ -36,7 +36,19 @@ export class CheckpointWaiter extends ProjectionWaiter {
     return this.reached;
   }
 
-  waitFor(position: GlobalPosition | undefined, timeoutMs = this.options.timeoutMs): Promise<void> {
+  /** Boot-time work waiting without a timeout (see ProjectionWaiter.patiently). */
+  private patience = 0;
+
+  override async patiently<T>(work: () => Promise<T>): Promise<T> {
+    this.patience++;
+    try {
+      return await work();
+    } finally {
+      this.patience--;
+    }
+  }
+
+  waitFor(position: GlobalPosition | undefined, timeoutMs = this.patience > 0 ? Infinity : this.options.timeoutMs): Promise<void> {
     if (position === undefined || position <= this.reached) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { position, resolve, reject, timer: undefined };
@@ -57,8 +69,9 @@ export class CheckpointWaiter extends ProjectionWaiter {
   private listen(): void {
     if (!this.unsubscribe) this.unsubscribe = this.changes.onChange(() => this.read());
     if (!this.fallback) {
+      // Not unref'd: it runs only while a write waits, and a wait without a timeout (boot, before
+      // the worker has started) must keep the process alive.
       this.fallback = setInterval(() => this.read(), this.options.fallbackPollMs ?? 250);
-      this.fallback.unref();
     }
   }
 
