@@ -158,6 +158,14 @@ describe('event queues', () => {
     );
   });
 
+  it('sends topics_policy with the legacy mandatory_topics in one update_dict, as Zulip', async () => {
+    const { queue_id } = await register('cordelia', { event_types: ['realm'] });
+    expectSuccess(await api.as('iago').patch('/api/v1/realm', { topics_policy: 'disable_empty_topic' }));
+    expect(await events('cordelia', queue_id)).toEqual([
+      { id: 0, type: 'realm', op: 'update_dict', property: 'default', data: { topics_policy: 'disable_empty_topic', mandatory_topics: true } },
+    ]);
+  });
+
   it('sends user_topic when a send follows the topic automatically', async () => {
     expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Following' }] }));
     const { stream_id } = expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'Following' }));

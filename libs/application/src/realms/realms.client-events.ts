@@ -26,7 +26,10 @@ export class RealmsClientEvents implements AreaClientEvents {
     if (d.property === 'name' || d.property === 'description' || d.property === 'enable_read_receipts') {
       return toRealm(c, d.realmId, { type: 'realm', op: 'update', property: d.property, value: d.newValue });
     }
-    return toRealm(c, d.realmId, { type: 'realm', op: 'update_dict', property: 'default', data: { [d.property]: d.newValue } });
+    const data: Record<string, unknown> = { [d.property]: d.newValue };
+    // topics_policy replaced mandatory_topics (feature level 392); Zulip keeps the legacy key in step.
+    if (d.property === 'topics_policy') data.mandatory_topics = d.newValue === 'disable_empty_topic';
+    return toRealm(c, d.realmId, { type: 'realm', op: 'update_dict', property: 'default', data });
   }
 
   /** do_change_realm_permission_group_setting: `update_dict` with the group's id. */
