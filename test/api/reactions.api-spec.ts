@@ -57,8 +57,9 @@ describe('reactions', () => {
       expectSuccess(await api.as('hamlet').post(reactionsOf(messageId), { emoji_name: 'parrot', emoji_code: parrot, reaction_type: 'realm_emoji' }));
       expect(await reactionsOn('hamlet', messageId)).toEqual([
         octopus(id('hamlet')),
-        { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('hamlet') },
-        { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('cordelia') },
+        // Stored as the spec's svc_extra_emoji, sent as Zulip's name (ZULIP_ALIASES is on by default).
+        { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', user_id: id('hamlet') },
+        { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', user_id: id('cordelia') },
         { emoji_name: 'parrot', emoji_code: parrot, reaction_type: 'realm_emoji', user_id: id('iago') },
         { emoji_name: 'parrot', emoji_code: parrot, reaction_type: 'realm_emoji', user_id: id('hamlet') },
       ]);
@@ -161,7 +162,7 @@ describe('reactions', () => {
       const spec = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', message_id: String(messageId) };
       const { email, apiKey } = api.user('cordelia');
       expectSuccess(await api.http.post(reactionsOf(messageId)).auth(email, apiKey).type('form').send(spec));
-      expect(await reactionsOn('hamlet', messageId)).toEqual([{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji', user_id: id('cordelia') }]);
+      expect(await reactionsOn('hamlet', messageId)).toEqual([{ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', user_id: id('cordelia') }]);
       expectSuccess(await api.http.delete(reactionsOf(messageId)).auth(email, apiKey).type('form').send(spec));
       expect(await reactionsOn('hamlet', messageId)).toEqual([]);
     });
@@ -303,7 +304,7 @@ describe('reactions', () => {
       const queue = await register('iago');
       expectSuccess(await api.as('iago').post(reactionsOf(messageId), { emoji_name: 'zulip' }));
       expect(await eventsOf('iago', queue)).toEqual([
-        { ...reactionEvent('add', messageId, 'iago', { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }), user: { user_id: id('iago'), email: api.user('iago').email, full_name: 'Iago' } },
+        { ...reactionEvent('add', messageId, 'iago', { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }), user: { user_id: id('iago'), email: api.user('iago').email, full_name: 'Iago' } },
       ]);
     });
 
@@ -326,6 +327,38 @@ describe('reactions', () => {
       expectError(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_name: 'octopus' }), "Reaction doesn't exist.");
       expectError(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'nope' }), "Emoji 'nope' does not exist");
       expect(await eventsOf('hamlet', queue)).toEqual([]);
+    });
+  });
+  describe('reaction_type of Zulip\'s extra emoji', () => {
+    const zulipEmoji = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' };
+    const reactionTypesSent = async (messageId: number) => {
+      const queueId = expectSuccess(await api.as('hamlet').post('/api/v1/register', { event_types: ['reaction'] })).queue_id as string;
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), zulipEmoji));
+      const events = expectSuccess(await api.as('hamlet').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events;
+      const { messages } = expectSuccess(await api.as('hamlet').get('/api/v1/messages', { anchor: messageId, num_before: 0, num_after: 0 }));
+      return {
+        event: events.map((e: { reaction_type: string }) => e.reaction_type),
+        getMessage: (await reactionsOn('hamlet', messageId)).map((r: { reaction_type: string }) => r.reaction_type),
+        getMessages: messages[0].reactions.map((r: { reaction_type: string }) => r.reaction_type),
+      };
+    };
+
+    it('is stored as the spec\'s svc_extra_emoji and sent as zulip_extra_emoji under ZULIP_ALIASES (zulip-flutter refuses an unknown value)', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      await api.markEvents();
+      expect(await reactionTypesSent(messageId)).toEqual({ event: ['zulip_extra_emoji'], getMessage: ['zulip_extra_emoji'], getMessages: ['zulip_extra_emoji'] });
+      expect((await api.newEvents()).map((e) => e.data.reactionType)).toEqual(['svc_extra_emoji']);
+      // Removing it under either spelling, then Unicode emoji keep their type.
+      expectSuccess(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' }));
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expect(await reactionsOn('hamlet', messageId)).toEqual([octopus(id('cordelia'))]);
+    });
+
+    it('is sent as svc_extra_emoji when ZULIP_ALIASES is off', async () => {
+      await api.close();
+      api = await ApiTestClient.start({ config: { zulipAliases: false } });
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      expect(await reactionTypesSent(messageId)).toEqual({ event: ['svc_extra_emoji'], getMessage: ['svc_extra_emoji'], getMessages: ['svc_extra_emoji'] });
     });
   });
 });

@@ -31,7 +31,7 @@ describe('user status', () => {
       expectSuccess(await api.as('hamlet').post(MY_STATUS, { emoji_name: 'octopus' }));
       expect(await statusOf('hamlet')).toEqual({ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' });
       expectSuccess(await api.as('hamlet').post(MY_STATUS, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }));
-      expect(await statusOf('hamlet')).toEqual({ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'svc_extra_emoji' });
+      expect(await statusOf('hamlet')).toEqual({ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' });
     });
 
     it('keeps what an update does not name, and clears the text or the emoji with empty values', async () => {
@@ -163,6 +163,31 @@ describe('user status', () => {
         [String(id('hamlet'))]: { status_text: 'Reading' },
         [String(id('cordelia'))]: { away: true },
       });
+    });
+  });
+  describe('reaction_type of Zulip\'s extra emoji', () => {
+    const reactionTypesSent = async () => {
+      const queueId = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['user_status'] })).queue_id as string;
+      expectSuccess(await api.as('hamlet').post(MY_STATUS, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }));
+      const events = expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events;
+      const register = expectSuccess(await api.as('cordelia').post('/api/v1/register', { fetch_event_types: ['user_status'] }));
+      return {
+        event: events.map((e: { reaction_type: string }) => e.reaction_type),
+        get: (await statusOf('hamlet')).reaction_type,
+        register: register.user_status[String(id('hamlet'))].reaction_type,
+      };
+    };
+
+    it('is stored as the spec\'s svc_extra_emoji and sent as zulip_extra_emoji under ZULIP_ALIASES, in events and /register too', async () => {
+      await api.markEvents();
+      expect(await reactionTypesSent()).toEqual({ event: ['zulip_extra_emoji'], get: 'zulip_extra_emoji', register: 'zulip_extra_emoji' });
+      expect((await api.newEvents()).map((e) => e.data.reactionType)).toEqual(['svc_extra_emoji']);
+    });
+
+    it('is sent as svc_extra_emoji when ZULIP_ALIASES is off', async () => {
+      await api.close();
+      api = await ApiTestClient.start({ config: { zulipAliases: false } });
+      expect(await reactionTypesSent()).toEqual({ event: ['svc_extra_emoji'], get: 'svc_extra_emoji', register: 'svc_extra_emoji' });
     });
   });
 });

@@ -130,6 +130,18 @@ describe('the official JavaScript client (zulip-js) against the server', () => {
     expect((await hamlet.queues.deregister({ queue_id: queue.queue_id })).result).toBe('success');
   });
 
+  it("reacts with Zulip's extra emoji, reads back zulip_extra_emoji and removes it with what it read", async () => {
+    const { id } = await hamlet.messages.send({ type: 'stream', to: 'zulip-js e2e', topic: 'reactions', content: 'The logo' });
+    const queue = await hamlet.queues.register({ event_types: ['reaction'] });
+    expect(await cordelia.reactions.add({ message_id: id, emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' })).toMatchObject({ result: 'success' });
+    const [read] = (await hamlet.messages.getById({ message_id: id })).message.reactions;
+    expect(read).toEqual({ emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', user_id: api.user('cordelia').userId });
+    const polled = await hamlet.events.retrieve({ queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true });
+    expect(polled.events.filter((e: any) => e.type === 'reaction').map((e: any) => [e.op, e.emoji_code, e.reaction_type])).toEqual([['add', 'zulip', 'zulip_extra_emoji']]);
+    expect(await cordelia.reactions.remove({ message_id: id, emoji_code: read.emoji_code, reaction_type: read.reaction_type })).toMatchObject({ result: 'success' });
+    expect((await hamlet.messages.getById({ message_id: id })).message.reactions).toEqual([]);
+  });
+
   it("registers a queue and receives another client's message as an event", async () => {
     const queue = await cordelia.queues.register({ event_types: ['message'] });
     expect(queue).toMatchObject({ result: 'success', queue_id: expect.any(String), last_event_id: expect.any(Number) });

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
 import type { ReactionAdded, ReactionRemoved } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
 import { MessageQueries } from '../messages/get-messages.queries';
-import { USER_MESSAGE_STORE } from '../ports/tokens';
+import { APP_CONFIG, USER_MESSAGE_STORE } from '../ports/tokens';
+import { reactionTypeForClients } from '../server/version-fields';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserQueries } from '../users/user.queries';
@@ -20,6 +22,7 @@ export class ReactionsClientEvents implements AreaClientEvents {
     private readonly subscriptions: SubscriptionQueries,
     private readonly users: UserQueries,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
@@ -41,7 +44,7 @@ export class ReactionsClientEvents implements AreaClientEvents {
       message_id: d.messageId,
       emoji_name: d.emojiName,
       emoji_code: d.emojiCode,
-      reaction_type: d.reactionType,
+      reaction_type: reactionTypeForClients(d.reactionType, this.config),
     };
     return [{ userIds, event }];
   }

@@ -13,3 +13,14 @@ export function versionFields(options: { zulipAliases: boolean }) {
 
 /** Input spellings: `zulip_extra_emoji` is accepted wherever the spec says `svc_extra_emoji`. */
 export const normalizeReactionType = (value: string): string => (value === 'zulip_extra_emoji' ? 'svc_extra_emoji' : value);
+
+/**
+ * Output spelling of a `reaction_type` (reactions in message objects, `reaction` events, user
+ * statuses in `/register`, `GET /users/{id}/status` and `user_status` events). The spec's
+ * `svc_extra_emoji` is stored; with ZULIP_ALIASES on it is sent as Zulip's `zulip_extra_emoji`,
+ * because clients decode the value strictly (zulip-flutter's `ReactionType` enum throws on an
+ * unknown value, so one such reaction would make a whole message list unreadable). Unlike the
+ * `zulip_*` keys, a value cannot be sent twice: the alias replaces it.
+ */
+export const reactionTypeForClients = (value: string, options: { zulipAliases: boolean }): string =>
+  options.zulipAliases && value === 'svc_extra_emoji' ? 'zulip_extra_emoji' : value;

@@ -1,19 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '@app/config';
 import type { ReadStorePort } from '../ports/read-store.port';
-import { READ_STORE } from '../ports/tokens';
+import { APP_CONFIG, READ_STORE } from '../ports/tokens';
+import { reactionTypeForClients } from '../server/version-fields';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
 import { UserQueries } from '../users/user.queries';
 import { USER_STATUS, type ApiUserStatus, type UserStatusDocument } from './user-status.documents';
 
-/** format_user_status. */
-export function formatUserStatus(doc: UserStatusDocument | null, presenceEnabled: boolean): ApiUserStatus {
+/** format_user_status (`reaction_type` spelled for clients: `zulip_extra_emoji` under ZULIP_ALIASES). */
+export function formatUserStatus(doc: UserStatusDocument | null, presenceEnabled: boolean, options: { zulipAliases: boolean }): ApiUserStatus {
   const status: ApiUserStatus = {};
   if (!presenceEnabled) status.away = true;
   if (doc?.status_text) status.status_text = doc.status_text;
   if (doc?.emoji_name) {
     status.emoji_name = doc.emoji_name;
     status.emoji_code = doc.emoji_code;
-    status.reaction_type = doc.reaction_type;
+    status.reaction_type = reactionTypeForClients(doc.reaction_type, options);
   }
   return status;
 }
@@ -25,6 +27,7 @@ export class UserStatusQueries {
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     private readonly settings: UserSettingsQueries,
     private readonly users: UserQueries,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async statusOf(userId: number): Promise<ApiUserStatus> {
@@ -32,7 +35,7 @@ export class UserStatusQueries {
       this.readStore.get<UserStatusDocument>(USER_STATUS, String(userId)),
       this.settings.settingsOf(userId),
     ]);
-    return formatUserStatus(doc, settings.presence_enabled);
+    return formatUserStatus(doc, settings.presence_enabled, this.config);
   }
 
   /**
@@ -50,7 +53,7 @@ export class UserStatusQueries {
     const result: Record<string, ApiUserStatus> = {};
     for (const userId of [...new Set([...byUser.keys(), ...away])].sort((a, b) => a - b)) {
       if (!activeIds.has(userId)) continue;
-      const status = formatUserStatus(byUser.get(userId) ?? null, !away.has(userId));
+      const status = formatUserStatus(byUser.get(userId) ?? null, !away.has(userId), this.config);
       if (Object.keys(status).length > 0) result[String(userId)] = status;
     }
     return result;
