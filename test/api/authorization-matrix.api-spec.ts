@@ -711,11 +711,6 @@ const EVERYDAY_ROWS: Row[] = [
   },
   { name: 'POST /messages/render', outcomes: everyone('ok'), send: (api, as) => form(as(api.http.post('/api/v1/messages/render')), { content: '**bold**' }) },
   {
-    name: 'GET /streams/{id}/email_address',
-    outcomes: everyone('ok'),
-    send: async (api, as, caller) => as(api.http.get(`/api/v1/streams/${await channelFor(api, `mailed by ${caller}`)}/email_address`)),
-  },
-  {
     name: 'GET /users/{id}/subscriptions/{id}',
     outcomes: everyone('ok'),
     send: async (api, as, caller) => as(api.http.get(`/api/v1/users/${api.user('hamlet').userId}/subscriptions/${await channelFor(api, `status for ${caller}`)}`)),

@@ -290,7 +290,7 @@ describe('channels', () => {
       const bot = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Mail Bot', short_name: 'mail' }));
       expectSuccess(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`, { sender_id: bot.user_id }));
       await api.markEvents();
-      await expectRefused(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`, { sender_id: id('cordelia') }), 'Invalid user ID');
+      await expectRefused(await api.as('hamlet').get(`/api/v1/streams/${verona}/email_address`, { sender_id: id('cordelia') }), 'No such bot');
       await expectRefused(await api.as('hamlet').get('/api/v1/streams/9999/email_address'), 'Invalid channel ID');
       const secret = await create('cordelia', 'secret', { invite_only: true });
       await api.markEvents();

@@ -17,7 +17,7 @@ import { Params } from '../http/params/params.decorator';
 import { intPathParam } from '../http/path-params';
 import type { AuthenticatedUser } from '../http/request-context';
 import { Summary } from '../openapi/summary.decorator';
-import { GetStreamEmailAddressDto, GetStreamIdDto, GetStreamsDto, GetTopicsDto, UpdateStreamDto } from './channels.dto';
+import { GetStreamIdDto, GetStreamsDto, GetTopicsDto, UpdateStreamDto } from './channels.dto';
 
 /** ≈ the channel views of zerver/views/streams.py. */
 @Controller('api/v1')
@@ -96,22 +96,6 @@ export class ChannelsController {
     const { channel, isSubscribed } = await this.channels.accessById(actor, intPathParam(rawId), { requireContentAccess: false });
     checkCanSeeSubscribers(actor, accessFactsOf(channel), isSubscribed);
     return { subscribers: await this.subscriptions.subscriberIds(actor.realmId, channel.stream_id) };
-  }
-
-  /**
-   * get_stream_email_address: the address that posts to the channel through the email gateway.
-   * This server has no email gateway (Zulip's EMAIL_GATEWAY_PATTERN unset), so, as Zulip then
-   * answers, the address is the empty string; the channel and the sender are checked all the same.
-   */
-  @Get('streams/:stream_id/email_address')
-  @Summary('The channel\'s email gateway address: "" (this server has no email gateway).')
-  async emailAddress(@CurrentUser() { actor }: AuthenticatedUser, @Param('stream_id') rawId: string, @Params() params: GetStreamEmailAddressDto) {
-    await this.channels.accessById(actor, intPathParam(rawId));
-    if (params.sender_id !== undefined && params.sender_id !== actor.userId) {
-      const sender = await this.users.byId(actor.realmId, params.sender_id);
-      if (!sender || !sender.is_bot || sender.bot_owner_id !== actor.userId) throw new DomainError('Invalid user ID');
-    }
-    return { email: '' };
   }
 
   @Get('users/me/:stream_id/topics')

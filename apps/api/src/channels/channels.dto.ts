@@ -79,8 +79,3 @@ export class GetTopicsDto {
   allow_empty_topic_name?: boolean;
 }
 
-/** GET /streams/{stream_id}/email_address (get_stream_email_address). */
-export class GetStreamEmailAddressDto {
-  @IntParam({ optional: true, min: 0, description: 'Who should appear as the sender of messages sent to the address: the caller or a bot they own (default: the email gateway bot).' })
-  sender_id?: number;
-}
