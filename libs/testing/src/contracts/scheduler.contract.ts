@@ -25,15 +25,28 @@ async function eventually(check: () => void | Promise<void>, timeoutMs = 8000): 
   }
 }
 
-/** Records the runs of each job id. */
-function recorder(behaviour: (id: string, run: number) => void = () => undefined) {
+/** Records the runs of each job id (and when the first one started). */
+function recorder(behaviour: (id: string, run: number) => void | Promise<void> = () => undefined) {
   const runs = new Map<string, number>();
+  const firstRunAt = new Map<string, number>();
   const handler: JobHandler = async ({ id }) => {
     const run = (runs.get(id) ?? 0) + 1;
     runs.set(id, run);
-    behaviour(id, run);
+    if (run === 1) firstRunAt.set(id, Date.now());
+    await behaviour(id, run);
   };
-  return { runs, handler, count: (id: string) => runs.get(id) ?? 0 };
+  return { runs, handler, count: (id: string) => runs.get(id) ?? 0, firstRunAt: (id: string) => firstRunAt.get(id) };
+}
+
+/**
+ * A gate for handlers: no run completes before `open()`. A job id is deduplicated only while its
+ * job waits or runs, so a test that adds duplicates holds the runs at the gate meanwhile, rather
+ * than trusting a short delay to outlast the adds on a slow machine.
+ */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { pass: () => opened, open };
 }
 
 /** The behaviour every SchedulerPort adapter must have (real time, short delays). */
@@ -60,16 +73,20 @@ export function schedulerContract(adapterName: string, makeFixture: () => Promis
 
     it('runs a job once, not before its time', async () => {
       const scheduler = await open();
-      const r = recorder();
+      const held = gate();
+      const r = recorder(held.pass);
       await scheduler.process(r.handler);
       const j = id();
-      await scheduler.schedule(job(j, 400));
-      expect(r.count(j)).toBe(0);
+      const scheduled = job(j, 400);
+      await scheduler.schedule(scheduled);
+      // Waiting, or running (held at the gate): pending either way.
       expect(await scheduler.pendingJobIds()).toContain(j);
       await eventually(() => expect(r.count(j)).toBe(1));
+      expect(r.firstRunAt(j)).toBeGreaterThanOrEqual(scheduled.runAt.getTime());
+      held.open();
+      await eventually(async () => expect(await scheduler.pendingJobIds()).not.toContain(j));
       await sleep(200);
       expect(r.count(j)).toBe(1);
-      expect(await scheduler.pendingJobIds()).not.toContain(j);
     });
 
     it('runs a job whose time has passed promptly', async () => {
@@ -83,40 +100,50 @@ export function schedulerContract(adapterName: string, makeFixture: () => Promis
 
     it('is idempotent by job id: scheduling the same id again adds no second run', async () => {
       const scheduler = await open();
-      const r = recorder();
+      const held = gate();
+      const r = recorder(held.pass);
       await scheduler.process(r.handler);
       const j = id();
       await scheduler.schedule(job(j, 200));
       await scheduler.schedule(job(j, 250));
       await scheduler.schedule(job(j, 200));
+      held.open();
       await eventually(() => expect(r.count(j)).toBe(1));
-      await sleep(300);
+      // Nothing left to run: no second job was added.
+      await eventually(async () => expect(await scheduler.pendingJobIds()).not.toContain(j));
       expect(r.count(j)).toBe(1);
     });
 
     it('cancel removes a waiting job; cancelling an unknown id is a no-op', async () => {
       const scheduler = await open();
       const r = recorder();
-      await scheduler.process(r.handler);
       const [kept, cancelled] = [id(), id()];
       await scheduler.schedule(job(cancelled, 300));
       await scheduler.schedule(job(kept, 400));
       await scheduler.cancel(cancelled);
       await scheduler.cancel(id());
       expect(await scheduler.pendingJobIds()).not.toContain(cancelled);
+      expect(await scheduler.pendingJobIds()).toContain(kept);
+      // Processing starts after the cancel, so that a slow machine cannot run the job first.
+      await scheduler.process(r.handler);
       await eventually(() => expect(r.count(kept)).toBe(1));
+      await eventually(async () => expect(await scheduler.pendingJobIds()).toEqual([]));
       expect(r.count(cancelled)).toBe(0);
     });
 
     it('a job cancelled and scheduled again under a new id runs at the new time only (moving a job)', async () => {
       const scheduler = await open();
       const r = recorder();
-      await scheduler.process(r.handler);
       const [before, after] = [id(), id()];
       await scheduler.schedule(job(before, 150));
       await scheduler.cancel(before);
-      await scheduler.schedule(job(after, 300));
+      const moved = job(after, 300);
+      await scheduler.schedule(moved);
+      // Processing starts after the move, so that a slow machine cannot run the old job first.
+      await scheduler.process(r.handler);
       await eventually(() => expect(r.count(after)).toBe(1));
+      expect(r.firstRunAt(after)).toBeGreaterThanOrEqual(moved.runAt.getTime());
+      await eventually(async () => expect(await scheduler.pendingJobIds()).toEqual([]));
       expect(r.count(before)).toBe(0);
     });
 
