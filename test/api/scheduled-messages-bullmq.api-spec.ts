@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { APP_CONFIG, SCHEDULER, type SchedulerPort } from '@app/application';
+import { APP_CONFIG, DELIVER_SCHEDULED_MESSAGE_JOB, deliveryJobId, SCHEDULER, type SchedulerPort } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { describeIfServer } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
@@ -37,7 +37,7 @@ describeIfServer('REDIS_URL', 'scheduled messages through BullMQ and apps/worker
     const cordelia = api.user('cordelia').userId;
     const schedule = async (content: string) =>
       expectSuccess(await api.as('hamlet').post('/api/v1/scheduled_messages', { type: 'direct', to: [cordelia], content, scheduled_delivery_timestamp: at })).scheduled_message_id as number;
-    await schedule('through BullMQ');
+    const delivered = await schedule('through BullMQ');
     const deleted = await schedule('deleted before its time');
     const moved = await schedule('moved an hour later');
     expectSuccess(await api.as('hamlet').delete(`/api/v1/scheduled_messages/${deleted}`));
@@ -52,5 +52,17 @@ describeIfServer('REDIS_URL', 'scheduled messages through BullMQ and apps/worker
     expect(await contents()).not.toContain('<p>moved an hour later</p>');
     const pending = expectSuccess(await api.as('hamlet').get('/api/v1/scheduled_messages')).scheduled_messages as { scheduled_message_id: number }[];
     expect(pending.map((m) => m.scheduled_message_id)).toEqual([moved]);
+
+    // A re-arm that comes after the delivery (BullMQ removed the completed job, so the add is a
+    // new job with the same id: a second run, which the port allows) sends nothing again.
+    const scheduler = api.app.get<SchedulerPort>(SCHEDULER);
+    const jobId = deliveryJobId(delivered, at);
+    // Due in 1.5 s, so that the new job is seen waiting before the worker runs it.
+    const runAt = new Date(api.clock.now().getTime() + 1500);
+    await scheduler.schedule({ id: jobId, name: DELIVER_SCHEDULED_MESSAGE_JOB, data: { scheduledMessageId: delivered }, runAt });
+    expect(await scheduler.pendingJobIds()).toContain(jobId);
+    for (let i = 0; i < 200 && (await scheduler.pendingJobIds()).includes(jobId); i++) await sleep(50);
+    expect(await scheduler.pendingJobIds()).not.toContain(jobId);
+    expect((await contents()).filter((c) => c === '<p>through BullMQ</p>')).toHaveLength(1);
   }, 30_000);
 });

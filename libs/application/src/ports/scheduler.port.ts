@@ -3,11 +3,13 @@
  * keeps them in Redis; embedded: timers the application re-arms from its read models at boot).
  *
  * Delivery is at least once: a job runs at or after `runAt`; a handler that throws is retried; a
- * crash mid-run may run it again. Handlers must therefore be idempotent (the scheduled-message
- * delivery is: its decider refuses a second delivery).
+ * crash mid-run may run it again; and an id is deduplicated only while its job waits or runs, so
+ * scheduling it again after its run completed (a re-arm racing the delivery) runs it again. Handlers
+ * must therefore be idempotent (the scheduled-message delivery is: its decider refuses a second
+ * delivery). Both adapters behave so (test/contract/scheduler.contract-spec.ts).
  */
 export type ScheduledJob = {
-  /** Unique id. Scheduling an id that is already waiting changes nothing (no duplicate). */
+  /** Unique id. Scheduling an id that is already waiting or running changes nothing (no duplicate); once its run completed, the id is free again. */
   id: string;
   name: string;
   data: Record<string, unknown>;

@@ -21,8 +21,12 @@ export type SchedulerLogger = {
  * The servers scheduler: BullMQ delayed jobs in Redis (docs.bullmq.io/guide/jobs/delayed).
  *
  * - `schedule` is `queue.add(name, data, {jobId, delay})`: BullMQ ignores an add whose job id
- *   already exists, which makes scheduling idempotent; completed jobs are removed so the same id
- *   can be scheduled again later.
+ *   already exists, which makes scheduling idempotent while the job waits or runs; completed jobs
+ *   are removed so the same id can be scheduled again later. An add after the run completed (a
+ *   re-arm racing the delivery) therefore runs the job again, as the port allows and the embedded
+ *   adapter does too; the delivery decider makes that second run a no-op. Completed jobs are not
+ *   kept (removeOnComplete by age) to dedup such re-arms: that would make this adapter refuse
+ *   re-arms that the embedded one accepts, and cost Redis memory for every delivered message.
  * - `cancel` is `queue.remove(jobId)`, which leaves a job that a worker holds (locked) alone.
  * - `process` starts a BullMQ Worker. BullMQ hands each job to one worker under a lock; a worker
  *   that dies mid-job has the job marked stalled and run again, so handlers must be idempotent.
