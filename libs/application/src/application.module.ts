@@ -32,7 +32,7 @@ import { REACTIONS_HANDLERS, REACTIONS_QUERIES } from './reactions/reactions.pro
 import { USER_GROUPS_HANDLERS, USER_GROUPS_QUERIES } from './user-groups/user-groups.providers';
 import { CLIENT_EVENT_AREAS, REGISTER_SECTION_AREAS } from './areas';
 import type { AreaClientEvents, AreaRegisterSections } from './events/area-contributions';
-import { ClientEventMappers } from './events/client-event-mappers';
+import { ClientEventMappers } from './events/client-event-registry';
 import { REGISTER_SECTIONS, RegisterState } from './events/register-state';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AlertWordsAdded, AlertWordsRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { AlertWordQueries } from './alert-word.queries';
 

@@ -9,7 +9,7 @@ import {
   unixSeconds,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 
 /** `channel_folder` events (zerver/actions/channel_folders.py) to everyone in the organization. */

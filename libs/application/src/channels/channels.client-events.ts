@@ -9,7 +9,7 @@ import type {
   ChannelReactivated,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserQueries } from '../users/user.queries';
 import { ChannelQueries } from './channel.queries';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CustomProfileFieldValueChanged, CustomProfileFieldValueRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { CustomProfileFieldQueries } from './custom-profile-field.queries';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DraftEdited, DraftsCreated, DraftsDeleted } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { apiDraftOf } from './draft.documents';
 
 /** do_create_drafts, do_edit_draft, do_delete_draft: `drafts` events to the draft's owner. */

@@ -1,5 +1,5 @@
 import type { Actor } from '@app/domain';
-import type { ClientEventMapper } from './client-event-mappers';
+import type { ClientEventMapper } from './client-event-registry';
 
 /**
  * What an area contributes to real-time events: for each domain event type it owns, the mapper

@@ -1,7 +1,7 @@
 import type { AllSubscriptionHandler, EventStorePort, RecordedEvent } from '../ports/event-store.port';
 import type { ReadStorePort } from '../ports/read-store.port';
 import type { ProjectionWaiter } from '../shared/projection-waiter';
-import { ClientEventMappers } from './client-event-mappers';
+import { ClientEventMappers } from './client-event-registry';
 import { ClientEventReactor } from './client-event-reactor';
 import { EventQueues } from './event-queues';
 

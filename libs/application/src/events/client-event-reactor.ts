@@ -2,7 +2,7 @@ import type { AllSubscription, EventStorePort, GlobalPosition, RecordedEvent } f
 import type { ReadStorePort } from '../ports/read-store.port';
 import type { ProjectionWaiter } from '../shared/projection-waiter';
 import { USERS, type UserDocument } from '../users/user.documents';
-import type { ClientEventMapperContext, ClientEventMappers } from './client-event-mappers';
+import type { ClientEventMapperContext, ClientEventMappers } from './client-event-registry';
 import type { EventQueues } from './event-queues';
 
 export type ReactorLogger = { error(obj: object, msg: string): void; info?(obj: object, msg: string): void };

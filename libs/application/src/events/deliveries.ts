@@ -1,5 +1,5 @@
 import type { ClientEvent } from './event-queue';
-import type { ClientEventDelivery, ClientEventMapperContext } from './client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapperContext } from './client-event-registry';
 
 /** Zulip's active_user_ids(realm_id): who gets an organization-wide event. */
 export const realmWide = (context: ClientEventMapperContext, realmId: number): Promise<number[]> => context.activeUserIds(realmId);

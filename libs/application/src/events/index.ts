@@ -1,6 +1,6 @@
 export * from './event-queue';
 export * from './event-queues';
-export * from './client-event-mappers';
+export * from './client-event-registry';
 export * from './client-event-bus';
 export * from './client-event-reactor';
 export * from './deliveries';

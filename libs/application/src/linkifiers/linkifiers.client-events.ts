@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { LinkifierQueries } from './linkifier.queries';

@@ -15,7 +15,7 @@ import {
 import { ChannelQueries } from '../channels/channel.queries';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { USER_MESSAGE_STORE } from '../ports/tokens';

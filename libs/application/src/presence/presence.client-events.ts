@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PRESENCE_HIDDEN_OFFSET_SECONDS, type PresenceTimes, type UserSettingChanged, legacyEventPresence, modernPresence } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
 import type { ClientEvent } from '../events/event-queue';
 import { USERS, type UserDocument } from '../users/user.documents';
 

@@ -3,7 +3,7 @@ import type { AppConfig } from '@app/config';
 import type { ReactionAdded, ReactionRemoved } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { MessageQueries } from '../messages/get-messages.queries';
 import { APP_CONFIG, USER_MESSAGE_STORE } from '../ports/tokens';
 import { reactionTypeForClients } from '../server/version-fields';

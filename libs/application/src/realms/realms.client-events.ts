@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RealmDeactivated, RealmGroupSettingChanged, RealmPropertyChanged } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 
 /** `realm` events (zerver/actions/realm_settings.py) to everyone in the organization. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type SavedSnippetCreated, type SavedSnippetDeleted, type SavedSnippetEdited, unixSeconds } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { toApiSavedSnippet } from './saved-snippet.documents';
 import { SavedSnippetQueries } from './saved-snippet.queries';

@@ -7,7 +7,7 @@ import type {
   ScheduledMessageEdited,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { toApiScheduledMessage } from './scheduled-message.documents';
 import { ScheduledMessageQueries } from './scheduled-message.queries';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SubscriptionPropertyChanged } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventMapper, Recorded } from '../events/client-event-mappers';
+import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 
 /**

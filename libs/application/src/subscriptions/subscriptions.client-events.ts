@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SubscriptionsCreated, SubscriptionsDeactivated, SubscriptionsReactivated } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { realmWide } from '../events/deliveries';
 import { UserQueries } from '../users/user.queries';
 import { SubscriptionQueries } from './subscription.queries';

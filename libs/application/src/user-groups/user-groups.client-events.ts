@@ -19,7 +19,7 @@ import {
   type UserGroupSubgroupsRemoved,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { realmWide, toRealm } from '../events/deliveries';
 import type { ClientEvent } from '../events/event-queue';
 import { SystemGroupIds } from '../channels/system-group-ids';

@@ -11,7 +11,7 @@ import {
   type UserRoleChanged,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-mappers';
+import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { realmWide, toRealm } from '../events/deliveries';
 import { formatUser, formatBotDict } from './user-format';
 import { UserQueries } from './user.queries';
