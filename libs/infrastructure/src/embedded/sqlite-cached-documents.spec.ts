@@ -72,6 +72,26 @@ describe('CachedDocuments over the embedded read store', () => {
     expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 2 });
   });
 
+  it('keeps an entry drawn from several collections while none of them changed', async () => {
+    const store = await open();
+    await put(store, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(store, ['people', 'teams']);
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return store.get<Person>('people', '1');
+    };
+    await cache.get('1', load);
+    await cache.get('1', load);
+    expect(loads).toBe(1);
+    await put(store, 'teams', 't', { name: 'blue' });
+    await cache.get('1', load);
+    expect(loads).toBe(2);
+    await put(store, 'people', '2', { name: 'bob', team: 1 });
+    await cache.get('1', load);
+    expect(loads).toBe(3);
+  });
+
   it('reads again after another connection to the same file commits', async () => {
     const reader = await open();
     const writer = await open();
