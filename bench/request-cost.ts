@@ -142,8 +142,8 @@ async function main() {
     const vsNest = targets.includes('nest') ? ms / med('nest') : NaN;
     rows.push({
       metric: `${LABELS[t]}: server CPU per request, median round`,
-      value: ms,
-      unit: 'ms',
+      value: ms * 1000,
+      unit: 'µs',
       detail: [
         Number.isFinite(vsBare) ? `${fmtNum(vsBare, 1)}× bare` : '',
         Number.isFinite(vsNest) ? `${fmtNum(vsNest, 2)}× minimal Nest` : '',
@@ -182,11 +182,11 @@ async function main() {
     targets: resultTargets,
     durationMs: now() - began,
   };
-  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 3)} ${r.unit} (${r.detail})\n`);
+  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 1)} ${r.unit} (${r.detail})\n`);
   for (const t of resultTargets) process.stdout.write(`target ${t.met ? 'met' : 'MISSED'}: ${t.description}\n`);
   emitResult(args, result);
   if (args['no-doc'] !== true && !profileDir) {
-    const line = rows.map((r) => `${r.metric.split(':')[0]} ${fmtNum(r.value, 3)} ms${r.detail ? ` (${r.detail.split('; rounds')[0]})` : ''}`).join('; ');
+    const line = rows.map((r) => `${r.metric.split(':')[0]} ${fmtNum(r.value, 1)} µs${r.detail ? ` (${r.detail.split('; rounds')[0]})` : ''}`).join('; ');
     appendRunToDocSection(DOC, START, END, 'Server CPU per request (issue 23)', result, line);
   }
 }
