@@ -75,7 +75,7 @@ async function main() {
   const notes: string[] = [];
   try {
     if (targets.includes('bare')) servers.bare = await startServerProcess({ mode: 'bare', nodeEnv });
-    if (targets.includes('nest')) servers.nest = await startServerProcess({ mode: 'nest', nodeEnv });
+    if (targets.includes('nest')) servers.nest = await startServerProcess({ mode: 'nest', nodeEnv, execArgv: profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, 'nest')] : [] });
     if (targets.some((t) => t === 'me' || t === 'props' || t === 'send')) {
       servers.app = await startServerProcess({
         mode: 'app',
@@ -122,9 +122,10 @@ async function main() {
         const after = await server.usage();
         if (r.errors > 0 || r.non2xx > 0) notes.push(`round ${round}, ${LABELS[t]}: ${r.errors} errors, ${r.non2xx} non-2xx responses.`);
         const ms = (after.cpuUs - before.cpuUs) / 1000 / Math.max(1, r.requests);
+        const systemShare = (after.systemUs - before.systemUs) / Math.max(1, after.cpuUs - before.cpuUs);
         cpuPerRequest.get(t)!.push(ms);
         throughput.get(t)!.push(r.requestsPerSecond);
-        progress(`round ${round} ${LABELS[t]}: ${fmtInt(r.requestsPerSecond)} req/s, ${fmtNum(ms, 3)} ms CPU per request, p50 ${fmtNum(r.latencyMs.p50)} ms`);
+        progress(`round ${round} ${LABELS[t]}: ${fmtInt(r.requestsPerSecond)} req/s, ${fmtNum(ms, 3)} ms CPU per request (${fmtInt(systemShare * 100)} % system), p50 ${fmtNum(r.latencyMs.p50)} ms`);
       }
     }
   } finally {
@@ -141,8 +142,8 @@ async function main() {
     const vsNest = targets.includes('nest') ? ms / med('nest') : NaN;
     rows.push({
       metric: `${LABELS[t]}: server CPU per request, median round`,
-      value: ms,
-      unit: 'ms',
+      value: ms * 1000,
+      unit: 'µs',
       detail: [
         Number.isFinite(vsBare) ? `${fmtNum(vsBare, 1)}× bare` : '',
         Number.isFinite(vsNest) ? `${fmtNum(vsNest, 2)}× minimal Nest` : '',
@@ -181,11 +182,11 @@ async function main() {
     targets: resultTargets,
     durationMs: now() - began,
   };
-  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 3)} ${r.unit} (${r.detail})\n`);
+  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 1)} ${r.unit} (${r.detail})\n`);
   for (const t of resultTargets) process.stdout.write(`target ${t.met ? 'met' : 'MISSED'}: ${t.description}\n`);
   emitResult(args, result);
   if (args['no-doc'] !== true && !profileDir) {
-    const line = rows.map((r) => `${r.metric.split(':')[0]} ${fmtNum(r.value, 3)} ms${r.detail ? ` (${r.detail.split('; rounds')[0]})` : ''}`).join('; ');
+    const line = rows.map((r) => `${r.metric.split(':')[0]} ${fmtNum(r.value, 1)} µs${r.detail ? ` (${r.detail.split('; rounds')[0]})` : ''}`).join('; ');
     appendRunToDocSection(DOC, START, END, 'Server CPU per request (issue 23)', result, line);
   }
 }

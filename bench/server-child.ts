@@ -101,7 +101,7 @@ async function main() {
     if (message.type === 'usage') {
       const cpu = process.cpuUsage();
       const memory = process.memoryUsage();
-      process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, rss: memory.rss, heapUsed: memory.heapUsed } });
+      process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: memory.rss, heapUsed: memory.heapUsed } });
     } else if (message.type === 'stop') {
       server.close().then(
         () => process.exit(0),

@@ -44,7 +44,7 @@ export type ReadyMessage = {
   userIds?: number[];
 };
 
-export type Usage = { cpuUs: number; rss: number; heapUsed: number };
+export type Usage = { cpuUs: number; userUs: number; systemUs: number; rss: number; heapUsed: number };
 
 export type ServerProcess = ReadyMessage & {
   pid: number;

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import {
   APP_CONFIG,
+  READ_STORE,
   AuthenticationService,
   CreateBotCommand,
   CreateRealmCommand,
@@ -168,7 +169,7 @@ describe('AuthenticationService (embedded adapters, through the CLI module)', ()
     });
 
     it('is not available in production: "Endpoint not available in production."', async () => {
-      const production = new AuthenticationService(app.get(UserQueries), app.get(RealmQueries), { ...app.get<AppConfig>(APP_CONFIG), env: 'production' });
+      const production = new AuthenticationService(app.get(UserQueries), app.get(RealmQueries), { ...app.get<AppConfig>(APP_CONFIG), env: 'production' }, app.get(READ_STORE));
       expect((await failure(production.authenticateDevelopment(acme, 'hamlet@acme.test'))).msg).toBe('Endpoint not available in production.');
     });
   });

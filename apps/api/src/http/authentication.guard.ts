@@ -42,9 +42,9 @@ export class AuthenticationGuard implements CanActivate {
     let authenticated: Awaited<ReturnType<AuthenticationService['authenticateHttpBasic']>>;
     try {
       const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
-      const realm = await this.realmContext.current();
+      const realmId = await this.realmContext.currentId();
       // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
-      authenticated = await this.authentication.authenticateHttpBasic(realm.id, email, apiKey);
+      authenticated = await this.authentication.authenticateHttpBasic(realmId, email, apiKey);
     } catch (error) {
       // Failed authentications count against the caller's IP: API keys cannot be guessed at speed.
       await this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response);

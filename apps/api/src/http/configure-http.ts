@@ -5,13 +5,14 @@ import type { Logger } from 'pino';
 import { LOGGER, METRICS, type MetricsPort } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { bodyParsers } from './body-parsing';
+import { answerInTheEnvelope } from './envelope';
 import { requestLogging } from './request-logging';
 import { MAX_PARAMETERS, parameterCountLimit } from './request-limits';
 
 /**
  * Express-level settings shared by the server, the API tests and the benchmarks: request ids and
- * logging, and Zulip-style body parsing for every method under /api/v1. The envelope, the error
- * filter and authentication are Nest providers (see HttpConventionsModule).
+ * logging, Zulip-style body parsing for every method under /api/v1, and the success envelope
+ * (envelope.ts). The error filter and authentication are Nest providers (see HttpConventionsModule).
  */
 export function configureHttp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
@@ -21,6 +22,7 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig): v
   app.set('query parser', 'simple');
   app.use(requestLogging(app.get<Logger>(LOGGER), app.get<MetricsPort>(METRICS), { production: config.env === 'production' }));
   answerMalformedHttpInTheEnvelope(app.getHttpServer() as Server);
+  answerInTheEnvelope(app);
   app.use('/api/v1', parameterCountLimit());
   app.use(
     '/api/v1',

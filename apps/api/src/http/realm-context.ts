@@ -12,6 +12,15 @@ export class RealmContext {
 
   constructor(private readonly realms: RealmQueries) {}
 
+  /**
+   * The organization's id, for authentication, which reads the organization itself (through its
+   * cache) right after: once known, answered without a read (organizations are never removed;
+   * a read-model rebuild keeps their ids).
+   */
+  async currentId(): Promise<number> {
+    return this.realmId ?? (await this.current()).id;
+  }
+
   async current(): Promise<RealmDocument> {
     if (this.realmId !== undefined) {
       const realm = await this.realms.cachedById(this.realmId);

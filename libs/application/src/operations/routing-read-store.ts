@@ -132,10 +132,26 @@ export class RoutingReadStore implements ReadStorePort {
     for (const store of this.copies.values()) await store.caughtUp?.();
   }
 
-  /** The stamp of the copy holding the collection now (stamps are unique across copies). */
-  changeStamp(collection: string): number {
-    const store = this.storeForCollection(collection);
-    return store.changeStamp ? store.changeStamp(collection) : NaN;
+  /**
+   * The stamp of the copy holding the collection now (stamps are unique across copies). For
+   * several collections, the newest of their copies' stamps: stamps come from one increasing
+   * counter, so it changes whenever any of them does.
+   */
+  changeStamp(collection: string | readonly string[]): number {
+    if (typeof collection === 'string') {
+      const store = this.storeForCollection(collection);
+      return store.changeStamp ? store.changeStamp(collection) : NaN;
+    }
+    const byStore = new Map<ReadStorePort, string[]>();
+    for (const name of collection) {
+      const store = this.storeForCollection(name);
+      const names = byStore.get(store);
+      if (names) names.push(name);
+      else byStore.set(store, [name]);
+    }
+    let stamp = -Infinity;
+    for (const [store, names] of byStore) stamp = Math.max(stamp, store.changeStamp ? store.changeStamp(names) : NaN);
+    return stamp;
   }
 
   async health(): Promise<{ ok: boolean; detail?: string }> {

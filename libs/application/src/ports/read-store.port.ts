@@ -153,8 +153,11 @@ export interface ReadStorePort {
    * same database (so it suits several API processes on one data directory). Lets callers keep
    * parsed documents between requests (see CachedDocuments). Optional; a store that cannot tell
    * cheaply leaves it out (or answers NaN), and its documents are read every time.
+   *
+   * Given several collections, one number that changes whenever any of theirs would (what a cache
+   * of documents drawn from several collections needs), for the cost of one check.
    */
-  changeStamp?(collection: string): number;
+  changeStamp?(collection: string | readonly string[]): number;
 
   /**
    * Bounds on the projector's batches and commits for a store whose transactions have limits

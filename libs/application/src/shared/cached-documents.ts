@@ -16,6 +16,7 @@ export function deepFreeze<T>(value: T): T {
  * by this process's projector, or any commit by another process on the same database (an API
  * process whose projectors run in a worker), empties the cache before the next read. A store
  * without stamps (MongoDB) is read every time. Entries are frozen: every caller shares them.
+ * Given several collections, an entry is good while none of them changed (one check for all).
  */
 export class CachedDocuments<D> {
   private stamp = NaN;
@@ -23,7 +24,7 @@ export class CachedDocuments<D> {
 
   constructor(
     private readonly readStore: ReadStorePort,
-    private readonly collection: string,
+    private readonly collection: string | readonly string[],
     private readonly maxEntries = 10_000,
   ) {}
 

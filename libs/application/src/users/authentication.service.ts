@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { type Actor, BOT_TYPE_VALUES, DomainError, isValidEmailAddress } from '@app/domain';
-import { APP_CONFIG } from '../ports/tokens';
+import { type Actor, BOT_TYPE_VALUES, DomainError, isValidEmailAddress, normalizeEmail } from '@app/domain';
+import type { ReadStorePort } from '../ports/read-store.port';
+import { APP_CONFIG, READ_STORE } from '../ports/tokens';
 import { RealmQueries } from '../realms/realm.queries';
-import type { RealmDocument } from '../realms/realm.documents';
+import { REALMS, type RealmDocument } from '../realms/realm.documents';
+import { CachedDocuments } from '../shared/cached-documents';
 import {
   AuthenticationFailedError,
   DevAuthNotAvailableError,
@@ -18,13 +20,16 @@ import {
   WebhookBotApiNotAvailableError,
 } from './authentication.errors';
 import { API_KEY_LENGTH, apiKeysMatch, hashPassword, hasApiKeyFormat, verifyPassword } from './passwords';
-import type { CredentialDocument, UserDocument } from './user.documents';
+import { CREDENTIALS, type CredentialDocument, USERS, type UserDocument } from './user.documents';
 import { actorFromUser } from './user-format';
 import { UserQueries } from './user.queries';
 
 export type AuthenticatedUser = { user: UserDocument; actor: Actor };
 /** What fetch_api_key and dev_fetch_api_key answer with: the key, `email` (delivery email) and `user_id`. */
 export type FetchedApiKey = AuthenticatedUser & { apiKey: string };
+
+/** What authenticating an API key reads: the email's credentials, then the organization and the account. */
+type Account = { credential: CredentialDocument | null; realm: RealmDocument | null; user: UserDocument | null };
 
 /** Compared against when the email is unknown, so that unknown and known emails take the same time. */
 const DUMMY_API_KEY = 'x'.repeat(API_KEY_LENGTH);
@@ -38,12 +43,20 @@ const DUMMY_API_KEY = 'x'.repeat(API_KEY_LENGTH);
 @Injectable()
 export class AuthenticationService {
   private dummyPasswordHash: Promise<string> | undefined;
+  /**
+   * Every request authenticates: the three documents it reads, kept in memory while none of their
+   * collections changed (one change check for the three; see CachedDocuments), by realm and email.
+   */
+  private readonly accounts: CachedDocuments<Account>;
 
   constructor(
     private readonly users: UserQueries,
     private readonly realms: RealmQueries,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(READ_STORE) readStore: ReadStorePort,
+  ) {
+    this.accounts = new CachedDocuments<Account>(readStore, [CREDENTIALS, REALMS, USERS]);
+  }
 
   /**
    * Zulip's validate_api_key: "Malformed API key" for a key that is not 32 characters of
@@ -61,19 +74,25 @@ export class AuthenticationService {
     // "Remove whitespace to protect users from trivial errors."
     const key = apiKey.trim();
     if (!hasApiKeyFormat(key)) throw new InvalidApiKeyFormatError();
-    // Every request authenticates: these three documents come from in-memory caches that any
-    // change to their collections empties (see CachedDocuments).
-    const credential = await this.users.cachedCredentialsByEmail(realmId, email.trim());
+    const { credential, realm, user } = (await this.account(realmId, email.trim()))!;
     const matches = apiKeysMatch(key, credential?.api_key ?? DUMMY_API_KEY);
     if (!credential || !matches) throw new InvalidApiKeyError();
-    const realm = await this.realms.cachedById(realmId);
-    const user = await this.users.cachedById(realmId, credential.user_id);
     if (!realm || !user) throw new InvalidApiKeyError();
     this.checkActive(realm, user);
     if (user.bot_type === BOT_TYPE_VALUES.incoming_webhook && !options.allowWebhookAccess) {
       throw new WebhookBotApiNotAvailableError();
     }
     return { user, actor: actorFromUser(user) };
+  }
+
+  /** The documents authenticateApiKey reads, from memory while their collections did not change (frozen, shared). */
+  private account(realmId: number, email: string): Promise<Account | null> {
+    return this.accounts.get(`${realmId}:${normalizeEmail(email)}`, async () => {
+      const credential = await this.users.credentialsByEmail(realmId, email);
+      if (!credential) return { credential: null, realm: null, user: null };
+      const [realm, user] = await Promise.all([this.realms.byId(realmId), this.users.byId(realmId, credential.user_id)]);
+      return { credential, realm, user };
+    });
   }
 
   /**

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NoSuchUserError, normalizeEmail, ROLE_VALUES, type Role } from '@app/domain';
 import type { Filter, ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
-import { CachedDocuments } from '../shared/cached-documents';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from './user.documents';
 
 export type ListUsersOptions = {
@@ -20,26 +19,7 @@ const byUserId = [{ field: 'user_id', direction: 'asc' as const }];
 /** Reads of the users and credentials read models. */
 @Injectable()
 export class UserQueries {
-  private readonly cachedUsers: CachedDocuments<UserDocument>;
-  private readonly cachedCredentials: CachedDocuments<CredentialDocument>;
-
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {
-    this.cachedUsers = new CachedDocuments<UserDocument>(readStore, USERS);
-    this.cachedCredentials = new CachedDocuments<CredentialDocument>(readStore, CREDENTIALS);
-  }
-
-  /**
-   * As byId, from the in-memory cache while the users collection did not change: for
-   * authentication, which every request makes. The document is frozen and shared.
-   */
-  cachedById(realmId: number, userId: number): Promise<Readonly<UserDocument> | null> {
-    return this.cachedUsers.get(`${realmId}:${userId}`, () => this.byId(realmId, userId));
-  }
-
-  /** As credentialsByEmail, from the in-memory cache while the credentials did not change (frozen, shared). */
-  cachedCredentialsByEmail(realmId: number, email: string): Promise<Readonly<CredentialDocument> | null> {
-    return this.cachedCredentials.get(`${realmId}:${normalizeEmail(email)}`, () => this.credentialsByEmail(realmId, email));
-  }
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {}
 
   list(realmId: number, options: ListUsersOptions = {}): Promise<UserDocument[]> {
     const where: Filter = { realm_id: realmId };

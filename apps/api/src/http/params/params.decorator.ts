@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext, Injectable, type PipeTransform, type ArgumentMetadata } from '@nestjs/common';
-import { validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import type { Request } from 'express';
 import { InvalidParamError } from './param.errors';
 import { getParamSpecs } from './param.decorators';
@@ -35,12 +35,28 @@ function zulipMessage(error: ValidationError): string {
   }
 }
 
+/**
+ * Whether a DTO class declares class-validator constraints (its own or inherited), asked once per
+ * class: most DTOs declare none, and validateSync costs several microseconds per request even then
+ * (issue #23). Decorators run when the class is defined, so the answer never changes afterwards.
+ */
+const hasConstraints = new WeakMap<Function, boolean>();
+function declaresConstraints(dto: Function): boolean {
+  let known = hasConstraints.get(dto);
+  if (known === undefined) {
+    known = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0;
+    hasConstraints.set(dto, known);
+  }
+  return known;
+}
+
 @Injectable()
 export class ZulipParamsPipe implements PipeTransform<RequestParams> {
   transform(params: RequestParams, metadata: ArgumentMetadata) {
     const dto = metadata.metatype as (new () => object) | undefined;
     if (!dto || getParamSpecs(dto).length === 0) throw new Error('@Params() needs a DTO class with parameter decorators');
     const instance = parseParams(dto, params);
+    if (!declaresConstraints(dto)) return instance;
     // Constraints declared with class-validator on the DTO (after Zulip's type checks).
     const [failure] = validateSync(instance, { skipMissingProperties: true, forbidUnknownValues: false });
     if (failure) throw new InvalidParamError(zulipMessage(failure));

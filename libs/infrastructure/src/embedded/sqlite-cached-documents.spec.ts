@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CachedDocuments, type CollectionSpec } from '@app/application';
+import { openSqlite } from './sqlite';
+import { SqliteReadStore } from './sqlite-read-store';
+
+type Person = { name: string; team: number };
+
+const spec: CollectionSpec = { name: 'people', fields: [{ name: 'team', type: 'number' }] };
+const otherSpec: CollectionSpec = { name: 'teams', fields: [] };
+
+/**
+ * The cache authentication reads the caller's account and organization through (issue #23) must
+ * never answer a document older than the read model: not after this process's projector commits,
+ * and not after another process on the same data directory commits (API processes whose
+ * projectors run in a worker). The embedded store's change stamp covers both.
+ */
+describe('CachedDocuments over the embedded read store', () => {
+  let dir: string;
+  let file: string;
+  const opened: ReturnType<typeof openSqlite>[] = [];
+  const open = async () => {
+    const db = openSqlite(file);
+    opened.push(db);
+    const store = new SqliteReadStore(db);
+    await store.ensureCollection(spec);
+    await store.ensureCollection(otherSpec);
+    return store;
+  };
+  let position = 0n;
+  const put = (store: SqliteReadStore, collection: string, id: string, doc: object) =>
+    store.commit({ writes: [{ collection, ops: [{ type: 'put', id, doc, position: ++position }] }], checkpoints: [] });
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cached-documents-'));
+    file = join(dir, 'read-models.sqlite');
+  });
+  afterEach(() => {
+    for (const db of opened.splice(0)) db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers from memory while nothing changed, frozen', async () => {
+    const store = await open();
+    await put(store, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(store, 'people');
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return store.get<Person>('people', '1');
+    };
+    const first = await cache.get('1', load);
+    const second = await cache.get('1', load);
+    expect(second).toBe(first);
+    expect(loads).toBe(1);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
+
+  it('reads again after a commit of this process to the collection, not after one to another collection', async () => {
+    const store = await open();
+    await put(store, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(store, 'people');
+    const load = () => store.get<Person>('people', '1');
+    await cache.get('1', load);
+    await put(store, 'teams', 't', { name: 'blue' });
+    let loads = 0;
+    expect(await cache.get('1', () => (loads++, load()))).toEqual({ name: 'ann', team: 1 });
+    expect(loads).toBe(0);
+    await put(store, 'people', '1', { name: 'ann', team: 2 });
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 2 });
+  });
+
+  it('keeps an entry drawn from several collections while none of them changed', async () => {
+    const store = await open();
+    await put(store, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(store, ['people', 'teams']);
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return store.get<Person>('people', '1');
+    };
+    await cache.get('1', load);
+    await cache.get('1', load);
+    expect(loads).toBe(1);
+    await put(store, 'teams', 't', { name: 'blue' });
+    await cache.get('1', load);
+    expect(loads).toBe(2);
+    await put(store, 'people', '2', { name: 'bob', team: 1 });
+    await cache.get('1', load);
+    expect(loads).toBe(3);
+  });
+
+  it('reads again after another connection to the same file commits', async () => {
+    const reader = await open();
+    const writer = await open();
+    await put(writer, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(reader, 'people');
+    const load = () => reader.get<Person>('people', '1');
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 1 });
+    await put(writer, 'people', '1', { name: 'ann', team: 3 });
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 3 });
+  });
+
+  it('reads again after another process commits to the same file', async () => {
+    const reader = await open();
+    await put(reader, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(reader, 'people');
+    const load = () => reader.get<Person>('people', '1');
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 1 });
+    const script = `
+      const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+      const db = new Database(process.argv[1]);
+      db.pragma('busy_timeout = 5000');
+      db.prepare("UPDATE rm_people SET doc = ?, f_team = 4 WHERE id = '1'").run(JSON.stringify({ name: 'ann', team: 4 }));
+      db.close();`;
+    execFileSync(process.execPath, ['-e', script, file]);
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
+  });
+
+  it('does not keep a document read while the collection changed under the read', async () => {
+    const store = await open();
+    await put(store, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(store, 'people');
+    // The load itself races with a commit: what it read may already be stale, so it is not kept.
+    await cache.get('1', async () => {
+      const doc = await store.get<Person>('people', '1');
+      await put(store, 'people', '1', { name: 'ann', team: 5 });
+      return doc;
+    });
+    expect(await cache.get('1', () => store.get<Person>('people', '1'))).toEqual({ name: 'ann', team: 5 });
+  });
+});
