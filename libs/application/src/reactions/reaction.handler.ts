@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream } from '@app/domain';
 import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
@@ -16,14 +16,16 @@ import { AddReactionCommand, RemoveReactionCommand } from './reaction.command';
  * message(s)" for a message the user may not read or in an archived channel), the custom emoji the
  * request names, then the decider on the message's stream (reactions.streams.ts).
  */
+@Injectable()
 abstract class ReactionHandler {
+  // The two handlers inherit this constructor and its injection metadata.
   constructor(
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
     private readonly access: EditMessageFactsLoader,
     private readonly customEmoji: CustomEmojiLookup,
-    private readonly userMessages: UserMessageStorePort,
-    private readonly clock: ClockPort,
+    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
+    @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   protected async run(
@@ -49,17 +51,6 @@ abstract class ReactionHandler {
 /** check_add_reaction. */
 @CommandHandler(AddReactionCommand)
 export class AddReactionHandler extends ReactionHandler implements ICommandHandler<AddReactionCommand> {
-  constructor(
-    runner: DeciderRunner,
-    projections: ProjectionWaiter,
-    access: EditMessageFactsLoader,
-    customEmoji: CustomEmojiLookup,
-    @Inject(USER_MESSAGE_STORE) userMessages: UserMessageStorePort,
-    @Inject(CLOCK) clock: ClockPort,
-  ) {
-    super(runner, projections, access, customEmoji, userMessages, clock);
-  }
-
   execute({ context: { actor }, messageId, request }: AddReactionCommand): Promise<void> {
     return this.run(actor, messageId, request, (meta, hasRow) => ({
       type: 'AddReaction',
@@ -77,17 +68,6 @@ export class AddReactionHandler extends ReactionHandler implements ICommandHandl
 /** remove_reaction. */
 @CommandHandler(RemoveReactionCommand)
 export class RemoveReactionHandler extends ReactionHandler implements ICommandHandler<RemoveReactionCommand> {
-  constructor(
-    runner: DeciderRunner,
-    projections: ProjectionWaiter,
-    access: EditMessageFactsLoader,
-    customEmoji: CustomEmojiLookup,
-    @Inject(USER_MESSAGE_STORE) userMessages: UserMessageStorePort,
-    @Inject(CLOCK) clock: ClockPort,
-  ) {
-    super(runner, projections, access, customEmoji, userMessages, clock);
-  }
-
   execute({ context: { actor }, messageId, request }: RemoveReactionCommand): Promise<void> {
     return this.run(actor, messageId, request, (meta) => ({
       type: 'RemoveReaction',
