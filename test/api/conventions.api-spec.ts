@@ -55,6 +55,25 @@ describe('API conventions', () => {
     it('is also served for GET /register, as the spec names it', async () => {
       expectSuccess(await api.as('hamlet').get('/api/v1/register'));
     });
+
+    it('is JSON in UTF-8 with the byte length of the body, also for non-ASCII text', async () => {
+      const response = await api.as('hamlet').get('/api/v1/users/me', { 'ünïcödé_名前': 'x' });
+      expect(expectSuccess(response).ignored_parameters_unsupported).toEqual(['ünïcödé_名前']);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(response.text, 'utf8'));
+      expect(response.text).toBe(JSON.stringify(response.body));
+    });
+
+    it('answers HEAD with the headers of GET and no body', async () => {
+      const { email, apiKey } = api.user('hamlet');
+      const get = await api.http.get('/api/v1/users/me').auth(email, apiKey);
+      const head = await api.http.head('/api/v1/users/me').auth(email, apiKey);
+      expect(head.status).toBe(200);
+      expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(head.headers['content-length']).toBe(get.headers['content-length']);
+      expect(head.text ?? '').toBe('');
+    });
   });
 
   describe('routing errors', () => {
