@@ -13,7 +13,7 @@ export class PayloadTooLargeError extends DomainError {
 }
 
 /**
- * Routes (below /api/v1) that stream their own multipart body (POST /user_uploads writes the file
+ * Routes (paths below /api/v1, as `apiPath` gives them) that stream their own multipart body (POST /user_uploads writes the file
  * to the blob store as it arrives): the parser leaves their multipart bodies unread.
  */
 export const STREAMED_MULTIPART_PATHS: ReadonlySet<string> = new Set(['/user_uploads', '/user_uploads/']);
@@ -23,17 +23,20 @@ export const STREAMED_MULTIPART_PATHS: ReadonlySet<string> = new Set(['/user_upl
  * form-urlencoded bodies and multipart bodies (zulip-js sends every POST as multipart; an upload
  * is a multipart file). JSON bodies are not a Zulip convention and are left unparsed. Limits
  * bound every body, and oversized uploads are cut off while streaming, never buffered whole.
+ * `apiPath` is the request's path below /api/v1 ("/user_uploads"); configureHttp calls this for
+ * /api/v1 requests only.
  */
-export function bodyParsers(limits: BodyLimits) {
+export function bodyParsers(limits: BodyLimits): (req: Request, res: Response, apiPath: string, next: NextFunction) => void {
   const form = express.urlencoded({ extended: false, limit: limits.formBytes, parameterLimit: limits.fields });
   const multipart = multer({
     storage: multer.memoryStorage(),
     limits: { fileSize: limits.fileBytes, fieldSize: limits.formBytes, fields: limits.fields, files: 4, parts: limits.fields + 4 },
   }).any();
-  return (req: Request, res: Response, next: NextFunction) => {
-    const type = req.headers['content-type'] ?? '';
+  return (req: Request, res: Response, apiPath: string, next: NextFunction) => {
+    const type = req.headers['content-type'];
+    if (type === undefined) return next();
     const done = (error?: unknown) => next(error ? translateBodyError(error) : undefined);
-    if (type.startsWith('multipart/form-data')) return STREAMED_MULTIPART_PATHS.has(req.path.toLowerCase()) ? next() : multipart(req, res, done);
+    if (type.startsWith('multipart/form-data')) return STREAMED_MULTIPART_PATHS.has(apiPath.toLowerCase()) ? next() : multipart(req, res, done);
     if (type.startsWith('application/x-www-form-urlencoded')) return form(req, res, done);
     next();
   };

@@ -1,4 +1,3 @@
-import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '@app/domain';
 
 /** At most this many parameters in the query string, and (separately) in a body. */
@@ -23,16 +22,14 @@ export class JsonTooDeepError extends DomainError {
 }
 
 /**
- * Refuses a query string with more than MAX_PARAMETERS parameters. (Node's parser would silently
- * drop the ones past its own limit, which would make the request mean something else.) Bodies are
- * bounded by the body parsers with the same number.
+ * Whether a URL's query string has more than MAX_PARAMETERS parameters; such requests are refused
+ * with TooManyParametersError (configureHttp). Node's parser would silently drop the ones past its
+ * own limit, which would make the request mean something else. Bodies are bounded by the body
+ * parsers with the same number.
  */
-export function parameterCountLimit() {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    const at = req.originalUrl.indexOf('?');
-    if (at >= 0 && countPairs(req.originalUrl.slice(at + 1)) > MAX_PARAMETERS) return next(new TooManyParametersError());
-    next();
-  };
+export function hasTooManyQueryParameters(url: string): boolean {
+  const at = url.indexOf('?');
+  return at >= 0 && countPairs(url.slice(at + 1)) > MAX_PARAMETERS;
 }
 
 function countPairs(query: string): number {

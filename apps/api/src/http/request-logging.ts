@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Level, Logger } from 'pino';
 import type { MetricsPort } from '@app/application';
@@ -9,7 +9,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export const NO_ROUTE = '(no route)';
 
 /**
- * Gives each request an id (echoed as X-Request-Id) and, when it finishes, records it once: the
+ * Called first for every request (configureHttp). Gives each request an id (echoed as X-Request-Id) and, when it finishes, records it once: the
  * `http_request_duration_seconds` histogram, and one log line with method, route pattern (e.g.
  * `/api/v1/messages/:message_id`, never the path with its ids), status, duration and user id.
  * Never parameters, bodies or headers, so neither credentials nor message content reach the logs.
@@ -19,9 +19,9 @@ export const NO_ROUTE = '(no route)';
  * Cheap per request (issue #23): one listener, the route read from Express's own match, and the
  * log entry built only when its level is enabled.
  */
-export function requestLogging(logger: Logger, metrics: MetricsPort, options: { production: boolean }) {
+export function requestLogging(logger: Logger, metrics: MetricsPort, options: { production: boolean }): (req: Request, res: Response) => void {
   const level: Level = options.production ? 'info' : 'debug';
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response) => {
     const given = req.headers['x-request-id'];
     req.id = typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', req.id);
@@ -45,7 +45,6 @@ export function requestLogging(logger: Logger, metrics: MetricsPort, options: { 
       if (failed) logger.error(entry, 'request failed');
       else logger[level](entry, 'request');
     });
-    next();
   };
 }
 
