@@ -7,7 +7,11 @@ import type { RequestParams } from './request-params';
 export function readParam(params: RequestParams, spec: ParamSpec): unknown {
   let used: string | undefined;
   let raw: string | undefined;
-  for (const name of [spec.name, ...spec.aliases]) {
+  if (params.has(spec.name)) {
+    used = spec.name;
+    raw = params.take(spec.name);
+  }
+  for (const name of spec.aliases) {
     if (!params.has(name)) continue;
     if (used !== undefined) throw new ConfusingParamsError(used, name);
     used = name;

@@ -35,6 +35,7 @@ export class RequestParams {
 
   /** Names sent but never read by the endpoint, sorted (Zulip's ignored_parameters_unsupported). */
   ignored(): string[] {
+    if (this.body.size === 0 && this.query.size === 0) return [];
     return this.names().filter((n) => !this.consumed.has(n)).sort();
   }
 }
