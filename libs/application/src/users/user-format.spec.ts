@@ -43,6 +43,21 @@ describe('formatUser (Zulip\'s user object)', () => {
     expect(formatUser(hamlet, actor(1, 'owner')).delivery_email).toBe('hamlet@acme.test');
   });
 
+  it('gives date_joined as Python\'s isoformat(timespec="minutes") of the UTC time, for any stored time', () => {
+    const viaDate = (iso: string, spectator: boolean) => {
+      const d = new Date(iso);
+      const two = (n: number) => String(n).padStart(2, '0');
+      const date = `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+      return spectator ? date : `${date}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}+00:00`;
+    };
+    const times = ['2024-02-29T23:59:59.999Z', '2023-02-29T10:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-12-31T23:59:00Z', '2000-02-29T00:00:00.5Z', '1900-02-29T12:00:00.000Z'];
+    for (let t = Date.UTC(1999, 0, 1); t < Date.UTC(2030, 0, 1); t += 7_777_777_777) times.push(new Date(t).toISOString());
+    for (const iso of times) {
+      expect(formatUser({ ...hamlet, date_joined: iso }, iago).date_joined).toBe(viaDate(iso, false));
+      expect(formatUser({ ...hamlet, date_joined: iso }, null).date_joined).toBe(viaDate(iso, true));
+    }
+  });
+
   it('gives spectators the date only, no timezone and no delivery_email', () => {
     const user = formatUser(hamlet, null);
     expect(user.date_joined).toBe('2026-01-02');

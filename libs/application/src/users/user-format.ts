@@ -45,12 +45,24 @@ export type FormatUserOptions = {
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
+/** "YYYY-MM-DD…" names a day of that month (a Date would roll "04-31" over to May 1st). */
+function isCalendarDay(iso: string): boolean {
+  const year = Number(iso.slice(0, 4));
+  const month = Number(iso.slice(5, 7));
+  const day = Number(iso.slice(8, 10));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
+}
+const ISO_UTC = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?Z$/;
 
 /**
  * Python's `datetime.isoformat(timespec="minutes")` of an aware UTC time ("2026-01-01T09:30+00:00"),
  * which Zulip sends to logged-in viewers; spectators get only the date ("2026-01-01").
  */
 function formatDateJoined(iso: string, forSpectator: boolean): string {
+  // Stored times are Date#toISOString() text, whose digits already are the UTC fields: read
+  // them without parsing a Date (a tenth of the cost, for every user of GET /users).
+  if (ISO_UTC.test(iso) && isCalendarDay(iso)) return forSpectator ? iso.slice(0, 10) : `${iso.slice(0, 16)}+00:00`;
   const d = new Date(iso);
   const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   return forSpectator ? date : `${date}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}+00:00`;

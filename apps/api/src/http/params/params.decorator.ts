@@ -6,10 +6,14 @@ import { getParamSpecs } from './param.decorators';
 import { parseParams } from './parse-params';
 import { RequestParams } from './request-params';
 
-/** The request's parameters, parsed once per request and shared by every reader. */
+/**
+ * The request's parameters, parsed once per request and shared by every reader. A URL without a
+ * "?" has no query parameters: Express's `req.query` getter (which parses the query string again
+ * on every read) is not asked then.
+ */
 export function requestParams(request: Request): RequestParams {
   const holder = request as Request & { zulipParams?: RequestParams };
-  holder.zulipParams ??= RequestParams.fromRequest(request.query, request.body);
+  holder.zulipParams ??= RequestParams.fromRequest(request.originalUrl?.includes('?') === false ? undefined : request.query, request.body);
   return holder.zulipParams;
 }
 

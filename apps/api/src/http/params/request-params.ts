@@ -7,8 +7,8 @@ export class RequestParams {
   private readonly consumed = new Set<string>();
 
   constructor(
-    private readonly body: Map<string, string>,
-    private readonly query: Map<string, string>,
+    private readonly body: ReadonlyMap<string, string>,
+    private readonly query: ReadonlyMap<string, string>,
   ) {}
 
   static fromRequest(query: unknown, body: unknown): RequestParams {
@@ -30,7 +30,9 @@ export class RequestParams {
   }
 
   names(): string[] {
-    return [...new Set([...this.body.keys(), ...this.query.keys()])];
+    const names = [...this.body.keys()];
+    for (const name of this.query.keys()) if (!this.body.has(name)) names.push(name);
+    return names;
   }
 
   /** Names sent but never read by the endpoint, sorted (Zulip's ignored_parameters_unsupported). */
@@ -40,10 +42,13 @@ export class RequestParams {
   }
 }
 
+/** Shared by every request without parameters of a kind: never written (see toMap's callers). */
+const NONE: ReadonlyMap<string, string> = new Map();
+
 /** Query and form objects may repeat a key (`a=1&a=2`); as with Django's QueryDict[key], the last wins. */
-function toMap(source: unknown): Map<string, string> {
+function toMap(source: unknown): ReadonlyMap<string, string> {
+  if (source === null || typeof source !== 'object') return NONE;
   const map = new Map<string, string>();
-  if (source === null || typeof source !== 'object') return map;
   for (const [key, value] of Object.entries(source as Record<string, unknown>)) {
     if (typeof value === 'string') map.set(key, value);
     else if (Array.isArray(value) && value.length > 0) map.set(key, String(value[value.length - 1]));
