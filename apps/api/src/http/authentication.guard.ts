@@ -6,6 +6,7 @@ import { APP_CONFIG, AuthenticationService, LOGGER, RATE_LIMIT_STORE, type RateL
 import type { AppConfig } from '@app/config';
 import { type Actor, DomainError, isAdministrator, MustBeAdministratorError, MustBeBotUserError, MustBeOwnerError } from '@app/domain';
 import { MissingAuthenticationError, UnauthorizedError } from './api.errors';
+import type { AuthenticatedUser } from './request-context';
 import { CALLER_KIND, PUBLIC_ENDPOINT, REQUIRED_ROLE } from './auth.decorators';
 import { RateLimiter } from './rate-limiter';
 import { RealmContext } from './realm-context';
@@ -33,29 +34,61 @@ export class AuthenticationGuard implements CanActivate {
     this.limiter = new RateLimiter(rateLimitStore, logger);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request>();
-    const response = context.switchToHttp().getResponse<Response>();
+  /**
+   * Synchronous when it can be (issue #23): a caller whose account is in memory (the common case)
+   * is admitted without a promise or a microtask hop; otherwise, and whenever the rate limits
+   * count, the same steps run asynchronously. Either way the steps and their order are the same.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
     // Only the chat API is governed here (not /health).
     if (!request.path.startsWith('/api/v1/')) return true;
     const endpoint = this.endpoint(context.getHandler(), context.getClass());
-    if (endpoint.isPublic) {
-      await this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response);
-      return true;
+    if (endpoint.isPublic) return this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response).then(() => true);
+    let authenticated: AuthenticatedUser | undefined;
+    try {
+      const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
+      const realmId = this.realmContext.knownId();
+      // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
+      authenticated = realmId === undefined ? undefined : this.authentication.authenticateHttpBasicFromMemory(realmId, email, apiKey);
+    } catch (error) {
+      return this.refuse(request, response, error);
     }
-    let authenticated: Awaited<ReturnType<AuthenticationService['authenticateHttpBasic']>>;
+    if (authenticated === undefined) return this.authenticateAndAdmit(request, response, endpoint);
+    return this.admit(authenticated, request, response, endpoint);
+  }
+
+  /** Authentication that reads: the account is not in memory (or the organization not yet known). */
+  private async authenticateAndAdmit(request: Request, response: Response, endpoint: EndpointRules): Promise<boolean> {
+    let authenticated: AuthenticatedUser;
     try {
       const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
       const realmId = await this.realmContext.currentId();
-      // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
       authenticated = await this.authentication.authenticateHttpBasic(realmId, email, apiKey);
     } catch (error) {
-      // Failed authentications count against the caller's IP: API keys cannot be guessed at speed.
-      await this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response);
-      throw error;
+      return this.refuse(request, response, error);
     }
-    const { user, actor } = authenticated;
-    await this.limiter.hit(`user:${user.user_id}`, this.config.rateLimits.perUser, response);
+    return this.admit(authenticated, request, response, endpoint);
+  }
+
+  /** Failed authentications count against the caller's IP: API keys cannot be guessed at speed. */
+  private async refuse(request: Request, response: Response, error: unknown): Promise<never> {
+    await this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response);
+    throw error;
+  }
+
+  /** The per-user rate limit, then the caller on the request and the route's role and caller-kind rules. */
+  private admit(authenticated: AuthenticatedUser, request: Request, response: Response, endpoint: EndpointRules): boolean | Promise<boolean> {
+    const rule = this.config.rateLimits.perUser;
+    if (RateLimiter.counts(rule)) {
+      return this.limiter.hit(`user:${authenticated.user.user_id}`, rule, response).then(() => this.enter(authenticated, request, endpoint));
+    }
+    return this.enter(authenticated, request, endpoint);
+  }
+
+  private enter({ user, actor }: AuthenticatedUser, request: Request, endpoint: EndpointRules): true {
     request.auth = { actor, user };
     this.checkRole(actor, endpoint.requiredRole);
     this.checkCallerKind(actor, endpoint.callerKind);

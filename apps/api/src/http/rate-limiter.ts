@@ -22,8 +22,13 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Whether a rule counts at all (a limit of 0 requests turns it off). */
+  static counts(rule: RateLimitRule): boolean {
+    return rule.requests > 0;
+  }
+
   async hit(key: string, rule: RateLimitRule, response?: Response): Promise<void> {
-    if (rule.requests <= 0) return; // disabled
+    if (!RateLimiter.counts(rule)) return; // disabled
     let counted: { count: number; resetInMs: number };
     try {
       counted = await this.store.hit(key, rule.windowSeconds);

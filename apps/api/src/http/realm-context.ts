@@ -21,6 +21,11 @@ export class RealmContext {
     return this.realmId ?? (await this.current()).id;
   }
 
+  /** The organization's id once known (after the first currentId or current), else undefined; no read. */
+  knownId(): number | undefined {
+    return this.realmId;
+  }
+
   async current(): Promise<RealmDocument> {
     if (this.realmId !== undefined) {
       const realm = await this.realms.cachedById(this.realmId);

@@ -28,6 +28,22 @@ export class CachedDocuments<D> {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /**
+   * The document cached under `key` if there is one and the collections did not change since it
+   * was read, else undefined (then `get` reads it). No read and no promise: for the hot path of
+   * authentication.
+   */
+  peek(key: string): D | undefined {
+    const stamp = this.readStore.changeStamp ? this.readStore.changeStamp(this.collection) : NaN;
+    if (Number.isNaN(stamp)) return undefined;
+    if (stamp !== this.stamp) {
+      this.entries.clear();
+      this.stamp = stamp;
+      return undefined;
+    }
+    return this.entries.get(key);
+  }
+
   /** The document cached under `key`, else what `load` reads (remembered unless the collection changed meanwhile). */
   async get(key: string, load: () => Promise<D | null>): Promise<D | null> {
     const stamp = this.readStore.changeStamp ? this.readStore.changeStamp(this.collection) : NaN;

@@ -119,6 +119,53 @@ describe('CachedDocuments over the embedded read store', () => {
     expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
   });
 
+  describe('peek (the answer from memory only, for authentication\'s synchronous path)', () => {
+    it('answers what get keeps while nothing changed, and nothing for a key never read', async () => {
+      const store = await open();
+      await put(store, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(store, ['people', 'teams']);
+      expect(cache.peek('1')).toBeUndefined();
+      const read = await cache.get('1', () => store.get<Person>('people', '1'));
+      expect(cache.peek('1')).toBe(read);
+      expect(cache.peek('2')).toBeUndefined();
+    });
+
+    it('answers nothing after a commit of this process to any of the collections', async () => {
+      const store = await open();
+      await put(store, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(store, ['people', 'teams']);
+      await cache.get('1', () => store.get<Person>('people', '1'));
+      await put(store, 'teams', 't', { name: 'blue' });
+      expect(cache.peek('1')).toBeUndefined();
+      // Nor afterwards: the entry is gone until get reads it again.
+      expect(cache.peek('1')).toBeUndefined();
+      expect(await cache.get('1', () => store.get<Person>('people', '1'))).toEqual({ name: 'ann', team: 1 });
+      expect(cache.peek('1')).toEqual({ name: 'ann', team: 1 });
+    });
+
+    it('answers nothing after another connection or another process commits to the same file', async () => {
+      const reader = await open();
+      const writer = await open();
+      await put(writer, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(reader, 'people');
+      const load = () => reader.get<Person>('people', '1');
+      await cache.get('1', load);
+      await put(writer, 'people', '1', { name: 'ann', team: 3 });
+      expect(cache.peek('1')).toBeUndefined();
+      expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 3 });
+      expect(cache.peek('1')).toEqual({ name: 'ann', team: 3 });
+      const script = `
+        const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+        const db = new Database(process.argv[1]);
+        db.pragma('busy_timeout = 5000');
+        db.prepare("UPDATE rm_people SET doc = ?, f_team = 4 WHERE id = '1'").run(JSON.stringify({ name: 'ann', team: 4 }));
+        db.close();`;
+      execFileSync(process.execPath, ['-e', script, file]);
+      expect(cache.peek('1')).toBeUndefined();
+      expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
+    });
+  });
+
   it('does not keep a document read while the collection changed under the read', async () => {
     const store = await open();
     await put(store, 'people', '1', { name: 'ann', team: 1 });
