@@ -29,6 +29,16 @@ describe('users', () => {
       expect(body).toMatchObject({ user_id: api.user('polonius').userId, email: 'polonius@acme.test', delivery_email: 'polonius@acme.test', is_guest: true, role: 600 });
     });
 
+    it('answers the caller as they are now, after changes to their account (the answer is serialized once per account state)', async () => {
+      const before = expectSuccess(await api.as('polonius').get('/api/v1/users/me'));
+      expect(expectSuccess(await api.as('polonius').get('/api/v1/users/me'))).toEqual(before);
+      expectSuccess(await api.as('polonius').patch('/api/v1/settings', { full_name: 'Lord Polonius' }));
+      const renamed = expectSuccess(await api.as('polonius').get('/api/v1/users/me', { bogus: '1' }));
+      expect(renamed).toEqual({ ...before, full_name: 'Lord Polonius', ignored_parameters_unsupported: ['bogus'] });
+      expectSuccess(await api.as('polonius').patch('/api/v1/settings', { full_name: before.full_name }));
+      expect(expectSuccess(await api.as('polonius').get('/api/v1/users/me'))).toEqual(before);
+    });
+
     it('finds one user by id or by email, and says "No such user" otherwise', async () => {
       expect(expectSuccess(await api.as('hamlet').get(`/api/v1/users/${api.user('cordelia').userId}`)).user.full_name).toBe('Cordelia Lear');
       expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/CORDELIA@acme.test')).user.user_id).toBe(api.user('cordelia').userId);

@@ -11,15 +11,20 @@ import {
   ReactivateUserCommand,
   RemoveProfileDataCommand,
   UpdateProfileDataCommand,
+  type UserDocument,
   UserQueries,
 } from '@app/application';
 import { checkFullName, DomainError, NoSuchUserError, roleFromValue } from '@app/domain';
 import { CurrentUser, RequireRole } from '../http/auth.decorators';
+import { SerializedResult } from '../http/envelope';
 import { Params } from '../http/params/params.decorator';
 import { intPathParam } from '../http/path-params';
 import type { AuthenticatedUser } from '../http/request-context';
 import { Summary } from '../openapi/summary.decorator';
 import { CreateUserDto, DeactivateUserDto, GetUsersDto, UpdateUserDto } from './users.dto';
+
+/** GET /users/me's answer by the caller's (frozen) user document. */
+const ownUsers = new WeakMap<UserDocument, SerializedResult>();
 
 /** Zulip's default minimum password length (settings.PASSWORD_MIN_LENGTH). */
 const PASSWORD_MIN_LENGTH = 6;
@@ -54,8 +59,13 @@ export class UsersController {
   @Get('me')
   @Summary('The authenticated user.')
   async me(@CurrentUser() { actor, user }: AuthenticatedUser, @Params() _params: GetUsersDto) {
-    // Authentication read the account at the current state of the read models.
-    return formatOwnUser(user, actor);
+    // Authentication read the account at the current state of the read models. Its cached user
+    // document is frozen and replaced (never changed) when the account changes, and the answer
+    // depends on it alone: serialized once per document (issue #23).
+    if (!Object.isFrozen(user) || actor.userId !== user.user_id) return formatOwnUser(user, actor);
+    let answer = ownUsers.get(user);
+    if (!answer) ownUsers.set(user, (answer = new SerializedResult(formatOwnUser(user, actor))));
+    return answer;
   }
 
   @Delete('me')
