@@ -21,6 +21,7 @@ import { loadConfig } from '@app/config';
 import { createLogger, PinoNestLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
+import { createHttpAdapter } from '../apps/api/src/http/http-adapter';
 import { DevelopmentOrganization } from '../apps/api/src/development/development-organization';
 import { type LoadClient, type LoadOptions, type LoadResult, runLoadInWorker } from './load-generator';
 import {
@@ -67,7 +68,7 @@ function startBareServer(): Promise<{ port: number; close(): Promise<void> }> {
 async function startApp(dataDir: string): Promise<{ port: number; close(): Promise<void> }> {
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST });
   const logger = createLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), createHttpAdapter(), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });

@@ -31,6 +31,7 @@ import { createLogger } from '@app/infrastructure';
 import { Projector } from '@app/projections';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
+import { createHttpAdapter } from '../apps/api/src/http/http-adapter';
 import { HOST, jsonOk, writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, now, parseArgs, progress, type ResultRow, runMain, tempDir } from './support';
 
@@ -134,7 +135,7 @@ async function child(dataDir: string, users: number) {
   const clock = new SteppedClock();
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' });
   const boot = async () => {
-    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, clock, logger: createLogger('silent') }), { logger: false, bodyParser: false });
+    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, clock, logger: createLogger('silent') }), createHttpAdapter(), { logger: false, bodyParser: false });
     configureHttp(app, config);
     await app.init();
     return app;

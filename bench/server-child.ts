@@ -16,6 +16,7 @@ import { operatorActor } from '@app/domain';
 import { createLogger, PinoNestLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
+import { createHttpAdapter } from '../apps/api/src/http/http-adapter';
 import { jsonOk, seedUsers } from './app-harness';
 import type { ChildOptions, ReadyMessage } from './server-process';
 
@@ -68,7 +69,7 @@ async function startApp(): Promise<{ port: number; close(): Promise<void>; app: 
     ...options.env,
   });
   const logger = createLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger), bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), createHttpAdapter(), { logger: new PinoNestLogger(logger), bodyParser: false });
   configureHttp(app, config);
   await app.init();
   await app.listen(0, HOST);

@@ -24,6 +24,7 @@ import { operatorActor } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
+import { createHttpAdapter } from '../apps/api/src/http/http-adapter';
 import { HOST, writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtNum, intArg, now, parseArgs, progress, type ResultRow, runMain, tempDir } from './support';
 
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     NODE_ENV: 'test', DATA_DIR: dir.path, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0',
     MAX_FILE_UPLOAD_SIZE_MIB: String(limitMib),
   });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), { logger: false, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), createHttpAdapter(), { logger: false, bodyParser: false });
   configureHttp(app, config);
   await app.init();
   await app.listen(0, HOST);

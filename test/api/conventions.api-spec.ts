@@ -82,6 +82,14 @@ describe('API conventions', () => {
       expectError(response, 'Not Found', { status: 404, code: 'BAD_REQUEST' });
     });
 
+    it('matches paths case-sensitively: another spelling of a route is a 404, never the route without its authentication', async () => {
+      for (const path of ['/API/V1/users/me', '/api/v1/Users/me', '/Api/v1/users/me/subscriptions']) {
+        expectError(await api.http.get(path), 'Not Found', { status: 404, code: 'BAD_REQUEST' });
+        expectError(await api.as('hamlet').get(path), 'Not Found', { status: 404, code: 'BAD_REQUEST' });
+      }
+      expectError(await api.http.post('/API/v1/messages').type('form').send({ type: 'stream', to: 'x', topic: 't', content: 'c' }), 'Not Found', { status: 404, code: 'BAD_REQUEST' });
+    });
+
     it('answers a wrong method with 405 and the allowed methods, before authentication', async () => {
       const response = await api.http.delete('/api/v1/server_settings');
       expectError(response, 'Method Not Allowed', { status: 405 });

@@ -1,3 +1,4 @@
+import { createHttpAdapter } from '../../apps/api/src/http/http-adapter';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ChannelQueries, RealmQueries, SubscriptionQueries, UserQueries, actorFromUser } from '@app/application';
@@ -14,7 +15,7 @@ describe('development organization channels', () => {
     dir = makeTempDir('dev-org-');
     const config = testConfig(dir.path, { env: 'development', devBootstrap: true });
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock: new FakeClock() })] }).compile();
-    app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
+    app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), { logger: false, bodyParser: false });
     await app.init();
     const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {

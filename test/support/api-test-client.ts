@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { FakeClock, makeTempDir, PERSONAS, type PersonaName, testConfig } from '@app/testing';
 import { AppModule, type AppOptions } from '../../apps/api/src/app.module';
 import { configureHttp } from '../../apps/api/src/http/configure-http';
+import { createHttpAdapter } from '../../apps/api/src/http/http-adapter';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
 export type Credentials = { userId: number; email: string; apiKey: string };
@@ -95,7 +96,7 @@ export class ApiTestClient {
     const config = testConfig(dir.path, { ...(SERVERS ? serversConfig() : {}), ...options.config });
     const startApp = async (appConfig: AppConfig) => {
       const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config: appConfig, clock, logger: options.logger })] }).compile();
-      const app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false, bodyParser: false });
+      const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), { logger: false, bodyParser: false });
       configureHttp(app, appConfig);
       await app.init();
       return app;

@@ -5,6 +5,7 @@ import { ConfigurationError, loadConfig } from '@app/config';
 import { createLogger, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
 import { AppModule } from './app.module';
 import { configureHttp } from './http/configure-http';
+import { createHttpAdapter } from './http/http-adapter';
 import { DevelopmentOrganization } from './development/development-organization';
 import { startMetricsServer } from './metrics/metrics-server';
 
@@ -22,7 +23,7 @@ async function bootstrap() {
   // Readable lines in development on a terminal, JSON lines elsewhere (LOG_FORMAT overrides).
   const logger = createLogger(config.logLevel, 'team-chat', { pretty: usePrettyLogs(config.logFormat, config.env) });
   const metrics = new PrometheusMetrics();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger, metrics }), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger, metrics }), createHttpAdapter(), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
   });

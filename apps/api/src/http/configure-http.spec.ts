@@ -8,9 +8,9 @@ describe('pathBelowApi', () => {
     expect(pathBelowApi('/api/v1')).toBe('/');
   });
 
-  it('matches the prefix case-insensitively, as Express routes', () => {
-    expect(pathBelowApi('/API/V1/users/me')).toBe('/users/me');
-    expect(pathBelowApi('/Api/v1')).toBe('/');
+  it('matches the prefix case-sensitively, as routing is set up (configureHttp)', () => {
+    expect(pathBelowApi('/API/V1/users/me')).toBeUndefined();
+    expect(pathBelowApi('/Api/v1')).toBeUndefined();
   });
 
   it('matches whole path segments only', () => {

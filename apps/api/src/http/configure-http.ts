@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -16,6 +16,10 @@ import { hasTooManyQueryParameters, MAX_PARAMETERS, TooManyParametersError } fro
  * (envelope.ts). The error filter and authentication are Nest providers (see HttpConventionsModule).
  */
 export function configureHttp(app: NestExpressApplication, config: AppConfig): void {
+  // Set when the Express instance was made (createHttpAdapter): Express reads it only once.
+  if (!(app.getHttpAdapter().getInstance() as Application).enabled('case sensitive routing')) {
+    throw new Error('The application must be created on createHttpAdapter() (case-sensitive routing)');
+  }
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
@@ -41,13 +45,12 @@ const API_PREFIX = '/api/v1';
 
 /**
  * The path below /api/v1 ("/users/me"; "/" for /api/v1 itself) of a request path under it, else
- * undefined: what Express's `app.use('/api/v1', …)` matches (case-insensitively, whole segments)
+ * undefined: what Express's `app.use('/api/v1', …)` matches (case-sensitively, as routing is set up here; whole segments)
  * and leaves in `req.path`.
  */
 export function pathBelowApi(path: string): string | undefined {
   if (path.length < API_PREFIX.length || (path.length > API_PREFIX.length && path.charCodeAt(API_PREFIX.length) !== 47 /* / */)) return undefined;
-  const prefix = path.slice(0, API_PREFIX.length);
-  if (prefix !== API_PREFIX && prefix.toLowerCase() !== API_PREFIX) return undefined;
+  if (!path.startsWith(API_PREFIX)) return undefined;
   return path.length === API_PREFIX.length ? '/' : path.slice(API_PREFIX.length);
 }
 
