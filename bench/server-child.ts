@@ -4,7 +4,9 @@
  * and memory and stops on `stop`.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { writeHeapSnapshot } from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -89,6 +91,20 @@ async function organization(app: NestExpressApplication, port: number, subscribe
   return { auth, realmId, userIds: [sender.userId, ...others] };
 }
 
+/** Linux: the resident set split into anonymous memory (heaps), file pages and shared memory (/proc/self/status). */
+function residentParts(): { rssAnon?: number; rssFile?: number; rssShmem?: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string) => {
+      const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
+      return match ? Number(match[1]) * 1024 : undefined;
+    };
+    return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), rssShmem: kb('RssShmem') };
+  } catch {
+    return {};
+  }
+}
+
 async function main() {
   const server: { port: number; close(): Promise<void>; app?: NestExpressApplication } =
     options.mode === 'bare' ? await startBare() : options.mode === 'nest' ? await startNest() : await startApp();
@@ -97,11 +113,31 @@ async function main() {
   if (options.mode === 'app' && options.setup?.kind === 'organization') {
     extra = await organization(server.app!, server.port, options.setup.subscribers);
   }
-  process.on('message', (message: { type: string }) => {
+  process.on('message', (message: { type: string; gc?: boolean; file?: string }) => {
+    if (message.type === 'heapsnapshot') {
+      process.send!({ type: 'heapsnapshot', file: writeHeapSnapshot(message.file) });
+      return;
+    }
     if (message.type === 'usage') {
+      // A forced full collection first when asked (and the child runs with --expose-gc): live heap, not garbage not yet collected.
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (message.gc && gc) gc();
       const cpu = process.cpuUsage();
       const memory = process.memoryUsage();
-      process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: memory.rss, heapUsed: memory.heapUsed } });
+      process.send!({
+        type: 'usage',
+        usage: {
+          cpuUs: cpu.user + cpu.system,
+          userUs: cpu.user,
+          systemUs: cpu.system,
+          rss: memory.rss,
+          heapUsed: memory.heapUsed,
+          heapTotal: memory.heapTotal,
+          external: memory.external,
+          arrayBuffers: memory.arrayBuffers,
+          ...residentParts(),
+        },
+      });
     } else if (message.type === 'stop') {
       server.close().then(
         () => process.exit(0),
