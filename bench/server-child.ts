@@ -15,7 +15,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateRealmCommand, CreateUserCommand } from '@app/application';
 import { loadConfig } from '@app/config';
 import { operatorActor } from '@app/domain';
-import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { createLogger, limitHeapGrowth, PinoNestLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
 import { jsonOk, seedUsers } from './app-harness';
@@ -58,6 +58,7 @@ async function startNest(): Promise<{ port: number; close(): Promise<void> }> {
 
 /** The application as main.ts starts it (rate limits off: a load from one user would hit them). */
 async function startApp(): Promise<{ port: number; close(): Promise<void>; app: NestExpressApplication }> {
+  limitHeapGrowth(); // as apps/api/src/main.ts
   const config = loadConfig({
     NODE_ENV: options.nodeEnv,
     DATA_DIR: options.dataDir ?? '',
