@@ -8,8 +8,9 @@ import { setFlagsFromString } from 'node:v8';
  * Measured under the mixed load of bench/history-scale.ts (issue 23): the live heap after a full
  * collection stayed at 31-34 MB over 500,000 requests while the heap V8 kept committed, and with
  * it the resident memory, swung between 70 and 170 MB with the timing of full collections — garbage
- * not collected yet, not a leak. At 50 % the committed heap stayed at 84-92 MB under the same load,
- * for no CPU per request the shared machine could tell apart (0.59-0.68 against 0.55-0.66 ms).
+ * not collected yet, not a leak. At 50 % the committed heap stayed at 83-93 MB under the same load;
+ * in a paired run (both servers under the same load at once) the server CPU per request was
+ * 0.643 ms against 0.626 ms with V8's own factor (medians of 9 samples, within the noise).
  */
 export const HEAP_GROWING_PERCENT = 50;
 
