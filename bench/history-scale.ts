@@ -16,10 +16,16 @@
  * 4. Leak: `--leak-requests` mixed requests (GET /users/me, GET /messages, POST /messages,
  *    POST /register, in parallel loads) against the history server after the loads above (the
  *    warm-up); RSS sampled after every tenth of them; the spread of the samples (max/min − 1).
+ *    Each sample also splits the child's memory: V8's heap (used and committed), external memory,
+ *    anonymous and file-backed resident pages (/proc/self/status); the anonymous pages beyond
+ *    V8's committed heap are native allocations, mostly SQLite's page caches (64 MiB a
+ *    connection, filling as the databases grow). With `--node-flags=--expose-gc --gc-samples`,
+ *    the live heap after a forced full collection too (the figure a leak moves).
  *
  *   node dist/bench/history-scale.js [--users 1000] [--channels 100] [--subscribers 50]
- *        [--messages 100000] [--no-merge] [--leak-requests 100000] [--duration 4] [--cpu-prof DIR (the history server)] [--no-doc] [--json FILE]
- *        [--data-dir DIR]
+ *        [--messages 100000] [--no-merge] [--leak-requests 500000] [--duration 4] [--cpu-prof DIR (the history server)] [--no-doc] [--json FILE]
+ *        [--data-dir DIR] [--node-flags '--expose-gc ...' (the history server)] [--gc-samples (needs --expose-gc)] [--leak-only (skip the fresh organization and the CPU rounds)]
+ *        [--heap-snapshots DIR (the history server's heap after the first and the last tenth of the leak phase)]
  *
  * `--data-dir DIR` keeps the built organization in DIR and, when DIR already holds one built by
  * an earlier run (DIR/built.json), measures on it without building again (a 1,000,000-message
@@ -103,8 +109,12 @@ async function sequentialP50(port: number, auth: string, method: 'GET' | 'POST',
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const t0 = now();
-    await jsonOk({ port, auth, agent }, method, path, params);
+    const body = await jsonOk({ port, auth, agent }, method, path, params);
     times.push(now() - t0);
+    // A queue registered for every event type and never polled would keep every event of the
+    // loads after it for its 10-minute lifespan (20 queues: each message held 20 times, most of
+    // the heap growth the leak phase saw); a client that is done with one deletes it.
+    if (path === '/api/v1/register') await jsonOk({ port, auth, agent }, 'DELETE', '/api/v1/events', { queue_id: body.queue_id as string });
   }
   agent.destroy();
   return percentile(times.sort((a, b) => a - b), 50);
@@ -134,14 +144,16 @@ async function cpuPerRequest(server: ServerProcess, load: Omit<LoadOptions, 'dur
 }
 
 /** Mixed requests in parallel loads (8 connections each), `total` in all. */
-async function mixed(server: ServerProcess, auth: string, channel: string, total: number): Promise<number> {
+async function mixed(server: ServerProcess, auth: string, channel: string, total: number): Promise<{ requests: number; detail: string }> {
   const l = loads(server, auth, channel);
   const share = { me: 0.59, messages: 0.25, send: 0.15, register: 0.01 } as const;
+  const kinds = Object.keys(share) as (keyof typeof share)[];
   const results = await Promise.all(
-    (Object.keys(share) as (keyof typeof share)[]).map((k) => runLoad({ ...l[k], connections: k === 'register' ? 1 : 4, durationMs: 3_600_000, warmupMs: 0, maxRequests: Math.max(1, Math.round(total * share[k])) })),
+    kinds.map((k) => runLoad({ ...l[k], connections: k === 'register' ? 1 : 4, durationMs: 3_600_000, warmupMs: 0, maxRequests: Math.max(1, Math.round(total * share[k])) })),
   );
   for (const r of results) if (r.errors > 0 || r.non2xx > 0) throw new Error(`mixed load: ${r.errors} errors, ${r.non2xx} non-2xx`);
-  return results.reduce((a, r) => a + r.requests, 0);
+  const detail = kinds.map((k, i) => `${k} ${fmtNum(results[i].elapsedMs / 1000, 1)} s`).join(', ');
+  return { requests: results.reduce((a, r) => a + r.requests, 0), detail };
 }
 
 async function main() {
@@ -151,8 +163,12 @@ async function main() {
   const channels = intArg(args, 'channels', 100);
   const subscribers = intArg(args, 'subscribers', 50);
   const messages = intArg(args, 'messages', 100_000);
-  const leakRequests = intArg(args, 'leak-requests', 100_000);
+  const leakRequests = intArg(args, 'leak-requests', 500_000);
   registerAll = args['leak-register-all'] === true;
+  const gcSamples = args['gc-samples'] === true;
+  const leakOnly = args['leak-only'] === true;
+  const snapshotDir = typeof args['heap-snapshots'] === 'string' ? resolve(args['heap-snapshots']) : undefined;
+  if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
   const durationMs = intArg(args, 'duration', 4) * 1000;
   const keptDir = typeof args['data-dir'] === 'string' ? resolve(args['data-dir']) : undefined;
   if (keptDir) mkdirSync(keptDir, { recursive: true });
@@ -182,7 +198,8 @@ async function main() {
     progress(`built in ${fmtNum(built.projectedMs / 1000, 1)} s, inbox merged in ${fmtNum(built.mergeMs / 1000, 1)} s; restarting on the history`);
 
     const profileDir = typeof args['cpu-prof'] === 'string' ? resolve(args['cpu-prof']) : undefined;
-    history = await startServerProcess({ mode: 'app', nodeEnv: 'production', logLevel: 'silent', dataDir: dir.path, setup: { kind: 'none' }, execArgv: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] });
+    const nodeFlags = typeof args['node-flags'] === 'string' ? args['node-flags'].split(/\s+/).filter(Boolean) : [];
+    history = await startServerProcess({ mode: 'app', nodeEnv: 'production', logLevel: 'silent', dataDir: dir.path, setup: { kind: 'none' }, execArgv: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...nodeFlags] });
     const booted = await history.usage();
     rows.push({ metric: 'history: boot to ready (child process start to listening, projections caught up)', value: history.bootMs, unit: 'ms' });
     rows.push({ metric: 'history: RSS after boot', value: booted.rss / MB, unit: 'MB' });
@@ -195,44 +212,66 @@ async function main() {
     rows.push({ metric: 'history: POST /register with every fetch type, p50 of 20 sequential', value: registerP50, unit: 'ms' });
     targets.push({ description: `POST /register with every fetch type p50 ≤ 200 ms (${fmtNum(registerP50, 1)} ms)`, met: registerP50 <= 200 });
 
-    fresh = await startServerProcess({ mode: 'app', nodeEnv: 'production', logLevel: 'silent', dataDir: join(dir.path, 'fresh'), setup: { kind: 'organization', subscribers } });
-    const hl = loads(history, built.auth, built.channel);
-    const fl = loads(fresh, fresh.auth!, 'crowd');
-    const cpu = { history: { me: [] as number[], send: [] as number[] }, fresh: { me: [] as number[], send: [] as number[] } };
-    // Round 0 warms both servers up (JIT, SQLite's page cache after boot) and is not counted.
-    for (let round = 0; round <= 3; round++) {
-      const r = { hm: await cpuPerRequest(history, hl.me, durationMs), fm: await cpuPerRequest(fresh, fl.me, durationMs), hs: await cpuPerRequest(history, hl.send, durationMs), fs: await cpuPerRequest(fresh, fl.send, durationMs) };
-      progress(`round ${round}${round === 0 ? ' (warm-up)' : ''}: /users/me ${fmtNum(r.hm, 3)} vs ${fmtNum(r.fm, 3)} ms; send ${fmtNum(r.hs, 3)} vs ${fmtNum(r.fs, 3)} ms (history vs fresh)`);
-      if (round === 0) continue;
-      cpu.history.me.push(r.hm);
-      cpu.fresh.me.push(r.fm);
-      cpu.history.send.push(r.hs);
-      cpu.fresh.send.push(r.fs);
+    if (leakOnly) {
+      notes.push('--leak-only: no fresh organization and no CPU rounds; the leak phase starts right after the sequential requests.');
+    } else {
+      fresh = await startServerProcess({ mode: 'app', nodeEnv: 'production', logLevel: 'silent', dataDir: join(dir.path, 'fresh'), setup: { kind: 'organization', subscribers } });
+      const hl = loads(history, built.auth, built.channel);
+      const fl = loads(fresh, fresh.auth!, 'crowd');
+      const cpu = { history: { me: [] as number[], send: [] as number[] }, fresh: { me: [] as number[], send: [] as number[] } };
+      // Round 0 warms both servers up (JIT, SQLite's page cache after boot) and is not counted.
+      for (let round = 0; round <= 3; round++) {
+        const r = { hm: await cpuPerRequest(history, hl.me, durationMs), fm: await cpuPerRequest(fresh, fl.me, durationMs), hs: await cpuPerRequest(history, hl.send, durationMs), fs: await cpuPerRequest(fresh, fl.send, durationMs) };
+        progress(`round ${round}${round === 0 ? ' (warm-up)' : ''}: /users/me ${fmtNum(r.hm, 3)} vs ${fmtNum(r.fm, 3)} ms; send ${fmtNum(r.hs, 3)} vs ${fmtNum(r.fs, 3)} ms (history vs fresh)`);
+        if (round === 0) continue;
+        cpu.history.me.push(r.hm);
+        cpu.fresh.me.push(r.fm);
+        cpu.history.send.push(r.hs);
+        cpu.fresh.send.push(r.fs);
+      }
+      const med = (v: number[]) => [...v].sort((a, b) => a - b)[1];
+      for (const k of ['me', 'send'] as const) {
+        const ratio = med(cpu.history[k]) / med(cpu.fresh[k]);
+        const label = k === 'me' ? 'GET /users/me' : `POST /messages (${subscribers} subscribers)`;
+        rows.push({ metric: `${label}: server CPU per request, history / fresh organization`, value: ratio, unit: '×', detail: `history ${fmtNum(med(cpu.history[k]), 3)} ms, fresh ${fmtNum(med(cpu.fresh[k]), 3)} ms (median of 3 rounds, alternating)` });
+        targets.push({ description: `${label} CPU on the history within 1.2× of a fresh organization (${fmtNum(ratio, 2)}×)`, met: ratio <= 1.2 });
+      }
+      await fresh.stop();
+      fresh = undefined;
     }
-    const med = (v: number[]) => [...v].sort((a, b) => a - b)[1];
-    for (const k of ['me', 'send'] as const) {
-      const ratio = med(cpu.history[k]) / med(cpu.fresh[k]);
-      const label = k === 'me' ? 'GET /users/me' : `POST /messages (${subscribers} subscribers)`;
-      rows.push({ metric: `${label}: server CPU per request, history / fresh organization`, value: ratio, unit: '×', detail: `history ${fmtNum(med(cpu.history[k]), 3)} ms, fresh ${fmtNum(med(cpu.fresh[k]), 3)} ms (median of 3 rounds, alternating)` });
-      targets.push({ description: `${label} CPU on the history within 1.2× of a fresh organization (${fmtNum(ratio, 2)}×)`, met: ratio <= 1.2 });
-    }
-    await fresh.stop();
-    fresh = undefined;
 
     if (leakRequests > 0) {
       // Leak: RSS over mixed requests after the loads above (the warm-up).
       const samples: number[] = [];
+      const live: number[] = [];
+      const heaps: number[] = [];
       const chunk = Math.max(100, Math.round(leakRequests / 10));
       let done = 0;
       while (done < leakRequests) {
-        done += await mixed(history, built.auth, built.channel, chunk);
-        const rss = (await history.usage()).rss / MB;
+        const t0 = now();
+        const cpuBefore = (await history.usage()).cpuUs;
+        const m = await mixed(history, built.auth, built.channel, chunk);
+        done += m.requests;
+        if (snapshotDir && (samples.length === 0 || done >= leakRequests)) progress(`  heap snapshot ${await history.heapSnapshot(join(snapshotDir, `history-${done}.heapsnapshot`))}`);
+        const u = await history.usage();
+        const rss = u.rss / MB;
         samples.push(rss);
-        progress(`  ${fmtInt(done)} mixed requests: RSS ${fmtNum(rss, 0)} MB`);
+        heaps.push(u.heapTotal / MB);
+        const gcd = gcSamples ? await history.usage(true) : undefined;
+        if (gcd) live.push(gcd.heapUsed / MB);
+        progress(
+          `  ${fmtInt(done)} mixed requests (${fmtNum((now() - t0) / 1000, 1)} s, server CPU ${fmtNum((u.cpuUs - cpuBefore) / 1000 / m.requests, 3)} ms a request; ${m.detail}): RSS ${fmtNum(rss, 0)} MB (heap used ${fmtNum(u.heapUsed / MB, 0)} of ${fmtNum(u.heapTotal / MB, 0)}, external ${fmtNum(u.external / MB, 0)}, array buffers ${fmtNum(u.arrayBuffers / MB, 0)} MB; anonymous ${fmtNum((u.rssAnon ?? 0) / MB, 0)}, file ${fmtNum((u.rssFile ?? 0) / MB, 0)}, shared ${fmtNum((u.rssShmem ?? 0) / MB, 0)} MB)` +
+            (gcd ? `; after a full GC: RSS ${fmtNum(gcd.rss / MB, 0)} MB, heap used ${fmtNum(gcd.heapUsed / MB, 0)} of ${fmtNum(gcd.heapTotal / MB, 0)} MB` : ''),
+        );
       }
       const spread = Math.max(...samples) / Math.min(...samples) - 1;
       rows.push({ metric: 'history: RSS after the mixed load', value: samples[samples.length - 1], unit: 'MB', detail: `${fmtInt(done)} mixed requests after the CPU loads` });
       rows.push({ metric: 'leak: RSS spread over the mixed requests (max / min − 1)', value: spread * 100, unit: '%', detail: `samples ${samples.map((s) => fmtNum(s, 0)).join(', ')} MB` });
+      rows.push({ metric: 'leak: V8 heap committed (heapTotal) at the same samples', value: heaps[heaps.length - 1], unit: 'MB', detail: `samples ${heaps.map((s) => fmtNum(s, 0)).join(', ')} MB` });
+      if (live.length > 0) {
+        const liveSpread = Math.max(...live) / Math.min(...live) - 1;
+        rows.push({ metric: 'leak: live heap after a forced full GC, spread (max / min − 1)', value: liveSpread * 100, unit: '%', detail: `samples ${live.map((s) => fmtNum(s, 1)).join(', ')} MB` });
+      }
       targets.push({ description: `RSS ≤ 512 MB after boot and after the mixed load (${fmtNum(booted.rss / MB, 0)}, ${fmtNum(samples[samples.length - 1], 0)} MB)`, met: booted.rss / MB <= 512 && samples[samples.length - 1] <= 512 });
       targets.push({ description: `RSS flat (±10 %) over ${fmtInt(done)} mixed requests after warm-up (${fmtNum(spread * 100, 1)} %)`, met: spread <= 0.1 });
     }

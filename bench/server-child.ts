@@ -4,7 +4,9 @@
  * and memory and stops on `stop`.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { writeHeapSnapshot } from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -13,7 +15,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateRealmCommand, CreateUserCommand } from '@app/application';
 import { loadConfig } from '@app/config';
 import { operatorActor } from '@app/domain';
-import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { createLogger, limitHeapGrowth, PinoNestLogger } from '@app/infrastructure';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
 import { createHttpAdapter } from '../apps/api/src/http/http-adapter';
@@ -57,6 +59,7 @@ async function startNest(): Promise<{ port: number; close(): Promise<void> }> {
 
 /** The application as main.ts starts it (rate limits off: a load from one user would hit them). */
 async function startApp(): Promise<{ port: number; close(): Promise<void>; app: NestExpressApplication }> {
+  limitHeapGrowth(); // as apps/api/src/main.ts
   const config = loadConfig({
     NODE_ENV: options.nodeEnv,
     DATA_DIR: options.dataDir ?? '',
@@ -90,6 +93,20 @@ async function organization(app: NestExpressApplication, port: number, subscribe
   return { auth, realmId, userIds: [sender.userId, ...others] };
 }
 
+/** Linux: the resident set split into anonymous memory (heaps), file pages and shared memory (/proc/self/status). */
+function residentParts(): { rssAnon?: number; rssFile?: number; rssShmem?: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string) => {
+      const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status);
+      return match ? Number(match[1]) * 1024 : undefined;
+    };
+    return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), rssShmem: kb('RssShmem') };
+  } catch {
+    return {};
+  }
+}
+
 async function main() {
   const server: { port: number; close(): Promise<void>; app?: NestExpressApplication } =
     options.mode === 'bare' ? await startBare() : options.mode === 'nest' ? await startNest() : await startApp();
@@ -98,11 +115,31 @@ async function main() {
   if (options.mode === 'app' && options.setup?.kind === 'organization') {
     extra = await organization(server.app!, server.port, options.setup.subscribers);
   }
-  process.on('message', (message: { type: string }) => {
+  process.on('message', (message: { type: string; gc?: boolean; file?: string }) => {
+    if (message.type === 'heapsnapshot') {
+      process.send!({ type: 'heapsnapshot', file: writeHeapSnapshot(message.file) });
+      return;
+    }
     if (message.type === 'usage') {
+      // A forced full collection first when asked (and the child runs with --expose-gc): live heap, not garbage not yet collected.
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (message.gc && gc) gc();
       const cpu = process.cpuUsage();
       const memory = process.memoryUsage();
-      process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: memory.rss, heapUsed: memory.heapUsed } });
+      process.send!({
+        type: 'usage',
+        usage: {
+          cpuUs: cpu.user + cpu.system,
+          userUs: cpu.user,
+          systemUs: cpu.system,
+          rss: memory.rss,
+          heapUsed: memory.heapUsed,
+          heapTotal: memory.heapTotal,
+          external: memory.external,
+          arrayBuffers: memory.arrayBuffers,
+          ...residentParts(),
+        },
+      });
     } else if (message.type === 'stop') {
       server.close().then(
         () => process.exit(0),

@@ -44,11 +44,14 @@ export type ReadyMessage = {
   userIds?: number[];
 };
 
-export type Usage = { cpuUs: number; userUs: number; systemUs: number; rss: number; heapUsed: number };
+export type Usage = { cpuUs: number; userUs: number; systemUs: number; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number; rssAnon?: number; rssFile?: number; rssShmem?: number };
 
 export type ServerProcess = ReadyMessage & {
   pid: number;
-  usage(): Promise<Usage>;
+  /** CPU time and memory; `gc` forces a full collection first (when the child runs with --expose-gc). */
+  usage(gc?: boolean): Promise<Usage>;
+  /** Writes a V8 heap snapshot of the child to `file` (a full GC first); resolves with the file. */
+  heapSnapshot(file: string): Promise<string>;
   /** Graceful stop (a --cpu-prof profile is written on exit). */
   stop(): Promise<void>;
 };
@@ -60,6 +63,7 @@ export function startServerProcess(options: ChildOptions): Promise<ServerProcess
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const waiting: ((message: any) => void)[] = [];
+  const snapshots: ((file: string) => void)[] = [];
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${options.mode} server exited with code ${code} before it was ready (its error is above)`));
     child.once('exit', onExit);
@@ -70,10 +74,15 @@ export function startServerProcess(options: ChildOptions): Promise<ServerProcess
         resolve({
           ...(message as ReadyMessage),
           pid: child.pid!,
-          usage: () =>
+          usage: (gc?: boolean) =>
             new Promise<Usage>((r) => {
               waiting.push(r);
-              child.send({ type: 'usage' });
+              child.send({ type: 'usage', gc: gc === true });
+            }),
+          heapSnapshot: (file: string) =>
+            new Promise<string>((r) => {
+              snapshots.push(r);
+              child.send({ type: 'heapsnapshot', file });
             }),
           stop: () =>
             new Promise<void>((r) => {
@@ -84,6 +93,8 @@ export function startServerProcess(options: ChildOptions): Promise<ServerProcess
         });
       } else if (message.type === 'usage') {
         waiting.shift()?.(message.usage);
+      } else if (message.type === 'heapsnapshot') {
+        snapshots.shift()?.(message.file);
       }
     });
   });

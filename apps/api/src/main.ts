@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { createLogger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
 import { AppModule } from './app.module';
 import { configureHttp } from './http/configure-http';
 import { createHttpAdapter } from './http/http-adapter';
@@ -10,6 +10,8 @@ import { DevelopmentOrganization } from './development/development-organization'
 import { startMetricsServer } from './metrics/metrics-server';
 
 async function bootstrap() {
+  // A committed heap that follows the live one (issue 23: resident memory flat under load).
+  limitHeapGrowth();
   let config;
   try {
     config = loadConfig();

@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { createLogger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
 import { startWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap() {
+  // A committed heap that follows the live one (issue 23: resident memory flat under load).
+  limitHeapGrowth();
   let config;
   try {
     config = loadConfig();

@@ -15,3 +15,4 @@ export * from './embedded/in-process-rate-limit-store';
 export * from './scheduler.provider';
 export * from './embedded/timer-scheduler';
 export * from './system/prometheus-metrics';
+export * from './system/heap-growth';
