@@ -433,9 +433,6 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   /** The user's unread rows of both levels, as a subquery `ur (message_id, flags)`. */
   private readonly unreadRows = `(SELECT message_id, flags FROM um_user_messages INDEXED BY ix_um_unread WHERE user_id = ? AND ${UNREAD}
      UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ? WHERE ${flagTest('i.flags', READ, 'none')})`;
-  private readonly allRows = `(SELECT message_id, flags FROM um_user_messages WHERE user_id = ?
-     UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?)`;
-
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
     for (const arm of [MAIN, INBOX]) {
@@ -470,12 +467,21 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Whether the user has a row (in either level) for message `m.id`: two key probes. The
+   * per-user variants below start from the channel's (or topic's) messages and probe the user's
+   * rows, so they cost by the channel, as the variants for the whole history do, and not by every
+   * row of the user (a join from the user's rows read all of them when the topic had none).
+   */
+  private readonly userHasRow = `(EXISTS (SELECT 1 FROM um_user_messages a WHERE a.user_id = ? AND a.message_id = m.id)
+     OR EXISTS (SELECT 1 FROM um_inbox b WHERE b.message_id = m.id AND b.user_id = ?))`;
+
   async topicHasMessages(realmId: number, streamId: number, topic: string, userId?: number): Promise<boolean> {
     const row =
       userId === undefined
         ? this.statement('SELECT 1 AS x FROM um_messages WHERE stream_id = ? AND topic_key = ? AND realm_id = ? LIMIT 1').get(streamId, topic.toLowerCase(), realmId)
-        : this.statement(`SELECT 1 AS x FROM ${this.allRows} r JOIN um_messages m ON m.id = r.message_id WHERE m.stream_id = ? AND m.topic_key = ? AND m.realm_id = ? LIMIT 1`)
-            .get(userId, userId, streamId, topic.toLowerCase(), realmId);
+        : this.statement(`SELECT 1 AS x FROM um_messages m WHERE m.stream_id = ? AND m.topic_key = ? AND m.realm_id = ? AND ${this.userHasRow} ORDER BY m.id DESC LIMIT 1`)
+            .get(streamId, topic.toLowerCase(), realmId, userId, userId);
     return row !== undefined;
   }
 
@@ -484,9 +490,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       userId === undefined
         ? this.statement('SELECT topic, max(id) AS maxId FROM um_messages WHERE stream_id = ? AND realm_id = ? GROUP BY topic ORDER BY maxId DESC').all(streamId, realmId)
         : this.statement(
-            `SELECT m.topic AS topic, max(m.id) AS maxId FROM ${this.allRows} r JOIN um_messages m ON m.id = r.message_id
-             WHERE m.stream_id = ? AND m.realm_id = ? GROUP BY m.topic ORDER BY maxId DESC`,
-          ).all(userId, userId, streamId, realmId)
+            `SELECT m.topic AS topic, max(m.id) AS maxId FROM um_messages m
+             WHERE m.stream_id = ? AND m.realm_id = ? AND ${this.userHasRow} GROUP BY m.topic ORDER BY maxId DESC`,
+          ).all(streamId, realmId, userId, userId)
     ) as { topic: string; maxId: number }[];
     return firstPerTopic(rows);
   }
