@@ -120,6 +120,23 @@ describe('SqliteUserMessageStore reads by partial index', () => {
     db.close();
   });
 
+  it.each([
+    ['marking a channel read reads ix_um_unread', 'add', F.read, 'ix_um_unread', 2],
+    ['unstarring everything reads ix_um_starred', 'remove', F.starred, 'ix_um_starred', 1],
+  ] as const)('%s', async (_, op, mask, index, changed) => {
+    const { db, store, plansOf } = await setup();
+    const selector = op === 'add' ? { streamId: 5 } : {};
+    const counted = await plansOf(() => store.countFlagChanges(10, selector, op, mask));
+    expect(counted.result).toBe(op === 'add' ? 1 : changed); // message 202 (201 is a direct message)
+    expect(counted.plans).toEqual([expect.stringContaining(`USING COVERING INDEX ${index}`)]);
+    const applied = await plansOf(() => store.apply([{ position: 1_000n, changes: [{ type: 'flags-changed', userId: 10, selector, op, mask }] }], { name: 'um', position: 1_000n }));
+    expect(applied.plans.filter((p) => p.includes(index)).length).toBeGreaterThan(0);
+    const left = await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [{ kind: 'flags', mask, set: op === 'add' ? 'none' : 'all', negated: false }] }, older);
+    expect(left.map((m) => m.id)).toEqual(op === 'add' ? [201] : []); // the direct message is not in the channel
+    expect((await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [] }, older)).length).toBe(202); // no row lost or added
+    db.close();
+  });
+
   it('rebuilds partial indexes of the earlier layout (without the flags) at prepare', async () => {
     const db = openSqlite(':memory:');
     db.exec('CREATE TABLE um_user_messages (user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)) WITHOUT ROWID');

@@ -61,6 +61,16 @@ function partialIndexFor(terms: NarrowTerm[]): PartialIndex | undefined {
   return undefined;
 }
 
+/**
+ * The main table, named with the partial index whose WHERE is exactly `test` (a flag change's
+ * test: marking read selects the unread rows, unstarring the starred ones), so that a change over
+ * a channel or everything reads the rows it may change rather than every row of the user.
+ */
+function mainTableFor(test: string): string {
+  const index = (Object.keys(PARTIAL_INDEXES) as PartialIndex[]).find((name) => PARTIAL_INDEXES[name] === test);
+  return index === undefined ? 'um_user_messages' : `um_user_messages INDEXED BY ${index}`;
+}
+
 /** Rows the arm of a query reads: the main table, or the inbox probed message by message (CROSS JOIN fixes that order). */
 type Arm = { from: (join: string, index?: PartialIndex) => string; rows: string };
 const MAIN: Arm = {
@@ -74,6 +84,10 @@ const INBOX: Arm = {
   rows: 'um_inbox',
   from: (join) => `um_inbox_messages im CROSS JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
 };
+
+/** The rows a flag change changes: those without every bit of the mask (add), with any (remove). */
+const changeTest = (op: 'add' | 'remove', mask: number): string =>
+  op === 'add' ? ((mask & (mask - 1)) === 0 ? flagTest('flags', mask, 'none') : `(flags & ${mask}) != ${mask}`) : flagTest('flags', mask, 'any');
 
 /**
  * How a flag change finds one user's rows in the inbox (clustered by message, then user): one key
@@ -187,13 +201,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         return this.addMessage(change.message, change.rows);
       case 'flags-changed': {
         if (change.selector.createHistorical?.length) this.createHistorical(change.userId, change.selector.createHistorical);
-        const single = (change.mask & (change.mask - 1)) === 0;
-        const test = change.op === 'add' ? (single ? flagTest('flags', change.mask, 'none') : `(flags & ${change.mask}) != ${change.mask}`) : flagTest('flags', change.mask, 'any');
+        const test = changeTest(change.op, change.mask);
         const set = change.op === 'add' ? `flags = flags | ${change.mask}` : `flags = flags & ~${change.mask}`;
         for (const table of ['um_user_messages', 'um_inbox']) {
           const { sql, params } = selectorWhere(change.selector, table);
           const inbox = table === 'um_inbox' ? inboxProbe(change.selector) : '';
-          this.statement(`UPDATE ${table} SET ${set} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).run(change.userId, ...params);
+          const target = table === 'um_user_messages' ? mainTableFor(test) : table;
+          this.statement(`UPDATE ${target} SET ${set} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).run(change.userId, ...params);
         }
         return;
       }
@@ -420,12 +434,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
-    const test = op === 'add' ? `(flags & ${mask}) != ${mask}` : flagTest('flags', mask, 'any');
+    const test = changeTest(op, mask);
     let total = 0;
     for (const table of ['um_user_messages', 'um_inbox']) {
       const { sql, params } = selectorWhere(selector, table);
       const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
-      total += (this.statement(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
+      const target = table === 'um_user_messages' ? mainTableFor(test) : table;
+      total += (this.statement(`SELECT count(*) AS n FROM ${target} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
     }
     return total;
   }
