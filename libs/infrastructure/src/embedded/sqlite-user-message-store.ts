@@ -162,12 +162,17 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       ) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS um_inbox_messages (message_id INTEGER PRIMARY KEY);
     `);
-    // The partial indexes hold the flags (covering); one of an earlier layout, (user_id, message_id), is rebuilt.
-    for (const [name, where] of Object.entries(PARTIAL_INDEXES)) {
-      const existing = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as { sql: string } | undefined;
-      if (existing && !existing.sql.includes('(user_id, message_id, flags)')) this.db.exec(`DROP INDEX ${name}`);
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON um_user_messages (user_id, message_id, flags) WHERE ${where}`);
-    }
+    // The partial indexes hold the flags (covering); one of an earlier layout, (user_id, message_id),
+    // is rebuilt (under the write lock: processes sharing the file may prepare at the same time).
+    this.db
+      .transaction(() => {
+        for (const [name, where] of Object.entries(PARTIAL_INDEXES)) {
+          const existing = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as { sql: string } | undefined;
+          if (existing && !existing.sql.includes('(user_id, message_id, flags)')) this.db.exec(`DROP INDEX ${name}`);
+          this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON um_user_messages (user_id, message_id, flags) WHERE ${where}`);
+        }
+      })
+      .immediate();
     // Moves of messages (issue 5): where each moved message was and went, by whom, when.
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS um_moves (
