@@ -23,7 +23,7 @@
  *    the live heap after a forced full collection too (the figure a leak moves).
  *
  *   node dist/bench/history-scale.js [--users 1000] [--channels 100] [--subscribers 50]
- *        [--messages 100000] [--no-merge] [--leak-requests 500000] [--duration 4] [--cpu-prof DIR (the history server)] [--no-doc] [--json FILE]
+ *        [--messages 100000] [--no-merge] [--leak-requests 500000] [--duration 4] [--cpu-prof DIR (the history server; the fresh one in DIR/fresh)] [--no-doc] [--json FILE]
  *        [--data-dir DIR] [--node-flags '--expose-gc ...' (the history server)] [--gc-samples (needs --expose-gc)] [--leak-only (skip the fresh organization and the CPU rounds)]
  *        [--heap-snapshots DIR (the history server's heap after the first and the last tenth of the leak phase)]
  *
@@ -31,11 +31,18 @@
  * an earlier run (DIR/built.json), measures on it without building again (a 1,000,000-message
  * build takes minutes). The loads send messages, so a reused directory grows a little each run.
  * `--leak-requests 0` skips the leak phase.
+ *
+ * The loads' sends are `read_by_sender` (as Zulip's own apps send) so that a reused directory does
+ * not pile up unread messages for the sender run after run (`unread_msgs` costs by the unread
+ * messages it returns, up to 50,000); /register's queues are deleted after each timed request, so
+ * that they do not receive the loads' messages on the history server only. `--cpu-prof DIR` also
+ * profiles the fresh server (in DIR/fresh); HISTORY_SCALE_DETAIL=1 prints each load's requests,
+ * user and system CPU per request, heap and RSS.
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateRealmCommand, CreateUserCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
@@ -103,18 +110,21 @@ async function build(dataDir: string, users: number, channels: number, subscribe
   }
 }
 
-/** p50 of `count` sequential requests over one keep-alive connection. */
-async function sequentialP50(port: number, auth: string, method: 'GET' | 'POST', path: string, params: Record<string, string>, count: number): Promise<number> {
+/**
+ * p50 of `count` sequential requests over one keep-alive connection; `after` (untimed) runs after
+ * each with its answer.
+ */
+async function sequentialP50(
+  port: number, auth: string, method: 'GET' | 'POST', path: string, params: Record<string, string>, count: number,
+  after?: (body: any, api: { port: number; auth: string; agent: http.Agent }) => Promise<unknown>,
+): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const t0 = now();
     const body = await jsonOk({ port, auth, agent }, method, path, params);
     times.push(now() - t0);
-    // A queue registered for every event type and never polled would keep every event of the
-    // loads after it for its 10-minute lifespan (20 queues: each message held 20 times, most of
-    // the heap growth the leak phase saw); a client that is done with one deletes it.
-    if (path === '/api/v1/register') await jsonOk({ port, auth, agent }, 'DELETE', '/api/v1/events', { queue_id: body.queue_id as string });
+    await after?.(body, { port, auth, agent });
   }
   agent.destroy();
   return percentile(times.sort((a, b) => a - b), 50);
@@ -125,7 +135,7 @@ function loads(server: ServerProcess, auth: string, channel: string): Record<'me
   const narrow = encodeURIComponent(JSON.stringify([{ operator: 'channel', operand: channel }]));
   return {
     me: { host: HOST, port: server.port, path: '/api/v1/users/me', client: 'raw', headers: { Authorization: auth } },
-    send: { host: HOST, port: server.port, path: '/api/v1/messages', client: 'raw', method: 'POST', headers: form, body: new URLSearchParams({ type: 'stream', to: channel, topic: 'load', content: 'A message under **sustained** load.' }).toString() },
+    send: { host: HOST, port: server.port, path: '/api/v1/messages', client: 'raw', method: 'POST', headers: form, body: new URLSearchParams({ type: 'stream', to: channel, topic: 'load', content: 'A message under **sustained** load.', read_by_sender: 'true' }).toString() },
     messages: { host: HOST, port: server.port, path: `/api/v1/messages?anchor=newest&num_before=100&num_after=0&narrow=${narrow}`, client: 'raw', headers: { Authorization: auth } },
     // A queue for alert_words events only (and that state): a queue nobody polls keeps every event
     // it gets for its 10-minute lifespan (as in Zulip), which is not a leak but would swamp one
@@ -140,6 +150,10 @@ async function cpuPerRequest(server: ServerProcess, load: Omit<LoadOptions, 'dur
   const r = await runLoad({ ...load, connections: 16, durationMs, warmupMs: 0, maxRequests: 0 });
   const after = await server.usage();
   if (r.errors > 0 || r.non2xx > 0) throw new Error(`${load.path}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+  if (process.env.HISTORY_SCALE_DETAIL) {
+    const per = (us: number) => fmtNum(us / 1000 / Math.max(1, r.requests), 3);
+    progress(`  ${load.method ?? 'GET'} ${load.path.slice(0, 20)} port ${server.port}: ${fmtInt(r.requests)} requests, user ${per(after.userUs - before.userUs)} ms, system ${per(after.systemUs - before.systemUs)} ms each; heap ${fmtNum(after.heapUsed / MB, 0)} MB, RSS ${fmtNum(after.rss / MB, 0)} MB`);
+  }
   return (after.cpuUs - before.cpuUs) / 1000 / Math.max(1, r.requests);
 }
 
@@ -208,14 +222,23 @@ async function main() {
     const messagesP50 = await sequentialP50(history.port, built.auth, 'GET', '/api/v1/messages', { anchor: 'newest', num_before: '100', num_after: '0', narrow }, 50);
     rows.push({ metric: 'history: GET /messages newest 100 in a channel narrow, p50 of 50 sequential', value: messagesP50, unit: 'ms', detail: `channel of ${fmtInt(messages / channels)} messages` });
     targets.push({ description: `GET /messages newest 100 in a channel narrow p50 ≤ 10 ms (${fmtNum(messagesP50, 2)} ms)`, met: messagesP50 <= 10 });
-    const registerP50 = await sequentialP50(history.port, built.auth, 'POST', '/api/v1/register', {}, 20);
+    // Each queue deleted after its /register (as a client that leaves does): 20 queues of every event
+    // type left behind would each get every message the loads below send, on the history server only.
+    const registerP50 = await sequentialP50(history.port, built.auth, 'POST', '/api/v1/register', {}, 20, (body: { queue_id: string }, api) =>
+      jsonOk(api, 'DELETE', '/api/v1/events', { queue_id: body.queue_id }),
+    );
     rows.push({ metric: 'history: POST /register with every fetch type, p50 of 20 sequential', value: registerP50, unit: 'ms' });
     targets.push({ description: `POST /register with every fetch type p50 ≤ 200 ms (${fmtNum(registerP50, 1)} ms)`, met: registerP50 <= 200 });
 
     if (leakOnly) {
       notes.push('--leak-only: no fresh organization and no CPU rounds; the leak phase starts right after the sequential requests.');
     } else {
-      fresh = await startServerProcess({ mode: 'app', nodeEnv: 'production', logLevel: 'silent', dataDir: join(dir.path, 'fresh'), setup: { kind: 'organization', subscribers } });
+      // A fresh organization each run (a reused --data-dir keeps the last run's).
+      rmSync(join(dir.path, 'fresh'), { recursive: true, force: true });
+      fresh = await startServerProcess({
+        mode: 'app', nodeEnv: 'production', logLevel: 'silent', dataDir: join(dir.path, 'fresh'), setup: { kind: 'organization', subscribers },
+        execArgv: profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, 'fresh')] : [],
+      });
       const hl = loads(history, built.auth, built.channel);
       const fl = loads(fresh, fresh.auth!, 'crowd');
       const cpu = { history: { me: [] as number[], send: [] as number[] }, fresh: { me: [] as number[], send: [] as number[] } };

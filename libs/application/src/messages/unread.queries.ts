@@ -83,7 +83,9 @@ export function aggregateUnread(
     const participants = (row.dmKey ?? '').split(',').filter(Boolean).map(Number);
     if (participants.length <= 2) {
       const other = participants.find((id) => id !== userId) ?? userId;
-      pms.set(other, [...(pms.get(other) ?? []), row.id]);
+      const list = pms.get(other);
+      if (list) list.push(row.id);
+      else pms.set(other, [row.id]);
     } else {
       const list = huddles.get(row.dmKey!) ?? [];
       list.push(row.id);

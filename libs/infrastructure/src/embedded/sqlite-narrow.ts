@@ -15,7 +15,8 @@ const int = (value: number): number => {
 export function flagTest(column: string, mask: number, set: 'all' | 'none' | 'any'): string {
   const m = int(mask);
   if (set === 'none') return `(${column} & ${m}) = 0`;
-  if (set === 'any') return `(${column} & ${m}) != 0`;
+  // "All" of one bit is "any" of it, written as the partial indexes' WHERE is (is:starred).
+  if (set === 'any' || (m !== 0 && (m & (m - 1)) === 0)) return `(${column} & ${m}) != 0`;
   return `(${column} & ${m}) = ${m}`;
 }
 

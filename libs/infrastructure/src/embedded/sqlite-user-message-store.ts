@@ -8,6 +8,7 @@ import type {
   MessageMoveEntry,
   MessageQuery,
   MessageRange,
+  NarrowTerm,
   PositionedChanges,
   UnreadCounts,
   UnreadMessage,
@@ -30,13 +31,63 @@ export type SqliteUserMessageStoreOptions = {
   compactSynchronously?: boolean;
 };
 
+/**
+ * The main table's partial indexes (like Zulip's zerver_usermessage_*_message_id indexes), each
+ * holding only a user's rows of one kind, with the flags (so a query on them never reads the table).
+ * SQLite's planner, without statistics, prefers the primary key (every row of the user, in
+ * message order) to them; queries that should cost by the rows of that kind they return (unread,
+ * starred, recent direct messages) name theirs with INDEXED BY.
+ */
+const PARTIAL_INDEXES = {
+  ix_um_unread: flagTest('flags', READ, 'none'),
+  ix_um_starred: flagTest('flags', MESSAGE_FLAG_BITS.starred, 'any'),
+  ix_um_mentioned: flagTest('flags', MENTION_FLAGS_MASK, 'any'),
+  ix_um_private: flagTest('flags', MESSAGE_FLAG_BITS.is_private, 'any'),
+} as const;
+type PartialIndex = keyof typeof PARTIAL_INDEXES;
+
+/**
+ * The partial index a narrow's main-table arm can read instead of every row of the user: a
+ * (non-negated) term selecting only rows of its kind. `is-dm` selects direct messages, whose rows
+ * all have is_private (rowsOf: every row of a direct message, and only those); the arm then adds
+ * that flag test, which SQLite needs to see to use the index.
+ */
+function partialIndexFor(terms: NarrowTerm[]): PartialIndex | undefined {
+  const flags = (mask: number, sets: string[]) => terms.some((t) => !t.negated && t.kind === 'flags' && t.mask === mask && sets.includes(t.set));
+  if (terms.some((t) => !t.negated && t.kind === 'is-dm') || flags(MESSAGE_FLAG_BITS.is_private, ['all', 'any'])) return 'ix_um_private';
+  if (flags(MESSAGE_FLAG_BITS.starred, ['all', 'any'])) return 'ix_um_starred';
+  if (flags(MENTION_FLAGS_MASK, ['any'])) return 'ix_um_mentioned';
+  if (flags(READ, ['none'])) return 'ix_um_unread';
+  return undefined;
+}
+
+/**
+ * The main table, named with the partial index whose WHERE is exactly `test` (a flag change's
+ * test: marking read selects the unread rows, unstarring the starred ones), so that a change over
+ * a channel or everything reads the rows it may change rather than every row of the user.
+ */
+function mainTableFor(test: string): string {
+  const index = (Object.keys(PARTIAL_INDEXES) as PartialIndex[]).find((name) => PARTIAL_INDEXES[name] === test);
+  return index === undefined ? 'um_user_messages' : `um_user_messages INDEXED BY ${index}`;
+}
+
 /** Rows the arm of a query reads: the main table, or the inbox probed message by message (CROSS JOIN fixes that order). */
-type Arm = { from: (join: string) => string; rows: string };
-const MAIN: Arm = { rows: 'um_user_messages', from: (join) => `um_user_messages um${join} WHERE um.user_id = ?` };
+type Arm = { from: (join: string, index?: PartialIndex) => string; rows: string };
+const MAIN: Arm = {
+  rows: 'um_user_messages',
+  from: (join, index) =>
+    index === undefined
+      ? `um_user_messages um${join} WHERE um.user_id = ?`
+      : `um_user_messages um INDEXED BY ${index}${join} WHERE um.user_id = ? AND ${PARTIAL_INDEXES[index].replace('flags', 'um.flags')}`,
+};
 const INBOX: Arm = {
   rows: 'um_inbox',
   from: (join) => `um_inbox_messages im CROSS JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
 };
+
+/** The rows a flag change changes: those without every bit of the mask (add), with any (remove). */
+const changeTest = (op: 'add' | 'remove', mask: number): string =>
+  op === 'add' ? ((mask & (mask - 1)) === 0 ? flagTest('flags', mask, 'none') : `(flags & ${mask}) != ${mask}`) : flagTest('flags', mask, 'any');
 
 /**
  * How a flag change finds one user's rows in the inbox (clustered by message, then user): one key
@@ -106,15 +157,22 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       CREATE TABLE IF NOT EXISTS um_user_messages (
         user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)
       ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS ix_um_unread ON um_user_messages (user_id, message_id) WHERE ${UNREAD};
-      CREATE INDEX IF NOT EXISTS ix_um_starred ON um_user_messages (user_id, message_id) WHERE ${flagTest('flags', MESSAGE_FLAG_BITS.starred, 'any')};
-      CREATE INDEX IF NOT EXISTS ix_um_mentioned ON um_user_messages (user_id, message_id) WHERE ${flagTest('flags', MENTION_FLAGS_MASK, 'any')};
-      CREATE INDEX IF NOT EXISTS ix_um_private ON um_user_messages (user_id, message_id) WHERE ${flagTest('flags', MESSAGE_FLAG_BITS.is_private, 'any')};
       CREATE TABLE IF NOT EXISTS um_inbox (
         message_id INTEGER NOT NULL, user_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
       ) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS um_inbox_messages (message_id INTEGER PRIMARY KEY);
     `);
+    // The partial indexes hold the flags (covering); one of an earlier layout, (user_id, message_id),
+    // is rebuilt (under the write lock: processes sharing the file may prepare at the same time).
+    this.db
+      .transaction(() => {
+        for (const [name, where] of Object.entries(PARTIAL_INDEXES)) {
+          const existing = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as { sql: string } | undefined;
+          if (existing && !existing.sql.includes('(user_id, message_id, flags)')) this.db.exec(`DROP INDEX ${name}`);
+          this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON um_user_messages (user_id, message_id, flags) WHERE ${where}`);
+        }
+      })
+      .immediate();
     // Moves of messages (issue 5): where each moved message was and went, by whom, when.
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS um_moves (
@@ -148,13 +206,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         return this.addMessage(change.message, change.rows);
       case 'flags-changed': {
         if (change.selector.createHistorical?.length) this.createHistorical(change.userId, change.selector.createHistorical);
-        const single = (change.mask & (change.mask - 1)) === 0;
-        const test = change.op === 'add' ? (single ? flagTest('flags', change.mask, 'none') : `(flags & ${change.mask}) != ${change.mask}`) : flagTest('flags', change.mask, 'any');
+        const test = changeTest(change.op, change.mask);
         const set = change.op === 'add' ? `flags = flags | ${change.mask}` : `flags = flags & ~${change.mask}`;
         for (const table of ['um_user_messages', 'um_inbox']) {
           const { sql, params } = selectorWhere(change.selector, table);
           const inbox = table === 'um_inbox' ? inboxProbe(change.selector) : '';
-          this.statement(`UPDATE ${table} SET ${set} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).run(change.userId, ...params);
+          const target = table === 'um_user_messages' ? mainTableFor(test) : table;
+          this.statement(`UPDATE ${target} SET ${set} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).run(change.userId, ...params);
         }
         return;
       }
@@ -353,9 +411,10 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       return this.statement(sql).all(query.userId, query.userId, query.realmId, range.fromId, ...where.params, range.limit) as MessageMatch[];
     }
     const join = query.terms.some(needsMessage) ? ' JOIN um_messages m ON m.id = um.message_id' : '';
+    const index = partialIndexFor(query.terms);
     const rows: MessageMatch[] = [];
     for (const arm of [MAIN, INBOX]) {
-      const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join)} AND um.message_id ${bound} ? AND ${where.sql}
+      const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)} AND um.message_id ${bound} ? AND ${where.sql}
         ORDER BY um.message_id ${order} LIMIT ?`;
       rows.push(...(this.statement(sql).all(query.userId, range.fromId, ...where.params, range.limit) as MessageMatch[]));
     }
@@ -380,29 +439,27 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
-    const test = op === 'add' ? `(flags & ${mask}) != ${mask}` : flagTest('flags', mask, 'any');
+    const test = changeTest(op, mask);
     let total = 0;
     for (const table of ['um_user_messages', 'um_inbox']) {
       const { sql, params } = selectorWhere(selector, table);
       const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
-      total += (this.statement(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
+      const target = table === 'um_user_messages' ? mainTableFor(test) : table;
+      total += (this.statement(`SELECT count(*) AS n FROM ${target} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
     }
     return total;
   }
 
   /** The user's unread rows of both levels, as a subquery `ur (message_id, flags)`. */
-  private readonly unreadRows = `(SELECT message_id, flags FROM um_user_messages WHERE user_id = ? AND ${UNREAD}
+  private readonly unreadRows = `(SELECT message_id, flags FROM um_user_messages INDEXED BY ix_um_unread WHERE user_id = ? AND ${UNREAD}
      UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ? WHERE ${flagTest('i.flags', READ, 'none')})`;
-  private readonly allRows = `(SELECT message_id, flags FROM um_user_messages WHERE user_id = ?
-     UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?)`;
-
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
     for (const arm of [MAIN, INBOX]) {
       rows.push(
         ...(this.statement(
           `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
-           FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
+           FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id', 'ix_um_unread')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
         ).all(userId, limit) as UnreadMessage[]),
       );
     }
@@ -430,12 +487,21 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     return rows.map((r) => r.id);
   }
 
+  /**
+   * Whether the user has a row (in either level) for message `m.id`: two key probes. The
+   * per-user variants below start from the channel's (or topic's) messages and probe the user's
+   * rows, so they cost by the channel, as the variants for the whole history do, and not by every
+   * row of the user (a join from the user's rows read all of them when the topic had none).
+   */
+  private readonly userHasRow = `(EXISTS (SELECT 1 FROM um_user_messages a WHERE a.user_id = ? AND a.message_id = m.id)
+     OR EXISTS (SELECT 1 FROM um_inbox b WHERE b.message_id = m.id AND b.user_id = ?))`;
+
   async topicHasMessages(realmId: number, streamId: number, topic: string, userId?: number): Promise<boolean> {
     const row =
       userId === undefined
         ? this.statement('SELECT 1 AS x FROM um_messages WHERE stream_id = ? AND topic_key = ? AND realm_id = ? LIMIT 1').get(streamId, topic.toLowerCase(), realmId)
-        : this.statement(`SELECT 1 AS x FROM ${this.allRows} r JOIN um_messages m ON m.id = r.message_id WHERE m.stream_id = ? AND m.topic_key = ? AND m.realm_id = ? LIMIT 1`)
-            .get(userId, userId, streamId, topic.toLowerCase(), realmId);
+        : this.statement(`SELECT 1 AS x FROM um_messages m WHERE m.stream_id = ? AND m.topic_key = ? AND m.realm_id = ? AND ${this.userHasRow} ORDER BY m.id DESC LIMIT 1`)
+            .get(streamId, topic.toLowerCase(), realmId, userId, userId);
     return row !== undefined;
   }
 
@@ -444,9 +510,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       userId === undefined
         ? this.statement('SELECT topic, max(id) AS maxId FROM um_messages WHERE stream_id = ? AND realm_id = ? GROUP BY topic ORDER BY maxId DESC').all(streamId, realmId)
         : this.statement(
-            `SELECT m.topic AS topic, max(m.id) AS maxId FROM ${this.allRows} r JOIN um_messages m ON m.id = r.message_id
-             WHERE m.stream_id = ? AND m.realm_id = ? GROUP BY m.topic ORDER BY maxId DESC`,
-          ).all(userId, userId, streamId, realmId)
+            `SELECT m.topic AS topic, max(m.id) AS maxId FROM um_messages m
+             WHERE m.stream_id = ? AND m.realm_id = ? AND ${this.userHasRow} GROUP BY m.topic ORDER BY maxId DESC`,
+          ).all(streamId, realmId, userId, userId)
     ) as { topic: string; maxId: number }[];
     return firstPerTopic(rows);
   }
@@ -476,11 +542,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   async maxMessageId(realmId: number, userId?: number): Promise<number | null> {
-    const row =
-      userId === undefined
-        ? (this.statement('SELECT max(id) AS id FROM um_messages WHERE realm_id = ?').get(realmId) as { id: number | null })
-        : (this.statement(`SELECT max(message_id) AS id FROM ${this.allRows} r`).get(userId, userId) as { id: number | null });
-    return row.id;
+    if (userId === undefined) return (this.statement('SELECT max(id) AS id FROM um_messages WHERE realm_id = ?').get(realmId) as { id: number | null }).id;
+    // Each level's max apart: one key lookup each (the max over both as one subquery read every row of the user).
+    const main = this.statement('SELECT max(message_id) AS id FROM um_user_messages WHERE user_id = ?').get(userId) as { id: number | null };
+    const inbox = this.statement('SELECT max(i.message_id) AS id FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?').get(userId) as { id: number | null };
+    return main.id === null ? inbox.id : inbox.id === null ? main.id : Math.max(main.id, inbox.id);
   }
 
   async health(): Promise<{ ok: boolean; detail?: string }> {

@@ -234,6 +234,9 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await store.topicHasMessages(REALM, 5, 'Lunch')).toBe(true);
         expect(await store.topicHasMessages(REALM, 5, 'nothing here')).toBe(false);
         expect(await store.topicHasMessages(REALM, 6, 'other', HAMLET)).toBe(false);
+        expect(await store.topicHasMessages(REALM, 5, 'lunch', HAMLET)).toBe(true);
+        expect(await store.topicHasMessages(REALM, 5, 'greetings', HAMLET)).toBe(true); // message 1; message 8 is Iago's only
+        expect(await store.topicHasMessages(REALM, 5, 'greetings', IAGO)).toBe(true);
         expect(await store.maxMessageId(REALM)).toBe(8);
         expect(await store.maxMessageId(REALM, HAMLET)).toBe(6);
       });
