@@ -6,7 +6,7 @@ import { ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderRunner, type RunResult } from '../shared/decider-runner';
 import type { UserDocument } from '../users/user.documents';
 import type { SendRequest } from './send-message.command';
-import { SendMessageFactsLoader } from './send-message.facts-loader';
+import { SendMessageFactsLoader, type SendFactsView } from './send-message.facts-loader';
 
 export type SendOptions = {
   /**
@@ -14,6 +14,8 @@ export type SendOptions = {
    * check_message skips the channel posting checks for them.
    */
   systemBot?: boolean;
+  /** The cached reads already begun for this send (its sender's): one change check for all. */
+  factsView?: SendFactsView;
 };
 
 /** A message sent: its id, the events appended to `message-<id>`, and their position (to wait for). */
@@ -47,7 +49,7 @@ export class MessageSender {
   /** The send as checked now, or Zulip's refusal (a DomainError); takes no id and appends nothing. */
   async check(sender: UserDocument, request: SendRequest, now: string, options: SendOptions = {}): Promise<CheckedMessage> {
     const addressee = parseAddressee(request.type, request.to, request.topic);
-    const facts = await this.factsLoader.load(request, sender, addressee, now);
+    const facts = await this.factsLoader.load(request, sender, addressee, now, options.factsView);
     if (options.systemBot) {
       facts.senderMayPost = true;
       facts.botOwnerSubscribed = true;

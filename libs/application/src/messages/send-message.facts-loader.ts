@@ -56,6 +56,9 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
  */
 const SEND_FACT_COLLECTIONS = [REALMS, CHANNELS, CHANNEL_MEMBERS, SUBSCRIPTIONS, USERS, ALERT_WORDS, LINKIFIERS, USER_TOPICS] as const;
 
+/** The cached reads of one send, with one change check for all of them (CachedDocuments.view). */
+export type SendFactsView = ReturnType<CachedDocuments<object>['view']>;
+
 /**
  * Looks up everything a send is checked on (the facts of SendMessageFacts) for a parsed
  * addressee: only what the request names, so a send to a channel of 10,000 subscribers reads the
@@ -89,9 +92,14 @@ export class SendMessageFactsLoader {
 
   private readonly cache: CachedDocuments<object>;
 
+  /** One change check for the cached reads of one send (its sender's and its facts'). */
+  view(): SendFactsView {
+    return this.cache.view();
+  }
+
   /** The sender's account, as UserQueries.byId reads it (shared and frozen while unchanged). */
-  sender(realmId: number, userId: number): Promise<Readonly<UserDocument> | null> {
-    return this.cache.get(`user:${realmId}:${userId}`, () => this.users.byId(realmId, userId)) as Promise<UserDocument | null>;
+  sender(realmId: number, userId: number, view: SendFactsView = this.view()): Promise<Readonly<UserDocument> | null> {
+    return view.get(`user:${realmId}:${userId}`, () => this.users.byId(realmId, userId)) as Promise<UserDocument | null>;
   }
 
   /**
@@ -114,9 +122,7 @@ export class SendMessageFactsLoader {
     return realm ? realmMessagingSettingsOf(realm).topics_policy : DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy;
   }
 
-  async load(request: SendRequest, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
-    // One change check for every cached read of this send.
-    const view = this.cache.view();
+  async load(request: SendRequest, sender: UserDocument, addressee: Addressee, now: string, view: SendFactsView = this.view()): Promise<SendMessageFacts> {
     const cached = <T extends object>(key: string, read: () => Promise<T | null>) => view.get(key, read) as Promise<T | null>;
     const realmId = sender.realm_id;
     const organization = () => cached<RealmDocument>(`realm:${realmId}`, () => this.realms.byId(realmId));
@@ -225,7 +231,7 @@ export class SendMessageFactsLoader {
     return result;
   }
 
-  private async topicPolicies(view: ReturnType<CachedDocuments<object>['view']>, userIds: number[], streamId: number, topic: string): Promise<Record<number, VisibilityPolicy>> {
+  private async topicPolicies(view: SendFactsView, userIds: number[], streamId: number, topic: string): Promise<Record<number, VisibilityPolicy>> {
     const ids = [...new Set(userIds)].map((id) => userTopicDocumentId(id, streamId, topic));
     const policies = await view.get(`topic-policies:${JSON.stringify(ids)}`, async () => {
       const docs = await this.readStore.getMany<UserTopicDocument>(USER_TOPICS, ids);

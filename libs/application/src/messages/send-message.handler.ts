@@ -22,9 +22,10 @@ export class SendMessageHandler implements ICommandHandler<SendMessageCommand> {
   ) {}
 
   async execute({ context: { actor }, request }: SendMessageCommand): Promise<SendMessageResult> {
-    const sender = actor.userId === null ? null : await this.facts.sender(actor.realmId, actor.userId);
+    const factsView = this.facts.view();
+    const sender = actor.userId === null ? null : await this.facts.sender(actor.realmId, actor.userId, factsView);
     if (!sender) throw new NoSuchUserError();
-    const { messageId, newEvents, position } = await this.messages.send(sender, request, this.clock.now().toISOString());
+    const { messageId, newEvents, position } = await this.messages.send(sender, request, this.clock.now().toISOString(), { factsView });
     await this.projections.waitFor(position);
     const policy = automaticNewVisibilityPolicy(newEvents, sender.user_id);
     return policy === undefined ? { id: messageId } : { id: messageId, automatic_new_visibility_policy: policy };
