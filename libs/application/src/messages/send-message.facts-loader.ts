@@ -50,9 +50,9 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
 });
 
 /**
- * The collections the facts of a send to a channel come from, besides the message index: none of
- * them changes when a message is sent, so between changes the facts of the next send are
- * answered from memory (issue #23).
+ * The collections the facts of a send to a channel come from, besides the message index. A send
+ * changes none of them, except the first of a topic (the sender's automatic follow, in
+ * user_topics), so between changes the facts of the next send are answered from memory (issue #23).
  */
 const SEND_FACT_COLLECTIONS = [REALMS, CHANNELS, CHANNEL_MEMBERS, SUBSCRIPTIONS, USERS, ALERT_WORDS, LINKIFIERS, USER_TOPICS] as const;
 
