@@ -103,6 +103,47 @@ describe('POST /messages', () => {
     it('refuses both topic and subject', async () =>
       refused(await send('hamlet', { type: 'stream', to: 'Denmark', topic: 'a', subject: 'b', content: 'x' }), "Can't decide between 'topic' and 'subject' arguments", { code: 'REQUEST_CONFUSING_VAR' }));
 
+    // The facts of a send (sender, channel, subscribers, subscription, alert words, linkifiers,
+    // topic policies) are kept in memory between sends (SendMessageFactsLoader): every change to
+    // them must reach the next send.
+    it('applies every change to what a send depends on to the next send', async () => {
+      const flags = async (who: string, messageId: number) => (await fetch(who, messageId)).message.flags as string[];
+      const toDenmark = async (content: string, who = 'hamlet', to = 'Denmark') => expectSuccess(await send(who, { type: 'stream', to, topic: 'cache', content })).id as number;
+      // Cordelia has a row (unread); Shiva, not subscribed, sees it as historical.
+      let sent = await toDenmark('first');
+      expect(await flags('cordelia', sent)).toEqual([]);
+      expect(await flags('shiva', sent)).toEqual(['read', 'historical']);
+
+      expectSuccess(await api.as('shiva').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }] }));
+      expectSuccess(await api.as('cordelia').delete(SUBSCRIPTIONS, { subscriptions: ['Denmark'] }));
+      sent = await toDenmark('after subscriptions changed');
+      expect(await flags('shiva', sent)).toEqual([]);
+      expect(await flags('cordelia', sent)).toEqual(['read', 'historical']);
+
+      expectSuccess(await api.as('shiva').post('/api/v1/users/me/alert_words', { alert_words: ['zebra'] }));
+      sent = await toDenmark('a zebra');
+      expect(await flags('shiva', sent)).toEqual(['has_alert_word']);
+
+      expectSuccess(await api.as('iago').post('/api/v1/realm/filters', { pattern: 'CACHE-(?P<id>\\d+)', url_template: 'https://tracker.test/{id}' }));
+      sent = await toDenmark('see CACHE-7');
+      expect((await fetch('hamlet', sent)).message.content).toContain('href="https://tracker.test/7"');
+
+      expectSuccess(await api.as('iago').patch(`/api/v1/streams/${denmark}`, { new_name: 'Elsinore' }));
+      await refused(await send('hamlet', { type: 'stream', to: 'Denmark', topic: 'cache', content: 'old name' }), "Channel 'Denmark' does not exist", { code: 'STREAM_DOES_NOT_EXIST' });
+      sent = await toDenmark('new name', 'hamlet', 'Elsinore');
+      expect((await fetch('hamlet', sent)).message.display_recipient).toBe('Elsinore');
+
+      // Recipients are who the MessageSent event names.
+      const recipients = async (content: string) => {
+        await api.markEvents();
+        await toDenmark(content, 'hamlet', 'Elsinore');
+        return (await api.newEvents()).find((e) => e.type === 'MessageSent')!.data.recipientIds as number[];
+      };
+      expect(await recipients('before a deactivation')).toEqual([id('hamlet'), id('shiva')].sort((a, b) => a - b));
+      expectSuccess(await api.as('iago').delete(`/api/v1/users/${id('shiva')}`));
+      expect(await recipients('after a deactivation')).toEqual([id('hamlet')]);
+    });
+
     it('answers STREAM_DOES_NOT_EXIST with the channel named', async () => {
       const byName = await refused(await send('hamlet', { type: 'stream', to: 'Nowhere', topic: 't', content: 'x' }), "Channel 'Nowhere' does not exist", { code: 'STREAM_DOES_NOT_EXIST' });
       expect(byName.stream).toBe('Nowhere');

@@ -1,5 +1,6 @@
 import { eventStoreContract, describeIfServer, makeTempDir } from '@app/testing';
-import { openSqlite, SqliteEventStore } from '@app/infrastructure';
+import { openSqlite, SqliteEventStore, SqliteIdAllocator } from '@app/infrastructure';
+import { UpcasterRegistry, UpcastingEventStore } from '@app/application';
 import { EsdbEventStore } from '@app/infrastructure/eventstoredb/esdb-event-store';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,74 @@ eventStoreContract('embedded (SQLite)', async () => {
   const db = openSqlite(join(dir.path, 'events.sqlite'));
   const store = new SqliteEventStore(db, { pollIntervalMs: 20, now: () => new Date() });
   return { store, cleanup: async () => { await store.close(); db.close(); dir.remove(); } };
+});
+
+// The embedded store as the application opens it: the id sequences on the events' connection,
+// so a send takes its message id inside its append's transaction (appendWithNextId).
+eventStoreContract(
+  'embedded (SQLite) with the id sequences',
+  async () => {
+    const dir = makeTempDir();
+    const db = openSqlite(join(dir.path, 'events.sqlite'));
+    const store = new SqliteEventStore(db, { pollIntervalMs: 20, now: () => new Date() });
+    const ids = new SqliteIdAllocator(db);
+    store.useIdSequences(ids);
+    return { store, ids, cleanup: async () => { await store.close(); db.close(); dir.remove(); } };
+  },
+  { appendWithNextId: true },
+);
+
+// Through the upcasting layer the application wraps every store in: appendWithNextId passes
+// through, its events stamped with their current schema version.
+eventStoreContract(
+  'embedded (SQLite) with the id sequences, upcasting',
+  async () => {
+    const dir = makeTempDir();
+    const db = openSqlite(join(dir.path, 'events.sqlite'));
+    const raw = new SqliteEventStore(db, { pollIntervalMs: 20, now: () => new Date() });
+    const ids = new SqliteIdAllocator(db);
+    raw.useIdSequences(ids);
+    const store = new UpcastingEventStore(raw, new UpcasterRegistry([]));
+    return { store, ids, cleanup: async () => { await raw.close(); db.close(); dir.remove(); } };
+  },
+  { appendWithNextId: true },
+);
+
+describe('SqliteEventStore.useIdSequences', () => {
+  it('through the upcasting layer, stamps what appendWithNextId appends with the current schema versions', async () => {
+    const dir = makeTempDir();
+    const db = openSqlite(join(dir.path, 'events.sqlite'));
+    const raw = new SqliteEventStore(db, { pollIntervalMs: 20, now: () => new Date() });
+    try {
+      raw.useIdSequences(new SqliteIdAllocator(db));
+      const store = new UpcastingEventStore(raw, new UpcasterRegistry([{ type: 'Reshaped', fromVersion: 1, upcast: (data) => data }]));
+      const { id } = await store.appendWithNextId!('things', (id) => ({
+        streamId: `thing-${id}`,
+        events: [{ id: randomUUID(), type: 'Reshaped', data: {}, metadata: { schemaVersion: 1 } }, { id: randomUUID(), type: 'Plain', data: {}, metadata: { schemaVersion: 1 } }],
+      }));
+      expect((await raw.readStream(`thing-${id}`)).events.map((e) => e.metadata.schemaVersion)).toEqual([2, 1]);
+    } finally {
+      await raw.close();
+      db.close();
+      dir.remove();
+    }
+  });
+
+  it('refuses id sequences on another connection', () => {
+    const dir = makeTempDir();
+    const db = openSqlite(join(dir.path, 'events.sqlite'));
+    const other = openSqlite(join(dir.path, 'ids.sqlite'));
+    try {
+      const store = new SqliteEventStore(db, { pollIntervalMs: 20, now: () => new Date() });
+      expect(store.appendWithNextId).toBeUndefined();
+      expect(() => store.useIdSequences(new SqliteIdAllocator(other))).toThrow(/own connection/);
+      expect(store.appendWithNextId).toBeUndefined();
+    } finally {
+      db.close();
+      other.close();
+      dir.remove();
+    }
+  });
 });
 
 describeIfServer('ESDB_URL', 'EventStorePort contract: servers (EventStoreDB)', (url) => {

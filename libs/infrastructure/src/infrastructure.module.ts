@@ -159,7 +159,10 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     readModelChanges = watch(sqliteCopies.copies.databases(), 50);
     readStore = liveReadModels.readStore;
     // Ids live beside the events: both are the embedded installation's durable state.
-    idAllocator = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
+    const sqliteIds = new SqliteIdAllocator(openEmbedded(config.eventStoreDriver === 'servers' ? 'ids.sqlite' : 'events.sqlite'));
+    idAllocator = sqliteIds;
+    // Ids and events on one connection: a send takes its id inside its append's transaction.
+    if (rawEvents instanceof SqliteEventStore && rawEvents.db === sqliteIds.db) rawEvents.useIdSequences(sqliteIds);
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
     snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CheckedMessage, checkSendMessage, type MessageEditEvent, messageDecider, messageStream, parseAddressee } from '@app/domain';
+import { type CheckedMessage, checkSendMessage, type MessageEditEvent, messageDecider, messageStream, parseAddressee, type SendMessage } from '@app/domain';
 import type { GlobalPosition } from '../ports/event-store.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderRunner, type RunResult } from '../shared/decider-runner';
 import type { UserDocument } from '../users/user.documents';
 import type { SendRequest } from './send-message.command';
-import { SendMessageFactsLoader } from './send-message.facts-loader';
+import { SendMessageFactsLoader, type SendFactsView } from './send-message.facts-loader';
 
 export type SendOptions = {
   /**
@@ -14,6 +14,8 @@ export type SendOptions = {
    * check_message skips the channel posting checks for them.
    */
   systemBot?: boolean;
+  /** The cached reads already begun for this send (its sender's): one change check for all. */
+  factsView?: SendFactsView;
 };
 
 /** A message sent: its id, the events appended to `message-<id>`, and their position (to wait for). */
@@ -30,8 +32,10 @@ export type SentMessage = { messageId: number; newEvents: MessageEditEvent[]; po
  * 3. `append`: the checked message appended to `message-<id>` through the DeciderRunner
  *    (messageDecider), which refuses a second message under one id (MessageAlreadySentError).
  *
- * `send` is the three in a row. A scheduled delivery runs them apart, because its claim records
- * the id before the message exists. Waiting for the read models is the caller's (one wait for a
+ * `send` is the three in a row; where the event store keeps the id sequences itself (the embedded
+ * store) steps 2 and 3 are one write transaction (DeciderRunner.runWithNextId), so an id is taken
+ * only with its message. A scheduled delivery runs them apart, because its claim records the id
+ * before the message exists. Waiting for the read models is the caller's (one wait for a
  * batch of notices).
  */
 @Injectable()
@@ -45,7 +49,7 @@ export class MessageSender {
   /** The send as checked now, or Zulip's refusal (a DomainError); takes no id and appends nothing. */
   async check(sender: UserDocument, request: SendRequest, now: string, options: SendOptions = {}): Promise<CheckedMessage> {
     const addressee = parseAddressee(request.type, request.to, request.topic);
-    const facts = await this.factsLoader.load(request, sender, addressee, now);
+    const facts = await this.factsLoader.load(request, sender, addressee, now, options.factsView);
     if (options.systemBot) {
       facts.senderMayPost = true;
       facts.botOwnerSubscribed = true;
@@ -72,9 +76,16 @@ export class MessageSender {
     );
   }
 
-  /** Check, take an id, append. */
+  /**
+   * Check, take an id, append: the id and the append in one write where the event store keeps
+   * the id sequences itself (the embedded store; DeciderRunner.runWithNextId), else one after the other.
+   */
   async send(sender: UserDocument, request: SendRequest, now: string, options: SendOptions = {}): Promise<SentMessage> {
     const message = await this.check(sender, request, now, options);
+    const together = await this.runner.runWithNextId(messageDecider, 'message', messageStream, (messageId): SendMessage => ({ type: 'SendMessage', data: { messageId, message } }), {
+      actorId: message.facts.sender.userId,
+    });
+    if (together) return { messageId: together.id, newEvents: together.newEvents, position: together.position };
     const messageId = await this.nextMessageId();
     const { newEvents, position } = await this.append(message, messageId, { fresh: true });
     return { messageId, newEvents, position };

@@ -2,6 +2,7 @@ import { AlertWordQueries } from '../alert-words/alert-word.queries';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Addressee,
+  channelNameKey,
   DEFAULT_REALM_MESSAGING_SETTINGS,
   DEFAULT_TOPIC_AUTOMATION,
   EMPTY_TOPIC_FALLBACK_NAME,
@@ -26,6 +27,13 @@ import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
+import { CachedDocuments } from '../shared/cached-documents';
+import { CHANNELS, type ChannelDocument } from '../channels/channel.documents';
+import { CHANNEL_MEMBERS, SUBSCRIPTIONS, type SubscriptionDocument } from '../subscriptions/subscription.documents';
+import { USERS } from '../users/user.documents';
+import { REALMS, type RealmDocument } from '../realms/realm.documents';
+import { ALERT_WORDS } from '../alert-words/alert-word.documents';
+import { LINKIFIERS } from '../linkifiers/linkifier.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
@@ -42,12 +50,29 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
 });
 
 /**
+ * The collections the facts of a send to a channel come from, besides the message index. A send
+ * changes none of them, except the first of a topic (the sender's automatic follow, in
+ * user_topics), so between changes the facts of the next send are answered from memory (issue #23).
+ */
+const SEND_FACT_COLLECTIONS = [REALMS, CHANNELS, CHANNEL_MEMBERS, SUBSCRIPTIONS, USERS, ALERT_WORDS, LINKIFIERS, USER_TOPICS] as const;
+
+/** The cached reads of one send, with one change check for all of them (CachedDocuments.view). */
+export type SendFactsView = ReturnType<CachedDocuments<object>['view']>;
+
+/**
  * Looks up everything a send is checked on (the facts of SendMessageFacts) for a parsed
  * addressee: only what the request names, so a send to a channel of 10,000 subscribers reads the
  * channel, its member list and the sender's subscription, and nothing per recipient. Used by
  * MessageSender only. What mentions need (mentionables, canMentionManyUsers, topic participants)
  * is looked up here too; facts for further computed flags (group mentions, alert words) belong
  * next to them, and their flags in recipientsAndFlags (send-message.decider.ts).
+ *
+ * What every send to a channel reads again (the sender, the organization, the channel, its subscribers, the
+ * sender's subscription, the organization's alert words and linkifiers, the topic's visibility
+ * policies) is kept between sends in a CachedDocuments over SEND_FACT_COLLECTIONS: an entry is
+ * good while none of those collections changed, in this process or (embedded stores) in any other
+ * process on the same data directory; a store without change stamps (MongoDB) is read every time.
+ * Entries are frozen and shared, so the facts built from them are never changed in place.
  */
 @Injectable()
 export class SendMessageFactsLoader {
@@ -61,15 +86,29 @@ export class SendMessageFactsLoader {
     private readonly linkifiers: LinkifierQueries,
     private readonly alertWords: AlertWordQueries,
     private readonly groups: UserGroupQueries,
-  ) {}
+  ) {
+    this.cache = new CachedDocuments<object>(readStore, SEND_FACT_COLLECTIONS, 1000);
+  }
+
+  private readonly cache: CachedDocuments<object>;
+
+  /** One change check for the cached reads of one send (its sender's and its facts'). */
+  view(): SendFactsView {
+    return this.cache.view();
+  }
+
+  /** The sender's account, as UserQueries.byId reads it (shared and frozen while unchanged). */
+  sender(realmId: number, userId: number, view: SendFactsView = this.view()): Promise<Readonly<UserDocument> | null> {
+    return view.get(`user:${realmId}:${userId}`, () => this.users.byId(realmId, userId)) as Promise<UserDocument | null>;
+  }
 
   /**
    * can_mention_many_users (zerver/lib/message.py): the sender is in the organization's
    * can_mention_many_users_group. Read only when the content may hold a wildcard mention.
    */
-  private async canMentionManyUsers(realmId: number, sender: UserFacts, mayHoldWildcard: boolean): Promise<boolean> {
+  private async canMentionManyUsers(organization: () => Promise<RealmDocument | null>, sender: UserFacts, mayHoldWildcard: boolean): Promise<boolean> {
     if (!mayHoldWildcard) return false;
-    const realm = await this.realms.byId(realmId);
+    const realm = await organization();
     const group = realm ? realmGroupSettingsOf(realm).can_mention_many_users_group : 'role:administrators';
     return isInGroupSetting(sender, { system: group });
   }
@@ -78,13 +117,15 @@ export class SendMessageFactsLoader {
    * get_stream_topics_policy: a channel's own topics_policy, or the organization's when it is
    * "inherit". Channels here store none (they all report "inherit"), so it is the organization's.
    */
-  private async topicsPolicy(realmId: number): Promise<RealmTopicsPolicy> {
-    const realm = await this.realms.byId(realmId);
+  private async topicsPolicy(organization: () => Promise<RealmDocument | null>): Promise<RealmTopicsPolicy> {
+    const realm = await organization();
     return realm ? realmMessagingSettingsOf(realm).topics_policy : DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy;
   }
 
-  async load(request: SendRequest, sender: UserDocument, addressee: Addressee, now: string): Promise<SendMessageFacts> {
+  async load(request: SendRequest, sender: UserDocument, addressee: Addressee, now: string, view: SendFactsView = this.view()): Promise<SendMessageFacts> {
+    const cached = <T extends object>(key: string, read: () => Promise<T | null>) => view.get(key, read) as Promise<T | null>;
     const realmId = sender.realm_id;
+    const organization = () => cached<RealmDocument>(`realm:${realmId}`, () => this.realms.byId(realmId));
     const senderFacts = userFactsOf(sender);
     const references = possibleReferences(request.content);
     const facts: SendMessageFacts = {
@@ -92,23 +133,27 @@ export class SendMessageFactsLoader {
       content: request.content, readBySender: request.readBySender ?? defaultReadBySender(request.client), localId: request.localId ?? null, queueId: request.queueId ?? null,
       directory: { byEmail: {}, byId: {} }, channel: null, subscriberIds: [], senderMayPost: true, botOwnerSubscribed: false,
       senderMutedChannel: false, topicParticipantIds: [], topicHasVisibleMessages: true, topicPolicies: {},
-      canMentionManyUsers: await this.canMentionManyUsers(realmId, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
+      canMentionManyUsers: await this.canMentionManyUsers(organization, senderFacts, references.wildcards), mentionables: await this.mentionables(realmId, references),
       mentionableGroups: await this.groups.mentionable(realmId, references.groupNames, { userId: sender.user_id, role: sender.role_name }),
       linkableChannels: await this.linkableChannels(sender, references.channelNames), topicAutomation: {},
-      linkifiers: await this.linkifiers.facts(realmId),
+      linkifiers: (await cached(`linkifiers:${realmId}`, () => this.linkifiers.facts(realmId)))!,
       emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME, maxMessageLength: MAX_MESSAGE_LENGTH, topicsPolicy: DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy,
-      alertWords: await this.alertWords.wordsInRealm(realmId),
+      alertWords: (await cached(`alert-words:${realmId}`, () => this.alertWords.wordsInRealm(realmId)))!,
     };
     if (addressee.kind === 'direct') {
       facts.directory = await this.directory(realmId, addressee.recipients);
       return facts;
     }
-    const channel = 'id' in addressee.channel ? await this.channels.byId(realmId, addressee.channel.id) : await this.channels.byName(realmId, addressee.channel.name);
+    const named = addressee.channel;
+    const channel =
+      'id' in named
+        ? await cached<ChannelDocument>(`channel:${realmId}:${named.id}`, () => this.channels.byId(realmId, named.id))
+        : await cached<ChannelDocument>(`channel-name:${realmId}:${channelNameKey(named.name)}`, () => this.channels.byName(realmId, named.name));
     if (!channel) return facts;
     const topic = truncateTopic(normalizeTopic(request.topic ?? ''));
     const [subscriberIds, senderSubscription, ownerSubscribed] = await Promise.all([
-      this.subscriptions.subscriberIds(realmId, channel.stream_id),
-      this.subscriptions.subscription(sender.user_id, channel.stream_id),
+      cached(`subscribers:${realmId}:${channel.stream_id}`, () => this.subscriptions.subscriberIds(realmId, channel.stream_id)),
+      cached<SubscriptionDocument>(`subscription:${sender.user_id}:${channel.stream_id}`, () => this.subscriptions.subscription(sender.user_id, channel.stream_id)),
       sender.is_bot && sender.bot_owner_id !== null ? this.subscriptions.isSubscribed(sender.bot_owner_id, channel.stream_id) : Promise.resolve(false),
     ]);
     const subscribed = senderSubscription?.active === true;
@@ -118,8 +163,8 @@ export class SendMessageFactsLoader {
       streamId: channel.stream_id, name: channel.name, inviteOnly: channel.invite_only, historyPublicToSubscribers: channel.history_public_to_subscribers,
       isWebPublic: channel.is_web_public, isArchived: channel.is_archived,
     };
-    facts.subscriberIds = subscriberIds;
-    facts.topicsPolicy = await this.topicsPolicy(realmId);
+    facts.subscriberIds = subscriberIds!;
+    facts.topicsPolicy = await this.topicsPolicy(organization);
     facts.senderMayPost = isInGroupSetting(senderFacts, postGroup) || (owner !== null && isInGroupSetting(userFactsOf(owner), postGroup));
     facts.botOwnerSubscribed = ownerSubscribed;
     facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;
@@ -129,7 +174,7 @@ export class SendMessageFactsLoader {
         ? await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic)
         : await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic, sender.user_id);
     }
-    facts.topicPolicies = await this.topicPolicies([sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
+    facts.topicPolicies = await this.topicPolicies(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
     facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
     return facts;
   }
@@ -186,8 +231,12 @@ export class SendMessageFactsLoader {
     return result;
   }
 
-  private async topicPolicies(userIds: number[], streamId: number, topic: string): Promise<Record<number, VisibilityPolicy>> {
-    const docs = await this.readStore.getMany<UserTopicDocument>(USER_TOPICS, [...new Set(userIds)].map((id) => userTopicDocumentId(id, streamId, topic)));
-    return Object.fromEntries(docs.map((d) => [d.doc.user_id, d.doc.visibility_policy as VisibilityPolicy]));
+  private async topicPolicies(view: SendFactsView, userIds: number[], streamId: number, topic: string): Promise<Record<number, VisibilityPolicy>> {
+    const ids = [...new Set(userIds)].map((id) => userTopicDocumentId(id, streamId, topic));
+    const policies = await view.get(`topic-policies:${JSON.stringify(ids)}`, async () => {
+      const docs = await this.readStore.getMany<UserTopicDocument>(USER_TOPICS, ids);
+      return Object.fromEntries(docs.map((d) => [d.doc.user_id, d.doc.visibility_policy as VisibilityPolicy]));
+    });
+    return policies as Record<number, VisibilityPolicy>;
   }
 }

@@ -4,9 +4,9 @@ import { automaticNewVisibilityPolicy, NoSuchUserError } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { UserQueries } from '../users/user.queries';
 import { SendMessageCommand, type SendMessageResult } from './send-message.command';
 import { MessageSender } from './message-sender';
+import { SendMessageFactsLoader } from './send-message.facts-loader';
 
 /**
  * POST /messages: the caller sends through the MessageSender (facts, checks, id, append), and
@@ -17,14 +17,15 @@ export class SendMessageHandler implements ICommandHandler<SendMessageCommand> {
   constructor(
     private readonly messages: MessageSender,
     private readonly projections: ProjectionWaiter,
-    private readonly users: UserQueries,
+    private readonly facts: SendMessageFactsLoader,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context: { actor }, request }: SendMessageCommand): Promise<SendMessageResult> {
-    const sender = actor.userId === null ? null : await this.users.byId(actor.realmId, actor.userId);
+    const factsView = this.facts.view();
+    const sender = actor.userId === null ? null : await this.facts.sender(actor.realmId, actor.userId, factsView);
     if (!sender) throw new NoSuchUserError();
-    const { messageId, newEvents, position } = await this.messages.send(sender, request, this.clock.now().toISOString());
+    const { messageId, newEvents, position } = await this.messages.send(sender, request, this.clock.now().toISOString(), { factsView });
     await this.projections.waitFor(position);
     const policy = automaticNewVisibilityPolicy(newEvents, sender.user_id);
     return policy === undefined ? { id: messageId } : { id: messageId, automatic_new_visibility_policy: policy };

@@ -75,15 +75,34 @@ export class UpcastingEventStore implements EventStorePort {
     private readonly metrics: MetricsPort = NO_METRICS,
   ) {}
 
-  async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-    const stamped = events.map((e) => {
+  private stamped(events: EventToAppend[]): EventToAppend[] {
+    return events.map((e) => {
       const version = this.registry.currentVersion(e.type);
       return version === e.metadata.schemaVersion ? e : { ...e, metadata: { ...e.metadata, schemaVersion: version } };
     });
+  }
+
+  async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const stamped = this.stamped(events);
     const started = performance.now();
     const result = await this.raw.appendToStream(streamId, stamped, options);
     this.metrics.eventStoreAppend((performance.now() - started) / 1000);
     return result;
+  }
+
+  /** The raw store's, when it has one, with the appended events stamped as appendToStream stamps them. */
+  get appendWithNextId(): EventStorePort['appendWithNextId'] {
+    const raw = this.raw;
+    if (!raw.appendWithNextId) return undefined;
+    return async (sequence, build) => {
+      const started = performance.now();
+      const result = await raw.appendWithNextId!(sequence, (id) => {
+        const { streamId, events } = build(id);
+        return { streamId, events: this.stamped(events) };
+      });
+      this.metrics.eventStoreAppend((performance.now() - started) / 1000);
+      return result;
+    };
   }
 
   async readStream(streamId: string, options?: { fromRevision?: StreamRevision; maxCount?: number }): Promise<ReadStreamResult> {

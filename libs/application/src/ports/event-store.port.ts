@@ -55,6 +55,9 @@ export class StreamRevisionConflictError extends Error {
   }
 }
 
+/** What appendWithNextId appends under the id it took: a stream named after it, and its events. */
+export type NewStreamAppend = { streamId: string; events: EventToAppend[] };
+
 export type AllSubscriptionHandler = (events: RecordedEvent[]) => Promise<void>;
 
 export interface AllSubscription {
@@ -67,6 +70,16 @@ export interface AllSubscription {
 export interface EventStorePort {
   /** Appends atomically; all-or-nothing. Throws StreamRevisionConflictError on a revision mismatch. */
   appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+
+  /**
+   * Optional: takes the next id of the id sequence `sequence` (IdAllocatorPort.next, the same
+   * sequence) and appends `build(id)` at `no_stream`, in one write transaction: the id is taken
+   * only if the append lands. Offered only by a store that keeps the id sequences in its own
+   * database (the embedded store, with the ids beside the events); elsewhere callers take the id
+   * from the IdAllocatorPort and append. `build` runs synchronously inside the transaction and
+   * must not return an empty list. Throws StreamRevisionConflictError when the stream exists.
+   */
+  appendWithNextId?(sequence: string, build: (id: number) => NewStreamAppend): Promise<AppendResult & { id: number }>;
 
   /** The whole stream (or from a revision), oldest first. */
   readStream(streamId: string, options?: { fromRevision?: StreamRevision; maxCount?: number }): Promise<ReadStreamResult>;

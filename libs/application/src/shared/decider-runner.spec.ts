@@ -8,7 +8,7 @@ import {
   type Decider,
   type RealmRegistryCommand,
 } from '@app/domain';
-import { openSqlite, SqliteEventStore } from '@app/infrastructure';
+import { openSqlite, SqliteEventStore, SqliteIdAllocator } from '@app/infrastructure';
 import { makeTempDir, realmCreated } from '@app/testing';
 import type { EventStorePort } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
@@ -247,5 +247,78 @@ describe('DeciderRunner (SQLite event store)', () => {
     await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { stateless: true });
     expect(reads).toBe(0);
     expect((await registry()).map((e) => e.data.stringId)).toEqual(['first', 'first']);
+  });
+});
+
+/** A thing created once under an id: a second Create on its stream is refused. */
+type Create = { type: 'Create'; data: { id: number } };
+type Created = { type: 'Created'; data: { id: number } };
+const thingDecider: Decider<Create, Created, { exists: boolean }> = {
+  decide: (command, state) => {
+    if (state.exists) throw new RealmStringIdTakenError(`thing ${command.data.id}`);
+    return [{ type: 'Created', data: { id: command.data.id } }];
+  },
+  evolve: () => ({ exists: true }),
+  initialState: () => ({ exists: false }),
+};
+
+describe('DeciderRunner.runWithNextId', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  let db: Database.Database;
+  let events: SqliteEventStore;
+  let ids: SqliteIdAllocator;
+
+  beforeEach(() => {
+    dir = makeTempDir('decider-runner-ids-');
+    db = openSqlite(join(dir.path, 'events.sqlite'));
+    events = new SqliteEventStore(db, { pollIntervalMs: 50, now: () => new Date('2026-01-01T00:00:00Z') });
+    ids = new SqliteIdAllocator(db);
+  });
+  afterEach(async () => {
+    await events.close();
+    db.close();
+    dir.remove();
+  });
+
+  const create = (id: number): Create => ({ type: 'Create', data: { id } });
+
+  it('answers undefined when the store cannot take ids in its appends (the caller takes the id itself)', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    expect(await runner.runWithNextId(thingDecider, 'thing', (id) => `thing-${id}`, create)).toBeUndefined();
+    expect(await events.headPosition()).toBeUndefined();
+  });
+
+  it('takes the next id and appends what the decider decides under it, as run with newStream would', async () => {
+    events.useIdSequences(ids);
+    await ids.advanceTo('thing', 41);
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    const result = await runner.runWithNextId(thingDecider, 'thing', (id) => `thing-${id}`, create, { actorId: 7 });
+    expect(result).toEqual({ id: 42, newEvents: [{ type: 'Created', data: { id: 42 } }], position: expect.any(BigInt) });
+    const [stored] = (await events.readStream('thing-42')).events;
+    const commandId = '00000000-0000-4000-8000-000000000001';
+    expect(stored).toMatchObject({
+      id: deterministicEventId(commandId, 'thing-42', 'no_stream', 0),
+      type: 'Created',
+      data: { id: 42 },
+      metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId, actorId: 7 },
+      position: result!.position,
+    });
+    expect(await ids.next('thing')).toBe(43);
+  });
+
+  it('on a stream that exists after all, runs the command on it (the decider refuses here)', async () => {
+    events.useIdSequences(ids);
+    await events.appendToStream('thing-1', [{ id: '10000000-0000-4000-8000-000000000000', type: 'Created', data: { id: 1 }, metadata: { schemaVersion: 1 } }], { expectedRevision: 'no_stream' });
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    await expect(runner.runWithNextId(thingDecider, 'thing', (id) => `thing-${id}`, create)).rejects.toBeInstanceOf(RealmStringIdTakenError);
+    expect((await events.readStream('thing-1')).events).toHaveLength(1);
+  });
+
+  it('takes no id when the decider refuses', async () => {
+    events.useIdSequences(ids);
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    const refusing: typeof thingDecider = { ...thingDecider, decide: () => { throw new RealmStringIdTakenError('no'); } };
+    await expect(runner.runWithNextId(refusing, 'thing', (id) => `thing-${id}`, create)).rejects.toBeInstanceOf(RealmStringIdTakenError);
+    expect(await ids.next('thing')).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { CURRENT_SCHEMA_VERSION, type Decider, type DomainEvent } from '@app/domain';
 import {
   type EventStorePort,
+  type EventToAppend,
   type GlobalPosition,
   type RecordedEvent,
   type StreamRevision,
@@ -106,16 +107,7 @@ export class DeciderRunner {
       if (newEvents.length === 0) return { newEvents, position: undefined };
       const expected = revision === 'no_stream' ? 'no_stream' : revision;
       try {
-        const { position } = await this.store.appendToStream(
-          streamId,
-          newEvents.map((event, index) => ({
-            id: deterministicEventId(commandId, streamId, String(expected), index),
-            type: event.type,
-            data: event.data,
-            metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId, ...metadata },
-          })),
-          { expectedRevision: expected },
-        );
+        const { position } = await this.store.appendToStream(streamId, this.toAppend(newEvents, commandId, streamId, expected, metadata), { expectedRevision: expected });
         return { newEvents, position };
       } catch (error) {
         if (error instanceof StreamRevisionConflictError) {
@@ -125,6 +117,48 @@ export class DeciderRunner {
         throw error;
       }
     }
+  }
+
+  /**
+   * `run` with `newStream` on a stream named after an id just taken from `sequence`, the id and
+   * the append in one write (EventStorePort.appendWithNextId): decided on the initial state, the
+   * id taken only if the append lands. The decider must decide at least one event there. Should
+   * the stream exist after all, the command runs on it as `run` would (reading it). Undefined when
+   * the store cannot: the caller takes the id from the IdAllocatorPort and calls `run`.
+   */
+  async runWithNextId<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    sequence: string,
+    streamOf: (id: number) => string,
+    commandOf: (id: number) => C,
+    metadata: Record<string, unknown> = {},
+  ): Promise<(RunResult<E> & { id: number }) | undefined> {
+    const appendWithNextId = this.store.appendWithNextId;
+    if (!appendWithNextId) return undefined;
+    const commandId = this.random.uuid();
+    let newEvents: E[] = [];
+    let taken: number | undefined;
+    try {
+      const { id, position } = await appendWithNextId.call(this.store, sequence, (id) => {
+        taken = id;
+        const streamId = streamOf(id);
+        newEvents = decider.decide(commandOf(id), decider.initialState());
+        return { streamId, events: this.toAppend(newEvents, commandId, streamId, 'no_stream', metadata) };
+      });
+      return { id, newEvents, position };
+    } catch (error) {
+      if (!(error instanceof StreamRevisionConflictError) || taken === undefined) throw error;
+      return { id: taken, ...(await this.run(decider, streamOf(taken), commandOf(taken), metadata)) };
+    }
+  }
+
+  private toAppend(newEvents: DomainEvent[], commandId: string, streamId: string, expected: StreamRevision | 'no_stream' | 'any', metadata: Record<string, unknown>): EventToAppend[] {
+    return newEvents.map((event, index) => ({
+      id: deterministicEventId(commandId, streamId, String(expected), index),
+      type: event.type,
+      data: event.data,
+      metadata: { schemaVersion: CURRENT_SCHEMA_VERSION, commandId, ...metadata },
+    }));
   }
 
   /** The stream folded: from its snapshot when there is a usable one, else from the start. */

@@ -178,4 +178,52 @@ describe('CachedDocuments over the embedded read store', () => {
     });
     expect(await cache.get('1', () => store.get<Person>('people', '1'))).toEqual({ name: 'ann', team: 5 });
   });
+  describe('view: one change check for several reads', () => {
+    it('answers from memory with one check, and reads again in a view taken after a commit', async () => {
+      const store = await open();
+      await put(store, 'people', '1', { name: 'ann', team: 1 });
+      await put(store, 'people', '2', { name: 'bob', team: 1 });
+      const cache = new CachedDocuments<Person>(store, 'people');
+      let loads = 0;
+      const load = (id: string) => () => (loads++, store.get<Person>('people', id));
+      const stamps = jest.spyOn(store, 'changeStamp');
+      const view = cache.view();
+      expect(await view.get('1', load('1'))).toEqual({ name: 'ann', team: 1 });
+      expect(await view.get('2', load('2'))).toEqual({ name: 'bob', team: 1 });
+      // The view's check, then one after each load that was kept.
+      expect(stamps).toHaveBeenCalledTimes(3);
+      const again = cache.view();
+      await again.get('1', load('1'));
+      await again.get('2', load('2'));
+      expect(loads).toBe(2);
+      expect(stamps).toHaveBeenCalledTimes(4);
+      await put(store, 'people', '1', { name: 'ann', team: 6 });
+      expect(await cache.view().get('1', load('1'))).toEqual({ name: 'ann', team: 6 });
+      expect(loads).toBe(3);
+    });
+
+    it('an older view reads what the cache no longer vouches for, and keeps nothing', async () => {
+      const store = await open();
+      await put(store, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(store, 'people');
+      const old = cache.view();
+      await put(store, 'people', '1', { name: 'ann', team: 7 });
+      expect(await cache.get('1', () => store.get<Person>('people', '1'))).toEqual({ name: 'ann', team: 7 });
+      let loads = 0;
+      expect(await old.get('1', () => (loads++, store.get<Person>('people', '1')))).toEqual({ name: 'ann', team: 7 });
+      expect(loads).toBe(1);
+    });
+
+    it('sees commits of another connection in the next view', async () => {
+      const reader = await open();
+      const writer = await open();
+      await put(writer, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(reader, ['people', 'teams']);
+      const load = () => reader.get<Person>('people', '1');
+      expect(await cache.view().get('1', load)).toEqual({ name: 'ann', team: 1 });
+      await put(writer, 'teams', 't', { name: 'red' });
+      await put(writer, 'people', '1', { name: 'ann', team: 8 });
+      expect(await cache.view().get('1', load)).toEqual({ name: 'ann', team: 8 });
+    });
+  });
 });

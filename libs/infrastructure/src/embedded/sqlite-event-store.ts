@@ -8,6 +8,7 @@ import {
   type EventToAppend,
   type ExpectedRevision,
   type GlobalPosition,
+  type NewStreamAppend,
   type ReadStreamResult,
   type RecordedEvent,
   StreamRevisionConflictError,
@@ -62,8 +63,14 @@ export class SqliteEventStore implements EventStorePort {
   private readonly writeTransaction: Database.Transaction<(streamId: string, events: EventToAppend[], expected: ExpectedRevision) => AppendResult | undefined>;
   private closed = false;
 
+  /**
+   * EventStorePort.appendWithNextId: offered once the id sequences on this store's connection are
+   * given (useIdSequences), absent otherwise.
+   */
+  appendWithNextId?: (sequence: string, build: (id: number) => NewStreamAppend) => Promise<AppendResult & { id: number }>;
+
   constructor(
-    private readonly db: Database.Database,
+    readonly db: Database.Database,
     private readonly options: {
       pollIntervalMs: number;
       now: () => Date;
@@ -151,6 +158,35 @@ export class SqliteEventStore implements EventStorePort {
     return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
   }
 
+
+  /**
+   * Takes ids from `ids` (the id allocator's sequences, on this store's own connection) inside the
+   * append's transaction: a send's id and its message are then one write transaction and one
+   * commit instead of two (issue #23). The id is taken only if the append lands.
+   */
+  useIdSequences(ids: { readonly db: Database.Database; allocateNow(sequence: string, count: number): number }): void {
+    if (ids.db !== this.db) throw new Error('the id sequences must live on the event store\'s own connection');
+    const transaction = this.db.transaction((sequence: string, build: (id: number) => NewStreamAppend) => {
+      const id = ids.allocateNow(sequence, 1);
+      const { streamId, events } = build(id);
+      if (events.length === 0) throw new Error('appendWithNextId needs at least one event');
+      // no_stream: the unique (stream_id, revision) index refuses a stream that exists.
+      return { id, ...this.write(streamId, events, 'no_stream')! };
+    });
+    this.appendWithNextId = async (sequence, build) => {
+      let built: NewStreamAppend | undefined;
+      try {
+        const { id, nextExpectedRevision, position } = transaction.immediate(sequence, (id: number) => (built = build(id)));
+        this.appended.emit('appended');
+        return { id, nextExpectedRevision, position };
+      } catch (error) {
+        // Rolled back, the id included. A stream that exists is a conflict, as appendToStream says.
+        if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE' || !built || !/events\.stream_id/.test((error as Error).message)) throw error;
+        const current = this.statements.streamRevision.get(built.streamId)?.revision ?? null;
+        throw new StreamRevisionConflictError(built.streamId, 'no_stream', current === null ? 'no_stream' : BigInt(current));
+      }
+    };
+  }
 
   /**
    * An append that wrote nothing: a retry of an append that already landed (the same event ids

@@ -8,7 +8,7 @@ export class SqliteIdAllocator implements IdAllocatorPort {
   private readonly readScan;
   private readonly writeScan;
 
-  constructor(db: Database.Database) {
+  constructor(readonly db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     // How far the log was scanned for ids (advanceSequencesFromLog): one row, a padded decimal position.
     db.exec('CREATE TABLE IF NOT EXISTS sequences_log_scan (id INTEGER PRIMARY KEY CHECK (id = 1), position TEXT NOT NULL)');
@@ -33,6 +33,14 @@ export class SqliteIdAllocator implements IdAllocatorPort {
   }
 
   async nextBlock(sequence: string, count: number): Promise<number> {
+    return this.allocateNow(sequence, count);
+  }
+
+  /**
+   * nextBlock, synchronously: for a transaction on this connection that takes an id together
+   * with other writes (SqliteEventStore.useIdSequences), which the id then commits or rolls back with.
+   */
+  allocateNow(sequence: string, count: number): number {
     if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer');
     const { value } = this.allocate.get({ name: sequence, count })!;
     return value - count + 1;

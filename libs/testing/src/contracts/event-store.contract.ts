@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   type EventStorePort,
   type EventToAppend,
+  type IdAllocatorPort,
   type RecordedEvent,
   StreamRevisionConflictError,
 } from '@app/application';
 
-export type EventStoreFixture = { store: EventStorePort; cleanup(): Promise<void> };
+/** `ids`: the id allocator sharing the store's sequences, for a store that offers appendWithNextId. */
+export type EventStoreFixture = { store: EventStorePort; cleanup(): Promise<void>; ids?: IdAllocatorPort };
 
 const event = (type: string, data: object = {}): EventToAppend => ({
   id: randomUUID(),
@@ -19,7 +21,7 @@ const event = (type: string, data: object = {}): EventToAppend => ({
  * The behaviour every EventStorePort adapter must have. Streams get unique names so the suite
  * also runs against a long-lived server (EventStoreDB) whose log holds other data.
  */
-export function eventStoreContract(adapterName: string, open: () => Promise<EventStoreFixture>) {
+export function eventStoreContract(adapterName: string, open: () => Promise<EventStoreFixture>, options: { appendWithNextId?: boolean } = {}) {
   describe(`EventStorePort contract: ${adapterName}`, () => {
     let fixture: EventStoreFixture;
     let store: EventStorePort;
@@ -206,6 +208,56 @@ export function eventStoreContract(adapterName: string, open: () => Promise<Even
     it('reports healthy', async () => {
       expect((await store.health()).ok).toBe(true);
     });
+
+    // The optional EventStorePort.appendWithNextId, for the adapters that offer it.
+    if (options.appendWithNextId) {
+      describe('appendWithNextId', () => {
+        const sequence = () => `contract-${randomUUID().slice(0, 8)}`;
+
+        it('takes the next id of the sequence and appends under it at revision 0, in id order with IdAllocatorPort.next', async () => {
+          const seq = sequence();
+          const ids = fixture.ids!;
+          const first = await ids.next(seq);
+          const prefix = stream('nextid');
+          const e = event('Created', { n: 1 });
+          const result = await store.appendWithNextId!(seq, (id) => ({ streamId: `${prefix}-${id}`, events: [{ ...e, data: { id } }, event('Followed')] }));
+          expect(result.id).toBe(first + 1);
+          expect(result.nextExpectedRevision).toBe(1n);
+          const read = await store.readStream(`${prefix}-${result.id}`);
+          expect(read.events.map((x) => [x.type, x.revision, x.data])).toEqual([['Created', 0n, { id: first + 1 }], ['Followed', 1n, {}]]);
+          expect(read.events[1].position).toBe(result.position);
+          expect(await ids.next(seq)).toBe(first + 2);
+        });
+
+        it('refuses a stream that exists (StreamRevisionConflictError) and takes no id', async () => {
+          const seq = sequence();
+          const taken = await fixture.ids!.next(seq);
+          const existing = stream('nextid');
+          await store.appendToStream(existing, [event('A')], { expectedRevision: 'no_stream' });
+          await expect(store.appendWithNextId!(seq, () => ({ streamId: existing, events: [event('B')] }))).rejects.toBeInstanceOf(StreamRevisionConflictError);
+          expect((await store.readStream(existing)).events.map((x) => x.type)).toEqual(['A']);
+          expect(await fixture.ids!.next(seq)).toBe(taken + 1);
+        });
+
+        it('takes no id and appends nothing when building the events fails', async () => {
+          const seq = sequence();
+          const taken = await fixture.ids!.next(seq);
+          const head = await store.headPosition();
+          await expect(store.appendWithNextId!(seq, () => { throw new Error('refused'); })).rejects.toThrow('refused');
+          expect(await store.headPosition()).toBe(head);
+          expect(await fixture.ids!.next(seq)).toBe(taken + 1);
+        });
+
+        it('wakes subscriptions like any append', async () => {
+          const seen: string[] = [];
+          const subscription = store.subscribeToAll({ after: await store.headPosition() }, async (events) => void seen.push(...events.map((x) => x.type)));
+          const prefix = stream('nextid');
+          await store.appendWithNextId!(sequence(), (id) => ({ streamId: `${prefix}-${id}`, events: [event('Woken')] }));
+          await waitUntil(() => seen.includes('Woken'), 2000);
+          await subscription.close();
+        });
+      });
+    }
   });
 }
 
