@@ -28,6 +28,20 @@ export type SqliteUserMessageStoreOptions = {
   compactAtMessages?: number;
   /** Merge at once, inside apply (tests); by default the merge runs in steps after apply returns. */
   compactSynchronously?: boolean;
+  /**
+   * An apply that adds at least this many messages (a catch-up's batch: a rebuild, a restore, a
+   * projector behind the log) writes their rows straight into the main table instead of the inbox
+   * (default 256).
+   */
+  directAtMessages?: number;
+  /**
+   * The inbox's bound in messages (default 8 × compactAtMessages): an apply that leaves more merges
+   * the oldest rows before it returns, about twice the rows it added (at least one step), so the
+   * inbox stays bounded even when applies leave the background merge no idle turn.
+   */
+  maxInboxMessages?: number;
+  /** Rows per merge step, one transaction each (default 100,000). */
+  mergeStepRows?: number;
 };
 
 /** Rows the arm of a query reads: the main table, or the inbox probed message by message (CROSS JOIN fixes that order). */
@@ -47,6 +61,17 @@ const INBOX: Arm = {
 const inboxProbe = (selector: FlagSelector): string =>
   selector.messageIds !== undefined ? '' : ' AND message_id IN (SELECT message_id FROM um_inbox_messages)';
 
+/** A message's rows grouped by flags (one insert each). */
+function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, number[]> {
+  const byFlags = new Map<number, number[]>();
+  for (const row of rows) {
+    const group = byFlags.get(row.flags);
+    if (group) group.push(row.userId);
+    else byFlags.set(row.flags, [row.userId]);
+  }
+  return byFlags;
+}
+
 /**
  * Per-user message state in the embedded read-model database (the connection and file of
  * SqliteReadStore, whose `checkpoints` table it shares), in two levels:
@@ -63,8 +88,13 @@ const inboxProbe = (selector: FlagSelector): string =>
  *   user). `um_inbox_messages` lists the inbox's messages; a user's inbox rows are found by one
  *   key probe per inbox message.
  * - Every `compactAtMessages` messages the inbox is merged into the main table, sorted by user,
- *   in steps of ~100,000 rows (each one transaction), so each user's page is written once for
- *   hundreds of messages.
+ *   in steps (each one transaction): each step moves the inbox's oldest ~100,000 rows (whole
+ *   messages, a range of the inbox's key), so a merge costs time linear in the rows it moves and
+ *   each user's page is written once for hundreds of messages.
+ * - The inbox is bounded (`maxInboxMessages`): an apply that leaves more merges some steps before
+ *   it returns (about twice what it added). A catch-up's batches (`directAtMessages` messages or
+ *   more) skip the inbox: their rows go straight into the main table, one message at a time, which
+ *   costs less CPU than an inbox row plus its merge (the batch's pages are written once, at commit).
  *
  * Reads and flag changes cover both levels: a query runs on each and the results merge.
  */
@@ -74,12 +104,22 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly compactAt: number;
   private closed = false;
   private lastError: Error | undefined;
+  private readonly directAt: number;
+  private readonly maxInboxMessages: number;
+  private readonly stepRows: number;
+  /** The apply under way writes its new messages' rows into the main table (a catch-up batch). */
+  private direct = false;
+  /** Rows the apply under way added to the inbox. */
+  private inboxAdded = 0;
 
   constructor(
     private readonly db: Database.Database,
     private readonly options: SqliteUserMessageStoreOptions = {},
   ) {
     this.compactAt = options.compactAtMessages ?? 256;
+    this.directAt = options.directAtMessages ?? 256;
+    this.maxInboxMessages = options.maxInboxMessages ?? 8 * this.compactAt;
+    this.stepRows = Math.max(1, options.mergeStepRows ?? 100_000);
   }
 
   private statement(sql: string): Database.Statement {
@@ -123,9 +163,28 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       );
       CREATE INDEX IF NOT EXISTS ix_um_moves_message ON um_moves (message_id);
     `);
+    // An inbox left by an earlier process (or by an older version, whose merge fell behind a
+    // catch-up) is merged in the background, in steps; its rows stay readable meanwhile.
+    if (!this.options.compactSynchronously) void this.maybeCompact();
   }
 
   async apply(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
+    let messages = 0;
+    for (const batch of batches) for (const change of batch.changes) if (change.type === 'message-added') messages++;
+    this.direct = messages >= this.directAt;
+    this.inboxAdded = 0;
+    try {
+      this.applyInTransaction(batches, checkpoint);
+    } finally {
+      this.direct = false;
+    }
+    // Past the bound (a catch-up whose batches are too small to skip the inbox, or an inbox left
+    // by an older version): a bounded merge before returning, about twice the rows this apply added.
+    if (!this.closed && this.inboxOver(this.maxInboxMessages)) this.mergeSteps(Math.max(this.stepRows, 2 * this.inboxAdded));
+    await this.maybeCompact();
+  }
+
+  private applyInTransaction(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): void {
     this.db
       .transaction(() => {
         const stored = this.readCheckpoint(checkpoint.name);
@@ -139,7 +198,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         }
       })
       .immediate();
-    await this.maybeCompact();
+  }
+
+  /** Whether the inbox lists more than `messages` messages (reads at most that many keys). */
+  private inboxOver(messages: number): boolean {
+    return this.statement('SELECT 1 AS x FROM um_inbox_messages ORDER BY message_id LIMIT 1 OFFSET ?').get(Math.max(0, messages)) !== undefined;
   }
 
   private applyChange(change: UserMessageChange): void {
@@ -253,30 +316,29 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       message.dmKey, attrs, message.searchText.toLowerCase(),
     );
     if (changes === 0 || rows.length === 0) return;
-    const byFlags = new Map<number, number[]>();
-    for (const row of rows) {
-      const group = byFlags.get(row.flags);
-      if (group) group.push(row.userId);
-      else byFlags.set(row.flags, [row.userId]);
+    if (this.direct) {
+      const insert = this.statement('INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?) ORDER BY value');
+      for (const [flags, userIds] of groupByFlags(rows)) insert.run(message.id, flags, JSON.stringify(userIds));
+      return;
     }
     const insert = this.statement('INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT ?, value, ? FROM json_each(?) ORDER BY value');
-    for (const [flags, userIds] of byFlags) insert.run(message.id, flags, JSON.stringify(userIds));
+    for (const [flags, userIds] of groupByFlags(rows)) this.inboxAdded += insert.run(message.id, flags, JSON.stringify(userIds)).changes;
     this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) VALUES (?)').run(message.id);
   }
 
   private async maybeCompact(): Promise<void> {
     if (this.compaction || this.closed) return this.options.compactSynchronously ? this.compaction : undefined;
-    const { n } = this.statement('SELECT count(*) AS n FROM um_inbox_messages').get() as { n: number };
-    if (n < this.compactAt) return;
+    if (!this.inboxOver(this.compactAt - 1)) return;
     const running = this.compact();
     if (this.options.compactSynchronously) await running;
   }
 
   /**
-   * Merges the inbox's messages into the main table, sorted by user, in steps of about 100,000
-   * rows (one transaction each, so readers always see every row in exactly one level). Merges
-   * never overlap; a merge interrupted by close() resumes with the next one. A failed step is
-   * rolled back whole and the rows stay in the inbox (still read from there) until a later merge.
+   * Merges the inbox into the main table, in steps of about `mergeStepRows` rows (one transaction
+   * each, so readers always see every row in exactly one level), up to the newest message in the
+   * inbox when it starts. Merges never overlap; a merge interrupted by close() resumes with the
+   * next one. A failed step is rolled back whole and the rows stay in the inbox (still read from
+   * there) until a later merge.
    */
   compact(): Promise<void> {
     const next = (this.compaction ?? Promise.resolve())
@@ -292,26 +354,48 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   private async merge(): Promise<void> {
-    if (this.closed) return;
-    const upTo = (this.statement('SELECT max(message_id) AS m FROM um_inbox_messages').get() as { m: number | null }).m;
+    const upTo = this.inboxNewest();
     if (upTo === null) return;
-    const { lo, hi, n } = this.statement('SELECT min(user_id) AS lo, max(user_id) AS hi, count(*) AS n FROM um_inbox WHERE message_id <= ?').get(upTo) as { lo: number | null; hi: number | null; n: number };
-    if (lo !== null && hi !== null) {
-      const steps = Math.max(1, Math.ceil(n / 100_000));
-      const width = Math.ceil((hi - lo + 1) / steps);
-      for (let from = lo; from <= hi; from += width) {
-        if (this.closed) return;
-        const to = Math.min(hi, from + width - 1);
-        this.db.transaction(() => {
-          this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? AND user_id BETWEEN ? AND ? ORDER BY user_id, message_id')
-            .run(upTo, from, to);
-          this.statement('DELETE FROM um_inbox WHERE message_id <= ? AND user_id BETWEEN ? AND ?').run(upTo, from, to);
-        }).immediate();
-        if (!this.options.compactSynchronously) await new Promise((r) => setImmediate(r));
-      }
+    while (!this.closed) {
+      if (this.mergeStep(upTo, this.stepRows).done) return;
+      if (!this.options.compactSynchronously) await new Promise((r) => setImmediate(r));
     }
-    if (this.closed) return;
-    this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ? AND NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = um_inbox_messages.message_id)').run(upTo);
+  }
+
+  /** The newest message with inbox rows or listed in the inbox, or null when it is empty. */
+  private inboxNewest(): number | null {
+    return (this.statement('SELECT max(m) AS m FROM (SELECT max(message_id) AS m FROM um_inbox UNION ALL SELECT max(message_id) FROM um_inbox_messages)').get() as { m: number | null }).m;
+  }
+
+  /** Merge steps inside the caller's turn, until the inbox is back within its bound or about `rows` rows moved. */
+  private mergeSteps(rows: number): void {
+    const upTo = this.inboxNewest();
+    if (upTo === null) return;
+    for (let budget = rows; budget > 0 && this.inboxOver(this.maxInboxMessages); ) {
+      const step = this.mergeStep(upTo, Math.min(this.stepRows, budget));
+      if (step.done) return;
+      budget -= Math.max(1, step.moved);
+    }
+  }
+
+  /**
+   * One step, one transaction: the inbox's oldest messages, up to the one holding its `rows`-th
+   * row (whole messages, never past `upTo`), go into the main table sorted by user, and leave the
+   * inbox and its list. The inbox is clustered by message, so the step reads a range of it: its
+   * cost is linear in the rows it moves.
+   */
+  private mergeStep(upTo: number, rows: number): { moved: number; done: boolean } {
+    return this.db
+      .transaction(() => {
+        const edge = this.statement('SELECT message_id AS m FROM um_inbox ORDER BY message_id, user_id LIMIT 1 OFFSET ?').get(Math.max(0, rows - 1)) as { m: number } | undefined;
+        const last = edge === undefined ? upTo : Math.min(edge.m, upTo);
+        this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? ORDER BY user_id, message_id')
+          .run(last);
+        const moved = this.statement('DELETE FROM um_inbox WHERE message_id <= ?').run(last).changes;
+        this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ?').run(last);
+        return { moved, done: last === upTo };
+      })
+      .immediate();
   }
 
   /** Stops merging (the connection belongs to whoever opened it); waits for a step under way. */
