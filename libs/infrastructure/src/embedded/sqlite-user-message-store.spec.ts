@@ -62,6 +62,37 @@ describe('SqliteUserMessageStore inbox and merge', () => {
     db.close();
   });
 
+  it('answers the same whether a batch mixing sends and other changes goes to the inbox or, as a catch-up, to the main table', async () => {
+    // One batch: sends, then changes that read or change their rows before the batch ends (a flag
+    // change of one user, a historical row, a move that removes and adds rows, an edit, a delete).
+    const changes = (add: (id: number, users: number[]) => UserMessageChange): UserMessageChange[] => [
+      add(1, [1, 2, 3]), add(2, [2, 3]), add(3, [1, 3]),
+      { type: 'flags-changed', userId: 3, selector: { messageIds: [1, 2] }, op: 'add', mask: F.read },
+      { type: 'flags-changed', userId: 2, selector: { messageIds: [3], createHistorical: [3] }, op: 'add', mask: F.read },
+      add(4, [1, 2]),
+      { type: 'messages-moved', messageIds: [4], streamId: 6, topic: 'u', removeRowsOf: [2], addRows: { userIds: [3], flags: F.read } },
+      { type: 'message-edited', messageId: 1, searchText: 'x', hasLink: false, hasImage: false, hasAttachment: false, mentionedUserIds: [1], topicWildcardMentionedUserIds: [], streamWildcardMentioned: false },
+      { type: 'messages-deleted', messageIds: [2] },
+      add(5, [3, 1]),
+      { type: 'flags-changed', userId: 1, selector: { messageIds: [5, 3] }, op: 'add', mask: F.starred },
+    ];
+    const state = async (store: SqliteUserMessageStore) => {
+      const out: unknown[] = [];
+      for (const user of [1, 2, 3]) out.push(await ids(store, user), [...(await store.flagsFor(user, [1, 2, 3, 4, 5]))].sort(), (await store.unreadCounts(user)).total);
+      return out;
+    };
+    const viaInbox = await setup(256);
+    const direct = await setup(256, { directAtMessages: 1 });
+    await viaInbox.apply(...changes(viaInbox.add));
+    await direct.apply(...changes(direct.add));
+    expect([viaInbox.count('um_user_messages'), direct.count('um_inbox')]).toEqual([1, 1]);
+    const expected = await state(viaInbox.store);
+    expect(expected[0]).toEqual([5, 4, 3, 1]);
+    expect(await state(direct.store)).toEqual(expected);
+    viaInbox.db.close();
+    direct.db.close();
+  });
+
   it('keeps the inbox bounded through a catch-up of small batches that leaves the background merge no idle turn, and ends empty after the merges', async () => {
     // Batches of 20 messages (under directAtMessages), each awaited back to back as the projector
     // applies them: the background merge's later steps wait for an idle turn that never comes.

@@ -61,6 +61,9 @@ const INBOX: Arm = {
 const inboxProbe = (selector: FlagSelector): string =>
   selector.messageIds !== undefined ? '' : ' AND message_id IN (SELECT message_id FROM um_inbox_messages)';
 
+/** Pending rows pack a message id and its flags (every flag bit is below 1,024) into one number. */
+const FLAG_SPACE = 1024;
+
 /** A message's rows grouped by flags (one insert each). */
 function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, number[]> {
   const byFlags = new Map<number, number[]>();
@@ -109,6 +112,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly stepRows: number;
   /** The apply under way writes its new messages' rows into the main table (a catch-up batch). */
   private direct = false;
+  /**
+   * A catch-up batch's new rows not written yet, by user: `messageId * FLAG_SPACE + flags`. Each
+   * user's rows go in as one sorted run (one statement per user, at the end of the batch or
+   * before a change that touches them), which costs about a third less than a row at a time
+   * spread over every recipient's page.
+   */
+  private readonly pending = new Map<number, number[]>();
   /** Rows the apply under way added to the inbox. */
   private inboxAdded = 0;
 
@@ -177,6 +187,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       this.applyInTransaction(batches, checkpoint);
     } finally {
       this.direct = false;
+      this.pending.clear();
     }
     // Past the bound (a catch-up whose batches are too small to skip the inbox, or an inbox left
     // by an older version): a bounded merge before returning, about twice the rows this apply added.
@@ -192,6 +203,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
           if (stored !== undefined && batch.position <= stored) continue;
           for (const change of batch.changes) this.applyChange(change);
         }
+        this.writePending();
         if (stored === undefined || checkpoint.position > stored) {
           this.statement('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position WHERE position < excluded.position')
             .run(checkpoint.name, encodePosition(checkpoint.position));
@@ -205,7 +217,29 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     return this.statement('SELECT 1 AS x FROM um_inbox_messages ORDER BY message_id LIMIT 1 OFFSET ?').get(Math.max(0, messages)) !== undefined;
   }
 
+  /** Writes the pending rows (of one user, or of all) into the main table, each user's as one sorted run. */
+  private writePending(userId?: number): void {
+    if (this.pending.size === 0) return;
+    const insert = this.statement(`INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT ?, value / ${FLAG_SPACE}, value % ${FLAG_SPACE} FROM json_each(?)`);
+    const users = userId === undefined ? [...this.pending.keys()].sort((a, b) => a - b) : this.pending.has(userId) ? [userId] : [];
+    for (const user of users) {
+      const rows = this.pending.get(user)!;
+      for (let i = 1; i < rows.length; i++) {
+        if (rows[i] < rows[i - 1]) {
+          rows.sort((a, b) => a - b);
+          break;
+        }
+      }
+      insert.run(user, JSON.stringify(rows));
+      this.pending.delete(user);
+    }
+  }
+
   private applyChange(change: UserMessageChange): void {
+    // Pending rows of a catch-up batch are written before a change that reads or changes them:
+    // a flag change touches its user's rows only, the others any user's.
+    if (change.type === 'flags-changed') this.writePending(change.userId);
+    else if (change.type !== 'message-added') this.writePending();
     switch (change.type) {
       case 'message-added':
         return this.addMessage(change.message, change.rows);
@@ -316,6 +350,15 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       message.dmKey, attrs, message.searchText.toLowerCase(),
     );
     if (changes === 0 || rows.length === 0) return;
+    if (this.direct && Number.isSafeInteger(message.id * FLAG_SPACE + FLAG_SPACE) && rows.every((r) => r.flags >= 0 && r.flags < FLAG_SPACE)) {
+      for (const row of rows) {
+        const packed = message.id * FLAG_SPACE + row.flags;
+        const held = this.pending.get(row.userId);
+        if (held) held.push(packed);
+        else this.pending.set(row.userId, [packed]);
+      }
+      return;
+    }
     if (this.direct) {
       const insert = this.statement('INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?) ORDER BY value');
       for (const [flags, userIds] of groupByFlags(rows)) insert.run(message.id, flags, JSON.stringify(userIds));
