@@ -96,8 +96,9 @@ function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, nu
  *   each user's page is written once for hundreds of messages.
  * - The inbox is bounded (`maxInboxMessages`): an apply that leaves more merges some steps before
  *   it returns (about twice what it added). A catch-up's batches (`directAtMessages` messages or
- *   more) skip the inbox: their rows go straight into the main table, one message at a time, which
- *   costs less CPU than an inbox row plus its merge (the batch's pages are written once, at commit).
+ *   more) skip the inbox: their rows go straight into the main table, each user's as one sorted
+ *   run, which costs less CPU than an inbox row plus its merge (the batch's pages are written
+ *   once, at commit).
  *
  * Reads and flag changes cover both levels: a query runs on each and the results merge.
  */
