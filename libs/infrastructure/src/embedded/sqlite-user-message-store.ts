@@ -192,7 +192,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     }
     // Past the bound (a catch-up whose batches are too small to skip the inbox, or an inbox left
     // by an older version): a bounded merge before returning, about twice the rows this apply added.
-    if (!this.closed && this.inboxOver(this.maxInboxMessages)) this.mergeSteps(Math.max(this.stepRows, 2 * this.inboxAdded));
+    // (The first check reads at most a few hundred keys: live, the inbox is under it nearly always.)
+    const bound = this.maxInboxMessages;
+    if (!this.closed && this.inboxOver(Math.min(bound, this.compactAt - 1)) && this.inboxOver(bound)) this.mergeSteps(Math.max(this.stepRows, 2 * this.inboxAdded));
     await this.maybeCompact();
   }
 
