@@ -415,12 +415,18 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   /** Merge steps inside the caller's turn, until the inbox is back within its bound or about `rows` rows moved. */
   private mergeSteps(rows: number): void {
-    const upTo = this.inboxNewest();
-    if (upTo === null) return;
-    for (let budget = rows; budget > 0 && this.inboxOver(this.maxInboxMessages); ) {
-      const step = this.mergeStep(upTo, Math.min(this.stepRows, budget));
-      if (step.done) return;
-      budget -= Math.max(1, step.moved);
+    try {
+      const upTo = this.inboxNewest();
+      if (upTo === null) return;
+      for (let budget = rows; budget > 0 && this.inboxOver(this.maxInboxMessages); ) {
+        const step = this.mergeStep(upTo, Math.min(this.stepRows, budget));
+        if (step.done) return;
+        budget -= Math.max(1, step.moved);
+      }
+    } catch (error) {
+      // The batch is committed: a failed step (rolled back whole) is reported by health() and
+      // retried by a later apply or merge, not by replaying the batch.
+      this.lastError = error as Error;
     }
   }
 
