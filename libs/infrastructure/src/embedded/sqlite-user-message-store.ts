@@ -456,6 +456,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     await this.compaction;
   }
 
+  /**
+   * Runs reads of both levels in one read transaction: another process (the split layout's worker)
+   * may commit a merge step between two statements, which would otherwise miss the rows it moved.
+   */
+  private snapshot<T>(read: () => T): T {
+    return this.db.inTransaction ? read() : this.db.transaction(read)();
+  }
+
   private readCheckpoint(name: string): GlobalPosition | undefined {
     const row = this.statement('SELECT position FROM checkpoints WHERE name = ?').get(name) as { position: string } | undefined;
     return row ? decodePosition(row.position) : undefined;
@@ -490,19 +498,23 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     }
     const join = query.terms.some(needsMessage) ? ' JOIN um_messages m ON m.id = um.message_id' : '';
     const rows: MessageMatch[] = [];
-    for (const arm of [MAIN, INBOX]) {
-      const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join)} AND um.message_id ${bound} ? AND ${where.sql}
-        ORDER BY um.message_id ${order} LIMIT ?`;
-      rows.push(...(this.statement(sql).all(query.userId, range.fromId, ...where.params, range.limit) as MessageMatch[]));
-    }
+    this.snapshot(() => {
+      for (const arm of [MAIN, INBOX]) {
+        const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join)} AND um.message_id ${bound} ? AND ${where.sql}
+          ORDER BY um.message_id ${order} LIMIT ?`;
+        rows.push(...(this.statement(sql).all(query.userId, range.fromId, ...where.params, range.limit) as MessageMatch[]));
+      }
+    });
     return rows.sort((a, b) => (older ? b.id - a.id : a.id - b.id)).slice(0, range.limit);
   }
 
   async flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>> {
     if (messageIds.length === 0) return new Map();
     const ids = JSON.stringify(messageIds);
-    const main = this.statement('SELECT message_id AS id, flags FROM um_user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids);
-    const inbox = this.statement('SELECT message_id AS id, flags FROM um_inbox WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids);
+    const [main, inbox] = this.snapshot(() => [
+      this.statement('SELECT message_id AS id, flags FROM um_user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids),
+      this.statement('SELECT message_id AS id, flags FROM um_inbox WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids),
+    ]);
     return new Map(([...main, ...inbox] as { id: number; flags: number }[]).map((r) => [r.id, r.flags]));
   }
 
@@ -510,20 +522,24 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     if (userIds.length === 0) return [];
     const ids = JSON.stringify(userIds);
     const test = `(flags & ${mask}) = ${mask}`;
-    const main = this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId);
-    const inbox = this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids);
+    const [main, inbox] = this.snapshot(() => [
+      this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId),
+      this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids),
+    ]);
     return [...new Set(([...main, ...inbox] as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
     const test = op === 'add' ? `(flags & ${mask}) != ${mask}` : flagTest('flags', mask, 'any');
-    let total = 0;
-    for (const table of ['um_user_messages', 'um_inbox']) {
-      const { sql, params } = selectorWhere(selector, table);
-      const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
-      total += (this.statement(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
-    }
-    return total;
+    return this.snapshot(() => {
+      let total = 0;
+      for (const table of ['um_user_messages', 'um_inbox']) {
+        const { sql, params } = selectorWhere(selector, table);
+        const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
+        total += (this.statement(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
+      }
+      return total;
+    });
   }
 
   /** The user's unread rows of both levels, as a subquery `ur (message_id, flags)`. */
@@ -534,14 +550,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
-    for (const arm of [MAIN, INBOX]) {
-      rows.push(
-        ...(this.statement(
-          `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
-           FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
-        ).all(userId, limit) as UnreadMessage[]),
-      );
-    }
+    this.snapshot(() => {
+      for (const arm of [MAIN, INBOX]) {
+        rows.push(
+          ...(this.statement(
+            `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
+             FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
+          ).all(userId, limit) as UnreadMessage[]),
+        );
+      }
+    });
     return rows.sort((a, b) => b.id - a.id).slice(0, limit).reverse();
   }
 
