@@ -17,6 +17,20 @@ userMessageStoreContract('embedded (SQLite, merging after every change)', async 
   return { store: new SqliteUserMessageStore(db, { compactAtMessages: 1, compactSynchronously: true }), cleanup: async () => { db.close(); dir.remove(); } };
 });
 
+// Every apply writes its messages' rows straight into the main table, as a catch-up's batches do.
+userMessageStoreContract('embedded (SQLite, rows written directly as in a catch-up)', async () => {
+  const dir = makeTempDir();
+  const db = openSqlite(join(dir.path, 'read-models.sqlite'));
+  return { store: new SqliteUserMessageStore(db, { directAtMessages: 1 }), cleanup: async () => { db.close(); dir.remove(); } };
+});
+
+// The inbox bounded at one message: every apply past it merges a step of one row before it returns.
+userMessageStoreContract('embedded (SQLite, inbox bounded at one message, one-row steps)', async () => {
+  const dir = makeTempDir();
+  const db = openSqlite(join(dir.path, 'read-models.sqlite'));
+  return { store: new SqliteUserMessageStore(db, { maxInboxMessages: 1, mergeStepRows: 1 }), cleanup: async () => { db.close(); dir.remove(); } };
+});
+
 describeIfServer('MONGODB_URI', 'UserMessageStorePort contract: servers (MongoDB)', (uri) => {
   userMessageStoreContract('servers (MongoDB)', async () => {
     const readStore = await MongoReadStore.connect(uri, `contract_${Date.now()}`);

@@ -29,6 +29,20 @@ export type SqliteUserMessageStoreOptions = {
   compactAtMessages?: number;
   /** Merge at once, inside apply (tests); by default the merge runs in steps after apply returns. */
   compactSynchronously?: boolean;
+  /**
+   * An apply that adds at least this many messages (a catch-up's batch: a rebuild, a restore, a
+   * projector behind the log) writes their rows straight into the main table instead of the inbox
+   * (default 256).
+   */
+  directAtMessages?: number;
+  /**
+   * The inbox's bound in messages (default 8 × compactAtMessages): an apply that leaves more merges
+   * the oldest rows before it returns, about twice the rows it added (at least one step), so the
+   * inbox stays bounded even when applies leave the background merge no idle turn.
+   */
+  maxInboxMessages?: number;
+  /** Rows per merge step, one transaction each (default 100,000). */
+  mergeStepRows?: number;
 };
 
 /**
@@ -104,6 +118,20 @@ const changeTest = (op: 'add' | 'remove', mask: number): string =>
 const inboxProbe = (selector: FlagSelector): string =>
   selector.messageIds !== undefined ? '' : ' AND message_id IN (SELECT message_id FROM um_inbox_messages)';
 
+/** Pending rows pack a message id and its flags (every flag bit is below 1,024) into one number. */
+const FLAG_SPACE = 1024;
+
+/** A message's rows grouped by flags (one insert each). */
+function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, number[]> {
+  const byFlags = new Map<number, number[]>();
+  for (const row of rows) {
+    const group = byFlags.get(row.flags);
+    if (group) group.push(row.userId);
+    else byFlags.set(row.flags, [row.userId]);
+  }
+  return byFlags;
+}
+
 /**
  * Per-user message state in the embedded read-model database (the connection and file of
  * SqliteReadStore, whose `checkpoints` table it shares), in two levels:
@@ -120,8 +148,14 @@ const inboxProbe = (selector: FlagSelector): string =>
  *   user). `um_inbox_messages` lists the inbox's messages; a user's inbox rows are found by one
  *   key probe per inbox message.
  * - Every `compactAtMessages` messages the inbox is merged into the main table, sorted by user,
- *   in steps of ~100,000 rows (each one transaction), so each user's page is written once for
- *   hundreds of messages.
+ *   in steps (each one transaction): each step moves the inbox's oldest ~100,000 rows (whole
+ *   messages, a range of the inbox's key), so a merge costs time linear in the rows it moves and
+ *   each user's page is written once for hundreds of messages.
+ * - The inbox is bounded (`maxInboxMessages`): an apply that leaves more merges some steps before
+ *   it returns (about twice what it added). A catch-up's batches (`directAtMessages` messages or
+ *   more) skip the inbox: their rows go straight into the main table, each user's as one sorted
+ *   run, which costs less CPU than an inbox row plus its merge (the batch's pages are written
+ *   once, at commit).
  *
  * Reads and flag changes cover both levels: a query runs on each and the results merge.
  */
@@ -131,12 +165,29 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly compactAt: number;
   private closed = false;
   private lastError: Error | undefined;
+  private readonly directAt: number;
+  private readonly maxInboxMessages: number;
+  private readonly stepRows: number;
+  /** The apply under way writes its new messages' rows into the main table (a catch-up batch). */
+  private direct = false;
+  /**
+   * A catch-up batch's new rows not written yet, by user: `messageId * FLAG_SPACE + flags`. Each
+   * user's rows go in as one sorted run (one statement per user, at the end of the batch or
+   * before a change that touches them), which costs about a third less than a row at a time
+   * spread over every recipient's page.
+   */
+  private readonly pending = new Map<number, number[]>();
+  /** Rows the apply under way added to the inbox. */
+  private inboxAdded = 0;
 
   constructor(
     private readonly db: Database.Database,
     private readonly options: SqliteUserMessageStoreOptions = {},
   ) {
     this.compactAt = options.compactAtMessages ?? 256;
+    this.directAt = options.directAtMessages ?? 256;
+    this.maxInboxMessages = options.maxInboxMessages ?? 8 * this.compactAt;
+    this.stepRows = Math.max(1, options.mergeStepRows ?? 100_000);
   }
 
   private statement(sql: string): Database.Statement {
@@ -187,9 +238,31 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       );
       CREATE INDEX IF NOT EXISTS ix_um_moves_message ON um_moves (message_id);
     `);
+    // An inbox left by an earlier process (or by an older version, whose merge fell behind a
+    // catch-up) is merged in the background, in steps; its rows stay readable meanwhile.
+    if (!this.options.compactSynchronously) void this.maybeCompact();
   }
 
   async apply(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
+    let messages = 0;
+    for (const batch of batches) for (const change of batch.changes) if (change.type === 'message-added') messages++;
+    this.direct = messages >= this.directAt;
+    this.inboxAdded = 0;
+    try {
+      this.applyInTransaction(batches, checkpoint);
+    } finally {
+      this.direct = false;
+      this.pending.clear();
+    }
+    // Past the bound (a catch-up whose batches are too small to skip the inbox, or an inbox left
+    // by an older version): a bounded merge before returning, about twice the rows this apply added.
+    // (The first check reads at most a few hundred keys: live, the inbox is under it nearly always.)
+    const bound = this.maxInboxMessages;
+    if (!this.closed && this.inboxOver(Math.min(bound, this.compactAt - 1)) && this.inboxOver(bound)) this.mergeSteps(Math.max(this.stepRows, 2 * this.inboxAdded));
+    await this.maybeCompact();
+  }
+
+  private applyInTransaction(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): void {
     this.db
       .transaction(() => {
         const stored = this.readCheckpoint(checkpoint.name);
@@ -197,16 +270,43 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
           if (stored !== undefined && batch.position <= stored) continue;
           for (const change of batch.changes) this.applyChange(change);
         }
+        this.writePending();
         if (stored === undefined || checkpoint.position > stored) {
           this.statement('INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position WHERE position < excluded.position')
             .run(checkpoint.name, encodePosition(checkpoint.position));
         }
       })
       .immediate();
-    await this.maybeCompact();
+  }
+
+  /** Whether the inbox lists more than `messages` messages (reads at most that many keys). */
+  private inboxOver(messages: number): boolean {
+    return this.statement('SELECT 1 AS x FROM um_inbox_messages ORDER BY message_id LIMIT 1 OFFSET ?').get(Math.max(0, messages)) !== undefined;
+  }
+
+  /** Writes the pending rows (of one user, or of all) into the main table, each user's as one sorted run. */
+  private writePending(userId?: number): void {
+    if (this.pending.size === 0) return;
+    const insert = this.statement(`INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT ?, value / ${FLAG_SPACE}, value % ${FLAG_SPACE} FROM json_each(?)`);
+    const users = userId === undefined ? [...this.pending.keys()].sort((a, b) => a - b) : this.pending.has(userId) ? [userId] : [];
+    for (const user of users) {
+      const rows = this.pending.get(user)!;
+      for (let i = 1; i < rows.length; i++) {
+        if (rows[i] < rows[i - 1]) {
+          rows.sort((a, b) => a - b);
+          break;
+        }
+      }
+      insert.run(user, JSON.stringify(rows));
+      this.pending.delete(user);
+    }
   }
 
   private applyChange(change: UserMessageChange): void {
+    // Pending rows of a catch-up batch are written before a change that reads or changes them:
+    // a flag change touches its user's rows only, the others any user's.
+    if (change.type === 'flags-changed') this.writePending(change.userId);
+    else if (change.type !== 'message-added') this.writePending();
     switch (change.type) {
       case 'message-added':
         return this.addMessage(change.message, change.rows);
@@ -317,33 +417,41 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       message.dmKey, attrs, message.searchText.toLowerCase(),
     );
     if (changes === 0 || rows.length === 0) return;
-    const byFlags = new Map<number, number[]>();
-    for (const row of rows) {
-      const group = byFlags.get(row.flags);
-      if (group) group.push(row.userId);
-      else byFlags.set(row.flags, [row.userId]);
+    if (this.direct && Number.isSafeInteger(message.id * FLAG_SPACE + FLAG_SPACE) && rows.every((r) => r.flags >= 0 && r.flags < FLAG_SPACE)) {
+      for (const row of rows) {
+        const packed = message.id * FLAG_SPACE + row.flags;
+        const held = this.pending.get(row.userId);
+        if (held) held.push(packed);
+        else this.pending.set(row.userId, [packed]);
+      }
+      return;
+    }
+    if (this.direct) {
+      const insert = this.statement('INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?) ORDER BY value');
+      for (const [flags, userIds] of groupByFlags(rows)) insert.run(message.id, flags, JSON.stringify(userIds));
+      return;
     }
     // Rows in key order (appends at the end of the inbox tree): the ids sorted here, where they
     // nearly always arrive sorted already, rather than by an ORDER BY that makes SQLite sort them
     // again (a third of the statement, issue #23). json_each yields an array in its order.
     const insert = this.statement('INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT ?, value, ? FROM json_each(?)');
-    for (const [flags, userIds] of byFlags) insert.run(message.id, flags, JSON.stringify(ascending(userIds)));
+    for (const [flags, userIds] of groupByFlags(rows)) this.inboxAdded += insert.run(message.id, flags, JSON.stringify(ascending(userIds))).changes;
     this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) VALUES (?)').run(message.id);
   }
 
   private async maybeCompact(): Promise<void> {
     if (this.compaction || this.closed) return this.options.compactSynchronously ? this.compaction : undefined;
-    const { n } = this.statement('SELECT count(*) AS n FROM um_inbox_messages').get() as { n: number };
-    if (n < this.compactAt) return;
+    if (!this.inboxOver(this.compactAt - 1)) return;
     const running = this.compact();
     if (this.options.compactSynchronously) await running;
   }
 
   /**
-   * Merges the inbox's messages into the main table, sorted by user, in steps of about 100,000
-   * rows (one transaction each, so readers always see every row in exactly one level). Merges
-   * never overlap; a merge interrupted by close() resumes with the next one. A failed step is
-   * rolled back whole and the rows stay in the inbox (still read from there) until a later merge.
+   * Merges the inbox into the main table, in steps of about `mergeStepRows` rows (one transaction
+   * each, so readers always see every row in exactly one level), up to the newest message in the
+   * inbox when it starts. Merges never overlap; a merge interrupted by close() resumes with the
+   * next one. A failed step is rolled back whole and the rows stay in the inbox (still read from
+   * there) until a later merge.
    */
   compact(): Promise<void> {
     const next = (this.compaction ?? Promise.resolve())
@@ -359,32 +467,68 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   private async merge(): Promise<void> {
-    if (this.closed) return;
-    const upTo = (this.statement('SELECT max(message_id) AS m FROM um_inbox_messages').get() as { m: number | null }).m;
+    const upTo = this.inboxNewest();
     if (upTo === null) return;
-    const { lo, hi, n } = this.statement('SELECT min(user_id) AS lo, max(user_id) AS hi, count(*) AS n FROM um_inbox WHERE message_id <= ?').get(upTo) as { lo: number | null; hi: number | null; n: number };
-    if (lo !== null && hi !== null) {
-      const steps = Math.max(1, Math.ceil(n / 100_000));
-      const width = Math.ceil((hi - lo + 1) / steps);
-      for (let from = lo; from <= hi; from += width) {
-        if (this.closed) return;
-        const to = Math.min(hi, from + width - 1);
-        this.db.transaction(() => {
-          this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? AND user_id BETWEEN ? AND ? ORDER BY user_id, message_id')
-            .run(upTo, from, to);
-          this.statement('DELETE FROM um_inbox WHERE message_id <= ? AND user_id BETWEEN ? AND ?').run(upTo, from, to);
-        }).immediate();
-        if (!this.options.compactSynchronously) await new Promise((r) => setImmediate(r));
-      }
+    while (!this.closed) {
+      if (this.mergeStep(upTo, this.stepRows).done) return;
+      if (!this.options.compactSynchronously) await new Promise((r) => setImmediate(r));
     }
-    if (this.closed) return;
-    this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ? AND NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = um_inbox_messages.message_id)').run(upTo);
+  }
+
+  /** The newest message with inbox rows or listed in the inbox, or null when it is empty. */
+  private inboxNewest(): number | null {
+    return (this.statement('SELECT max(m) AS m FROM (SELECT max(message_id) AS m FROM um_inbox UNION ALL SELECT max(message_id) FROM um_inbox_messages)').get() as { m: number | null }).m;
+  }
+
+  /** Merge steps inside the caller's turn, until the inbox is back within its bound or about `rows` rows moved. */
+  private mergeSteps(rows: number): void {
+    try {
+      const upTo = this.inboxNewest();
+      if (upTo === null) return;
+      for (let budget = rows; budget > 0 && this.inboxOver(this.maxInboxMessages); ) {
+        const step = this.mergeStep(upTo, Math.min(this.stepRows, budget));
+        if (step.done) return;
+        budget -= Math.max(1, step.moved);
+      }
+    } catch (error) {
+      // The batch is committed: a failed step (rolled back whole) is reported by health() and
+      // retried by a later apply or merge, not by replaying the batch.
+      this.lastError = error as Error;
+    }
+  }
+
+  /**
+   * One step, one transaction: the inbox's oldest messages, up to the one holding its `rows`-th
+   * row (whole messages, never past `upTo`), go into the main table sorted by user, and leave the
+   * inbox and its list. The inbox is clustered by message, so the step reads a range of it: its
+   * cost is linear in the rows it moves.
+   */
+  private mergeStep(upTo: number, rows: number): { moved: number; done: boolean } {
+    return this.db
+      .transaction(() => {
+        const edge = this.statement('SELECT message_id AS m FROM um_inbox ORDER BY message_id, user_id LIMIT 1 OFFSET ?').get(Math.max(0, rows - 1)) as { m: number } | undefined;
+        const last = edge === undefined ? upTo : Math.min(edge.m, upTo);
+        this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? ORDER BY user_id, message_id')
+          .run(last);
+        const moved = this.statement('DELETE FROM um_inbox WHERE message_id <= ?').run(last).changes;
+        this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ?').run(last);
+        return { moved, done: last === upTo };
+      })
+      .immediate();
   }
 
   /** Stops merging (the connection belongs to whoever opened it); waits for a step under way. */
   async close(): Promise<void> {
     this.closed = true;
     await this.compaction;
+  }
+
+  /**
+   * Runs reads of both levels in one read transaction: another process (the split layout's worker)
+   * may commit a merge step between two statements, which would otherwise miss the rows it moved.
+   */
+  private snapshot<T>(read: () => T): T {
+    return this.db.inTransaction ? read() : this.db.transaction(read)();
   }
 
   private readCheckpoint(name: string): GlobalPosition | undefined {
@@ -422,19 +566,23 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const join = query.terms.some(needsMessage) ? ' JOIN um_messages m ON m.id = um.message_id' : '';
     const index = partialIndexFor(query.terms);
     const rows: MessageMatch[] = [];
-    for (const arm of [MAIN, INBOX]) {
-      const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)} AND um.message_id ${bound} ? AND ${where.sql}
-        ORDER BY um.message_id ${order} LIMIT ?`;
-      rows.push(...(this.statement(sql).all(query.userId, range.fromId, ...where.params, range.limit) as MessageMatch[]));
-    }
+    this.snapshot(() => {
+      for (const arm of [MAIN, INBOX]) {
+        const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)} AND um.message_id ${bound} ? AND ${where.sql}
+          ORDER BY um.message_id ${order} LIMIT ?`;
+        rows.push(...(this.statement(sql).all(query.userId, range.fromId, ...where.params, range.limit) as MessageMatch[]));
+      }
+    });
     return rows.sort((a, b) => (older ? b.id - a.id : a.id - b.id)).slice(0, range.limit);
   }
 
   async flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>> {
     if (messageIds.length === 0) return new Map();
     const ids = JSON.stringify(messageIds);
-    const main = this.statement('SELECT message_id AS id, flags FROM um_user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids);
-    const inbox = this.statement('SELECT message_id AS id, flags FROM um_inbox WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids);
+    const [main, inbox] = this.snapshot(() => [
+      this.statement('SELECT message_id AS id, flags FROM um_user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids),
+      this.statement('SELECT message_id AS id, flags FROM um_inbox WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids),
+    ]);
     return new Map(([...main, ...inbox] as { id: number; flags: number }[]).map((r) => [r.id, r.flags]));
   }
 
@@ -442,21 +590,25 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     if (userIds.length === 0) return [];
     const ids = JSON.stringify(userIds);
     const test = `(flags & ${mask}) = ${mask}`;
-    const main = this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId);
-    const inbox = this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids);
+    const [main, inbox] = this.snapshot(() => [
+      this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId),
+      this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids),
+    ]);
     return [...new Set(([...main, ...inbox] as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
     const test = changeTest(op, mask);
-    let total = 0;
-    for (const table of ['um_user_messages', 'um_inbox']) {
-      const { sql, params } = selectorWhere(selector, table);
-      const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
-      const target = table === 'um_user_messages' ? mainTableFor(test) : table;
-      total += (this.statement(`SELECT count(*) AS n FROM ${target} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
-    }
-    return total;
+    return this.snapshot(() => {
+      let total = 0;
+      for (const table of ['um_user_messages', 'um_inbox']) {
+        const { sql, params } = selectorWhere(selector, table);
+        const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
+        const target = table === 'um_user_messages' ? mainTableFor(test) : table;
+        total += (this.statement(`SELECT count(*) AS n FROM ${target} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
+      }
+      return total;
+    });
   }
 
   /** The user's unread rows of both levels, as a subquery `ur (message_id, flags)`. */
@@ -464,18 +616,24 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
      UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ? WHERE ${flagTest('i.flags', READ, 'none')})`;
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
-    for (const arm of [MAIN, INBOX]) {
-      rows.push(
-        ...(this.statement(
-          `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
-           FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id', 'ix_um_unread')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
-        ).all(userId, limit) as UnreadMessage[]),
-      );
-    }
+    this.snapshot(() => {
+      for (const arm of [MAIN, INBOX]) {
+        rows.push(
+          ...(this.statement(
+            `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
+             FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id', 'ix_um_unread')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
+          ).all(userId, limit) as UnreadMessage[]),
+        );
+      }
+    });
     return rows.sort((a, b) => b.id - a.id).slice(0, limit).reverse();
   }
 
   async unreadCounts(userId: number): Promise<UnreadCounts> {
+    return this.snapshot(() => this.readUnreadCounts(userId));
+  }
+
+  private readUnreadCounts(userId: number): UnreadCounts {
     const topics = this.statement(
       `SELECT m.stream_id AS streamId, min(m.topic) AS topic, count(*) AS count FROM ${this.unreadRows} ur JOIN um_messages m ON m.id = ur.message_id
        WHERE m.stream_id IS NOT NULL GROUP BY m.stream_id, m.topic_key ORDER BY m.stream_id, m.topic_key`,
@@ -553,8 +711,10 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   async maxMessageId(realmId: number, userId?: number): Promise<number | null> {
     if (userId === undefined) return (this.statement('SELECT max(id) AS id FROM um_messages WHERE realm_id = ?').get(realmId) as { id: number | null }).id;
     // Each level's max apart: one key lookup each (the max over both as one subquery read every row of the user).
-    const main = this.statement('SELECT max(message_id) AS id FROM um_user_messages WHERE user_id = ?').get(userId) as { id: number | null };
-    const inbox = this.statement('SELECT max(i.message_id) AS id FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?').get(userId) as { id: number | null };
+    const [main, inbox] = this.snapshot(() => [
+      this.statement('SELECT max(message_id) AS id FROM um_user_messages WHERE user_id = ?').get(userId) as { id: number | null },
+      this.statement('SELECT max(i.message_id) AS id FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?').get(userId) as { id: number | null },
+    ]);
     return main.id === null ? inbox.id : inbox.id === null ? main.id : Math.max(main.id, inbox.id);
   }
 
