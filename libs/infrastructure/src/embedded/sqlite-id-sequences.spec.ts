@@ -91,4 +91,18 @@ describe('advanceSequencesFromLog (id sequences from the log at boot)', () => {
     expect(await again.idAllocator.next('user')).toBe(10);
     await again.close();
   });
+
+  it('a clean close marks the log scanned through its head: the next boot reads none of it again', async () => {
+    const config = testConfig(dir.path);
+    const first = await openAdapters(config, new SystemClock());
+    const messageId = await first.idAllocator.next('message');
+    await first.eventStore.appendToStream(`messages-${messageId}`, [event('MessageSent', { messageId })], { expectedRevision: 'no_stream' });
+    const head = await first.eventStore.headPosition();
+    await first.close();
+    const db = open('events.sqlite');
+    expect(db.prepare('SELECT position FROM sequences_log_scan').get()).toEqual({ position: expect.stringMatching(new RegExp(`0*${head}$`)) });
+    const again = await openAdapters(config, new SystemClock());
+    expect(await again.idAllocator.next('message')).toBe(messageId + 1);
+    await again.close();
+  });
 });
