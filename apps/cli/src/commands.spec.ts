@@ -3,7 +3,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommanderError } from 'commander';
 import { randomUUID } from 'node:crypto';
-import { EVENT_STORE, type EventStorePort, UserQueries, verifyPassword } from '@app/application';
+import { APP_CONFIG, EVENT_STORE, type EventStorePort, SCHEDULER, type SchedulerPort, UserQueries, verifyPassword } from '@app/application';
+import type { AppConfig } from '@app/config';
 import { DomainError, usersStream } from '@app/domain';
 import { makeTempDir, testConfig, userCreated, userDeactivated } from '@app/testing';
 import { CliModule } from './cli.module';
@@ -52,6 +53,13 @@ describe('CLI commands', () => {
     dir = makeTempDir('cli-spec-');
   });
   afterEach(() => dir.remove());
+
+  it('a CLI process never runs scheduled deliveries (the server or worker does): nothing is armed here', async () => {
+    await withApp(async (app) => {
+      expect(app.get<AppConfig>(APP_CONFIG).runScheduledJobs).toBe(false);
+      expect(await app.get<SchedulerPort>(SCHEDULER).pendingJobIds()).toEqual([]);
+    });
+  });
 
   it('create-realm creates an organization and reports its id', async () => {
     const { out } = await run('create-realm', '--string-id', 'acme', '--name', 'Acme Corp', '--description', 'Makers of everything');
