@@ -47,24 +47,24 @@ export class AuthenticationGuard implements CanActivate {
     if (!request.path.startsWith('/api/v1/')) return true;
     const endpoint = this.endpoint(context.getHandler(), context.getClass());
     if (endpoint.isPublic) return this.limiter.hit(`ip:${request.ip}`, this.config.rateLimits.perIp, response).then(() => true);
+    let credentials: { email: string; apiKey: string };
     let authenticated: AuthenticatedUser | undefined;
     try {
-      const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
+      credentials = parseBasicAuthorization(request.headers.authorization);
       const realmId = this.realmContext.knownId();
       // Every credential failure is a 401 UNAUTHORIZED carrying the failure's message, as in Zulip.
-      authenticated = realmId === undefined ? undefined : this.authentication.authenticateHttpBasicFromMemory(realmId, email, apiKey);
+      authenticated = realmId === undefined ? undefined : this.authentication.authenticateHttpBasicFromMemory(realmId, credentials.email, credentials.apiKey);
     } catch (error) {
       return this.refuse(request, response, error);
     }
-    if (authenticated === undefined) return this.authenticateAndAdmit(request, response, endpoint);
+    if (authenticated === undefined) return this.authenticateAndAdmit(request, response, endpoint, credentials);
     return this.admit(authenticated, request, response, endpoint);
   }
 
   /** Authentication that reads: the account is not in memory (or the organization not yet known). */
-  private async authenticateAndAdmit(request: Request, response: Response, endpoint: EndpointRules): Promise<boolean> {
+  private async authenticateAndAdmit(request: Request, response: Response, endpoint: EndpointRules, { email, apiKey }: { email: string; apiKey: string }): Promise<boolean> {
     let authenticated: AuthenticatedUser;
     try {
-      const { email, apiKey } = parseBasicAuthorization(request.headers.authorization);
       const realmId = await this.realmContext.currentId();
       authenticated = await this.authentication.authenticateHttpBasic(realmId, email, apiKey);
     } catch (error) {

@@ -34,14 +34,7 @@ export class CachedDocuments<D> {
    * authentication.
    */
   peek(key: string): D | undefined {
-    const stamp = this.readStore.changeStamp ? this.readStore.changeStamp(this.collection) : NaN;
-    if (Number.isNaN(stamp)) return undefined;
-    if (stamp !== this.stamp) {
-      this.entries.clear();
-      this.stamp = stamp;
-      return undefined;
-    }
-    return this.entries.get(key);
+    return Number.isNaN(this.check()) ? undefined : this.entries.get(key);
   }
 
   /** The document cached under `key`, else what `load` reads (remembered unless the collection changed meanwhile). */

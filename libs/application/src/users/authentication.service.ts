@@ -33,6 +33,19 @@ type Account = { credential: CredentialDocument | null; realm: RealmDocument | n
 
 const accountKey = (realmId: number, email: string) => `${realmId}:${normalizeEmail(email)}`;
 
+/** The API key without surrounding whitespace ("Remove whitespace to protect users from trivial errors."), if well-formed. */
+function wellFormedApiKey(apiKey: string): string {
+  const key = apiKey.trim();
+  if (!hasApiKeyFormat(key)) throw new InvalidApiKeyFormatError();
+  return key;
+}
+
+/** HTTP Basic authentication's failures (authenticated_rest_api_view): every domain refusal becomes a 401 with its message. */
+function asHttpBasicFailure(error: unknown): never {
+  if (error instanceof DomainError) throw new UnauthorizedError(error.message);
+  throw error;
+}
+
 /** Compared against when the email is unknown, so that unknown and known emails take the same time. */
 const DUMMY_API_KEY = 'x'.repeat(API_KEY_LENGTH);
 
@@ -73,9 +86,7 @@ export class AuthenticationService {
     apiKey: string,
     options: { allowWebhookAccess?: boolean } = {},
   ): Promise<AuthenticatedUser> {
-    // "Remove whitespace to protect users from trivial errors."
-    const key = apiKey.trim();
-    if (!hasApiKeyFormat(key)) throw new InvalidApiKeyFormatError();
+    const key = wellFormedApiKey(apiKey);
     return this.verify((await this.account(realmId, email.trim()))!, key, options);
   }
 
@@ -91,13 +102,11 @@ export class AuthenticationService {
     options: { allowWebhookAccess?: boolean } = {},
   ): AuthenticatedUser | undefined {
     try {
-      const key = apiKey.trim();
-      if (!hasApiKeyFormat(key)) throw new InvalidApiKeyFormatError();
+      const key = wellFormedApiKey(apiKey);
       const account = this.accounts.peek(accountKey(realmId, email.trim()));
       return account === undefined ? undefined : this.verify(account, key, options);
     } catch (error) {
-      if (error instanceof DomainError) throw new UnauthorizedError(error.message);
-      throw error;
+      return asHttpBasicFailure(error);
     }
   }
 
@@ -136,8 +145,7 @@ export class AuthenticationService {
     try {
       return await this.authenticateApiKey(realmId, email, apiKey, options);
     } catch (error) {
-      if (error instanceof DomainError) throw new UnauthorizedError(error.message);
-      throw error;
+      return asHttpBasicFailure(error);
     }
   }
 

@@ -290,14 +290,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const insert = this.statement(`INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT ?, value / ${FLAG_SPACE}, value % ${FLAG_SPACE} FROM json_each(?)`);
     const users = userId === undefined ? [...this.pending.keys()].sort((a, b) => a - b) : this.pending.has(userId) ? [userId] : [];
     for (const user of users) {
-      const rows = this.pending.get(user)!;
-      for (let i = 1; i < rows.length; i++) {
-        if (rows[i] < rows[i - 1]) {
-          rows.sort((a, b) => a - b);
-          break;
-        }
-      }
-      insert.run(user, JSON.stringify(rows));
+      insert.run(user, JSON.stringify(ascending(this.pending.get(user)!)));
       this.pending.delete(user);
     }
   }
