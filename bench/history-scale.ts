@@ -30,7 +30,9 @@
  * `--data-dir DIR` keeps the built organization in DIR and, when DIR already holds one built by
  * an earlier run (DIR/built.json), measures on it without building again (a 1,000,000-message
  * build takes minutes). The loads send messages, so a reused directory grows a little each run.
- * `--leak-requests 0` skips the leak phase.
+ * `--leak-requests 0` skips the leak phase. `--leak-minutes M` keeps the mixed load going, in chunks
+ * of a tenth of `--leak-requests`, until at least M minutes of it have run (P8's "after 10 minutes
+ * of mixed load": `--leak-minutes 10`).
  *
  * The loads' sends are `read_by_sender` (as Zulip's own apps send) so that a reused directory does
  * not pile up unread messages for the sender run after run (`unread_msgs` costs by the unread
@@ -178,6 +180,7 @@ async function main() {
   const subscribers = intArg(args, 'subscribers', 50);
   const messages = intArg(args, 'messages', 100_000);
   const leakRequests = intArg(args, 'leak-requests', 500_000);
+  const leakMinutes = intArg(args, 'leak-minutes', 0);
   registerAll = args['leak-register-all'] === true;
   const gcSamples = args['gc-samples'] === true;
   const leakOnly = args['leak-only'] === true;
@@ -270,7 +273,9 @@ async function main() {
       const heaps: number[] = [];
       const chunk = Math.max(100, Math.round(leakRequests / 10));
       let done = 0;
-      while (done < leakRequests) {
+      const leakStart = now();
+      const leakMs = () => now() - leakStart;
+      while (done < leakRequests || leakMs() < leakMinutes * 60_000) {
         const t0 = now();
         const cpuBefore = (await history.usage()).cpuUs;
         const m = await mixed(history, built.auth, built.channel, chunk);
@@ -288,14 +293,15 @@ async function main() {
         );
       }
       const spread = Math.max(...samples) / Math.min(...samples) - 1;
-      rows.push({ metric: 'history: RSS after the mixed load', value: samples[samples.length - 1], unit: 'MB', detail: `${fmtInt(done)} mixed requests after the CPU loads` });
+      const loadMinutes = leakMs() / 60_000;
+      rows.push({ metric: 'history: RSS after the mixed load', value: samples[samples.length - 1], unit: 'MB', detail: `${fmtInt(done)} mixed requests after the CPU loads, over ${fmtNum(loadMinutes, 1)} minutes` });
       rows.push({ metric: 'leak: RSS spread over the mixed requests (max / min − 1)', value: spread * 100, unit: '%', detail: `samples ${samples.map((s) => fmtNum(s, 0)).join(', ')} MB` });
       rows.push({ metric: 'leak: V8 heap committed (heapTotal) at the same samples', value: heaps[heaps.length - 1], unit: 'MB', detail: `samples ${heaps.map((s) => fmtNum(s, 0)).join(', ')} MB` });
       if (live.length > 0) {
         const liveSpread = Math.max(...live) / Math.min(...live) - 1;
         rows.push({ metric: 'leak: live heap after a forced full GC, spread (max / min − 1)', value: liveSpread * 100, unit: '%', detail: `samples ${live.map((s) => fmtNum(s, 1)).join(', ')} MB` });
       }
-      targets.push({ description: `RSS ≤ 512 MB after boot and after the mixed load (${fmtNum(booted.rss / MB, 0)}, ${fmtNum(samples[samples.length - 1], 0)} MB)`, met: booted.rss / MB <= 512 && samples[samples.length - 1] <= 512 });
+      targets.push({ description: `RSS ≤ 512 MB after boot and after ${fmtNum(loadMinutes, 1)} minutes of mixed load (${fmtNum(booted.rss / MB, 0)}, ${fmtNum(samples[samples.length - 1], 0)} MB)`, met: booted.rss / MB <= 512 && samples[samples.length - 1] <= 512 });
       targets.push({ description: `RSS flat (±10 %) over ${fmtInt(done)} mixed requests after warm-up (${fmtNum(spread * 100, 1)} %)`, met: spread <= 0.1 });
     }
   } finally {
@@ -312,7 +318,7 @@ async function main() {
     name: 'history-scale',
     title: 'Flat with history and no leak (issue 23, P8)',
     command: commandLine(),
-    params: { users, channels, subscribers, messages, leakRequests, durationS: durationMs / 1000 },
+    params: { users, channels, subscribers, messages, leakRequests, leakMinutes, durationS: durationMs / 1000 },
     rows,
     notes,
     targets,
