@@ -15,7 +15,7 @@
  */
 import 'reflect-metadata';
 import http from 'node:http';
-import { statSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
@@ -131,6 +131,30 @@ async function main() {
       }
       const parts = [...spent].map(([label, { ms, calls }]) => `${label} ${fmtNum((ms * 1000) / perRound, 1)} µs (${fmtNum(calls / perRound, 2)} calls)`);
       progress(`round ${round}: ${fmtNum(us, 1)} µs CPU per send (${fmtNum((used.system / (used.user + used.system)) * 100, 0)} % system), ${fmtNum(perRound / (wall / 1000), 0)} sends/s; WAL per send: ${wal.join(', ')}${parts.length ? `; ${parts.join(', ')}` : ''}`);
+      if (args.wal && round === rounds) {
+        // Which B-trees the round's frames were pages of (the page number is in each frame's header).
+        for (const db of dbs) {
+          const file = `${db.name}-wal`;
+          const wal = readFileSync(file);
+          const pageSize = wal.readUInt32BE(8);
+          const frames = new Map<number, number>();
+          for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+            const page = wal.readUInt32BE(at);
+            frames.set(page, (frames.get(page) ?? 0) + 1);
+          }
+          const owner = new Map((db.prepare('SELECT name, pageno FROM dbstat').all() as { name: string; pageno: number }[]).map((r) => [r.pageno, r.name]));
+          const byObject = new Map<string, { frames: number; pages: number }>();
+          for (const [page, n] of frames) {
+            const name = owner.get(page) ?? (page === 1 ? 'page 1 (header, schema)' : 'free or new page');
+            const entry = byObject.get(name) ?? { frames: 0, pages: 0 };
+            entry.frames += n;
+            entry.pages++;
+            byObject.set(name, entry);
+          }
+          const top = [...byObject].sort((a, b) => b[1].frames - a[1].frames).slice(0, 14);
+          console.log(`${file}: frames per send by B-tree (distinct pages in the round): ${top.map(([name, e]) => `${name} ${fmtNum(e.frames / perRound, 2)} (${e.pages})`).join(', ')}`);
+        }
+      }
       if (args.wal) for (const db of dbs) db.pragma('wal_autocheckpoint = 10000');
     }
     console.log(`send CPU per send, median of ${rounds} rounds: ${fmtNum(median(cpu), 1)} µs (rounds ${cpu.map((v) => fmtNum(v, 1)).join(', ')})`);
