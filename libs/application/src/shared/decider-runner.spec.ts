@@ -94,6 +94,20 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect(await events.headPosition()).toBe(result.position);
   });
 
+  it('draws command ids time-ordered where the random source offers it, so the event ids share their time', async () => {
+    class TimeOrdered extends SequentialRandom {
+      timeOrderedUuid() {
+        return '018f2a3b-4c5d-7e6f-8a9b-0123456789ab';
+      }
+    }
+    const runner = new DeciderRunner(events, new TimeOrdered());
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+    const [stored] = await registry();
+    expect(stored.metadata).toMatchObject({ commandId: '018f2a3b-4c5d-7e6f-8a9b-0123456789ab' });
+    expect(stored.id).toBe(deterministicEventId('018f2a3b-4c5d-7e6f-8a9b-0123456789ab', REALM_REGISTRY_STREAM, 'no_stream', 0));
+    expect(stored.id.slice(0, 15)).toBe('018f2a3b-4c5d-7');
+  });
+
   it('folds the existing stream before deciding and appends at its revision', async () => {
     const runner = new DeciderRunner(events, new SequentialRandom());
     await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));

@@ -94,7 +94,7 @@ export class DeciderRunner {
     metadata: Record<string, unknown> = {},
     options: RunOptions = {},
   ): Promise<RunResult<E>> {
-    const commandId = this.random.uuid();
+    const commandId = this.commandId();
     for (let attempt = 1; ; attempt++) {
       const { state, revision } = options.stateless
         ? { state: decider.initialState(), revision: 'any' as const }
@@ -135,7 +135,7 @@ export class DeciderRunner {
   ): Promise<(RunResult<E> & { id: number }) | undefined> {
     const appendWithNextId = this.store.appendWithNextId;
     if (!appendWithNextId) return undefined;
-    const commandId = this.random.uuid();
+    const commandId = this.commandId();
     let newEvents: E[] = [];
     let taken: number | undefined;
     try {
@@ -150,6 +150,11 @@ export class DeciderRunner {
       if (!(error instanceof StreamRevisionConflictError) || taken === undefined) throw error;
       return { id: taken, ...(await this.run(decider, streamOf(taken), commandOf(taken), metadata)) };
     }
+  }
+
+  /** Time-ordered where the random source offers it, so the event ids are too (deterministicEventId). */
+  private commandId(): string {
+    return this.random.timeOrderedUuid?.() ?? this.random.uuid();
   }
 
   private toAppend(newEvents: DomainEvent[], commandId: string, streamId: string, expected: StreamRevision | 'no_stream' | 'any', metadata: Record<string, unknown>): EventToAppend[] {

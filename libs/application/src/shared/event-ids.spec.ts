@@ -46,4 +46,24 @@ describe('deterministicEventId', () => {
     const ids = Array.from({ length: 1000 }, (_, index) => deterministicEventId(COMMAND, 'messages-1', '41', index));
     expect(new Set(ids).size).toBe(1000);
   });
+
+  it('keeps the 48-bit time of a time-ordered (version 7) command id: the ids are version 7 and sort by their commands\' times', () => {
+    const at = (ms: number, rest: string) => {
+      const time = ms.toString(16).padStart(12, '0');
+      return `${time.slice(0, 8)}-${time.slice(8)}-7${rest}`;
+    };
+    const earlier = at(1_790_000_000_000, 'abc-9def-0123456789ab');
+    const later = at(1_790_000_000_001, '000-8000-000000000000');
+    const ids = [0, 1, 2].map((index) => deterministicEventId(earlier, 'message-7', 'no_stream', index));
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(id.slice(0, 13)).toBe(earlier.slice(0, 13));
+    }
+    expect(new Set(ids).size).toBe(3);
+    expect(deterministicEventId(earlier, 'message-7', 'no_stream', 0)).toBe(ids[0]);
+    const next = deterministicEventId(later, 'message-8', 'no_stream', 0);
+    expect(ids.every((id) => id < next)).toBe(true);
+    // The rest of the id is the hash's, as for any other command id.
+    expect(ids[0].slice(14)).not.toBe(deterministicEventId(earlier, 'message-7', 'no_stream', 1).slice(14));
+  });
 });

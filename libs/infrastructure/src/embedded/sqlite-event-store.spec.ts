@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { StreamRevisionConflictError } from '@app/application';
 import { openSqlite } from './sqlite';
 import { SqliteEventStore } from './sqlite-event-store';
@@ -70,5 +73,95 @@ describe('SqliteEventStore appends', () => {
     expect(read.events.map((e) => e.id)).toEqual(['a', 'c']);
     expect((await store.readStream('s', { fromRevision: 1n })).revision).toBe(1n);
     expect((await store.readStream('s', { maxCount: 1 })).revision).toBe(1n);
+  });
+});
+
+/**
+ * Group commit (issue #23): appends made in one turn of the event loop are written in one
+ * transaction, each answered after it commits; one refused append rolls back only itself; a
+ * transaction that fails as a whole fails every append of the group, none of them written.
+ */
+describe('SqliteEventStore group commit', () => {
+  const event = (id: string, type = 'Happened') => ({ id, type, data: { id }, metadata: { schemaVersion: 1 } });
+  let dir: string;
+  let db: ReturnType<typeof openSqlite>;
+  let store: SqliteEventStore;
+  const count = () => (db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    db = openSqlite(join(dir, 'events.sqlite'));
+    store = new SqliteEventStore(db);
+  });
+  afterEach(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the appends of one turn in one transaction, in call order, refusing only the conflicting one', async () => {
+    await store.appendToStream('s', [event('a')], { expectedRevision: 'no_stream' });
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('s', [event('b')], { expectedRevision: 0n }),
+      store.appendToStream('s', [event('c')], { expectedRevision: 0n }), // the same revision again: a conflict
+      store.appendToStream('t', [event('d'), event('e')], { expectedRevision: 'no_stream' }),
+      store.appendToStream('s', [event('f'), event('g')], { expectedRevision: 1n }),
+      store.appendToStream('s', [event('b')], { expectedRevision: 0n }), // a retry of the first: answered as it
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(StreamRevisionConflictError);
+    expect((outcomes[4] as PromiseFulfilledResult<unknown>).value).toEqual((outcomes[0] as PromiseFulfilledResult<unknown>).value);
+    expect((await store.readStream('s')).events.map((e) => e.id)).toEqual(['a', 'b', 'f', 'g']);
+    expect((await store.readAll({ maxCount: 10 })).map((e) => e.id)).toEqual(['a', 'b', 'd', 'e', 'f', 'g']);
+    // Another connection saw one commit for the five appends.
+    const other = openSqlite(join(dir, 'events.sqlite'));
+    try {
+      const before = (other.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+      await Promise.all([store.appendToStream('u', [event('h')], { expectedRevision: 'no_stream' }), store.appendToStream('v', [event('i')], { expectedRevision: 'no_stream' })]);
+      expect((other.prepare('PRAGMA data_version').get() as { data_version: number }).data_version).toBe(before + 1);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('rolls a refused append of several events back alone', async () => {
+    await store.appendToStream('s', [event('a')], { expectedRevision: 'no_stream' });
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('t', [event('x'), event('a')], { expectedRevision: 'no_stream' }), // its second id is taken
+      store.appendToStream('u', [event('y'), event('z')], { expectedRevision: 'no_stream' }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect((await store.readStream('t')).revision).toBe('no_stream');
+    expect((await store.readStream('u')).events.map((e) => e.id)).toEqual(['y', 'z']);
+    expect(count()).toBe(3);
+  });
+
+  it('fails every append of a group whose transaction cannot begin, writing none of them', async () => {
+    await store.appendToStream('s', [event('a')], { expectedRevision: 'no_stream' });
+    db.pragma('busy_timeout = 0');
+    const locker = openSqlite(join(dir, 'events.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      const outcomes = await Promise.allSettled([
+        store.appendToStream('s', [event('b')], { expectedRevision: 0n }),
+        store.appendToStream('t', [event('c')], { expectedRevision: 'no_stream' }),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+      expect((outcomes[0] as PromiseRejectedResult).reason).toHaveProperty('code', 'SQLITE_BUSY');
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect(count()).toBe(1);
+    // The store goes on.
+    await store.appendToStream('s', [event('b')], { expectedRevision: 0n });
+    expect(count()).toBe(2);
+  });
+
+  it('writes appends still queued when it closes', async () => {
+    const queued = store.appendToStream('s', [event('a')], { expectedRevision: 'no_stream' });
+    await store.close();
+    await expect(queued).resolves.toMatchObject({ nextExpectedRevision: 0n });
+    expect(count()).toBe(1);
   });
 });

@@ -25,6 +25,17 @@ type EventRow = {
   recorded_at: string;
 };
 
+/** What a queued write came to: its result, or the error it threw (its own writes rolled back). */
+type Outcome = { value?: unknown; error?: unknown };
+
+type QueuedWrite = {
+  write: () => unknown;
+  /** How many statements it writes (more than one: a savepoint of its own). */
+  statements: number;
+  outcome: Outcome | undefined;
+  done: (outcome: Outcome) => void;
+};
+
 type RawEventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
@@ -51,16 +62,29 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
  * being contiguous from 0 (the UNIQUE (stream_id, revision) index keeps them so): a stream is at
  * revision r exactly when row r exists and row r + 1 does not. So `no_stream` inserts revision 0
  * (the unique index refuses it if the stream exists), and an exact revision r inserts r + 1 only
- * `WHERE EXISTS` row r (the unique index refuses it if the stream moved on). A single-event append
- * is then one autocommitted statement: no separate read of the stream's revision and no
- * BEGIN / COMMIT round trips. Only a refused append reads the stream again, to tell a retried
- * append (same event ids: answered as the original was) from a conflict.
+ * `WHERE EXISTS` row r (the unique index refuses it if the stream moved on): no separate read of
+ * the stream's revision. Only a refused append reads the stream again, to tell a retried append
+ * (same event ids: answered as the original was) from a conflict.
+ *
+ * Group commit: appends are queued and written on the next turn of the event loop, all those
+ * queued by then in one immediate transaction (each append that writes more than one row in a
+ * savepoint of its own), and each caller is answered once that transaction has committed. A
+ * commit (its WAL frames, locks and system calls) cost about as much as the rest of a send's
+ * append, and concurrent requests' appends arrive in the same turn (issue #23). An append that is
+ * refused rolls back only itself; a transaction that fails as a whole (BEGIN, COMMIT, or an error
+ * after which SQLite rolled the transaction back) fails every append of the group, none of which
+ * was written. Nothing is acknowledged before its commit, and each commit is as durable as before.
  */
 export class SqliteEventStore implements EventStorePort {
   private readonly appended = new EventEmitter();
   private readonly statements;
-  /** Several events (or a read-then-write for `any`) are written in one immediate transaction. */
-  private readonly writeTransaction: Database.Transaction<(streamId: string, events: EventToAppend[], expected: ExpectedRevision) => AppendResult | undefined>;
+  /** The appends of one group commit, in order, each with what it came to. */
+  private readonly groupTransaction: Database.Transaction<(group: QueuedWrite[]) => void>;
+  /** A write of several statements inside the group's transaction: a savepoint of its own. */
+  private readonly savepoint: Database.Transaction<(write: () => unknown) => unknown>;
+  /** Appends waiting for the next group commit. */
+  private queue: QueuedWrite[] = [];
+  private flushScheduled = false;
   private closed = false;
 
   /**
@@ -119,7 +143,49 @@ export class SqliteEventStore implements EventStorePort {
       count: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM events WHERE position > ? AND position <= ?'),
       ping: db.prepare('SELECT 1'),
     };
-    this.writeTransaction = db.transaction((streamId: string, events: EventToAppend[], expected: ExpectedRevision) => this.write(streamId, events, expected));
+    this.savepoint = db.transaction((write: () => unknown) => write());
+    this.groupTransaction = db.transaction((group: QueuedWrite[]) => {
+      for (const queued of group) {
+        try {
+          queued.outcome = { value: queued.statements > 1 ? this.savepoint(queued.write) : queued.write() };
+        } catch (error) {
+          // Some errors (disk full, I/O) make SQLite roll the whole transaction back: then none
+          // of the group was written, and the group fails as one.
+          if (!this.db.inTransaction) throw error;
+          queued.outcome = { error };
+        }
+      }
+    });
+  }
+
+  /**
+   * Queues `write` for the next group commit; resolves once it is committed (or refused). Its
+   * outcome is what `write` returned, or the error it threw (its own writes rolled back).
+   */
+  private enqueue(write: () => unknown, statements: number): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      this.queue.push({ write, statements, outcome: undefined, done: resolve });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Writes the queued appends in one transaction, then answers each. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const group = this.queue;
+    if (group.length === 0) return;
+    this.queue = [];
+    try {
+      this.groupTransaction.immediate(group);
+    } catch (error) {
+      for (const queued of group) queued.done({ error });
+      return;
+    }
+    if (group.some((queued) => queued.outcome!.error === undefined && queued.outcome!.value !== undefined)) this.appended.emit('appended');
+    for (const queued of group) queued.done(queued.outcome!);
   }
 
   /**
@@ -166,25 +232,21 @@ export class SqliteEventStore implements EventStorePort {
    */
   useIdSequences(ids: { readonly db: Database.Database; allocateNow(sequence: string, count: number): number }): void {
     if (ids.db !== this.db) throw new Error('the id sequences must live on the event store\'s own connection');
-    const transaction = this.db.transaction((sequence: string, build: (id: number) => NewStreamAppend) => {
-      const id = ids.allocateNow(sequence, 1);
-      const { streamId, events } = build(id);
-      if (events.length === 0) throw new Error('appendWithNextId needs at least one event');
-      // no_stream: the unique (stream_id, revision) index refuses a stream that exists.
-      return { id, ...this.write(streamId, events, 'no_stream')! };
-    });
     this.appendWithNextId = async (sequence, build) => {
       let built: NewStreamAppend | undefined;
-      try {
-        const { id, nextExpectedRevision, position } = transaction.immediate(sequence, (id: number) => (built = build(id)));
-        this.appended.emit('appended');
-        return { id, nextExpectedRevision, position };
-      } catch (error) {
-        // Rolled back, the id included. A stream that exists is a conflict, as appendToStream says.
-        if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE' || !built || !/events\.stream_id/.test((error as Error).message)) throw error;
-        const current = this.statements.streamRevision.get(built.streamId)?.revision ?? null;
-        throw new StreamRevisionConflictError(built.streamId, 'no_stream', current === null ? 'no_stream' : BigInt(current));
-      }
+      // The id and the rows in one savepoint of the group commit: a refused append takes no id.
+      const { value, error } = await this.enqueue(() => {
+        const id = ids.allocateNow(sequence, 1);
+        built = build(id);
+        if (built.events.length === 0) throw new Error('appendWithNextId needs at least one event');
+        // no_stream: the unique (stream_id, revision) index refuses a stream that exists.
+        return { id, ...this.write(built.streamId, built.events, 'no_stream')! };
+      }, 2);
+      if (error === undefined) return value as AppendResult & { id: number };
+      // A stream that exists is a conflict, as appendToStream says.
+      if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE' || !built || !/events\.stream_id/.test((error as Error).message)) throw error;
+      const current = this.statements.streamRevision.get(built.streamId)?.revision ?? null;
+      throw new StreamRevisionConflictError(built.streamId, 'no_stream', current === null ? 'no_stream' : BigInt(current));
     };
   }
 
@@ -215,20 +277,14 @@ export class SqliteEventStore implements EventStorePort {
   async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const expected = options.expectedRevision;
-    let result: AppendResult | undefined;
-    try {
-      // One event at a known revision is one statement, atomic on its own.
-      result =
-        events.length === 1 && expected !== 'any'
-          ? this.write(streamId, events, expected)
-          : this.writeTransaction.immediate(streamId, events, expected);
-    } catch (error) {
+    // One event is one INSERT (`any` reads the revision first), atomic on its own; more need a savepoint.
+    const { value, error } = await this.enqueue(() => this.write(streamId, events, expected), events.length);
+    if (error !== undefined) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
       return this.refused(streamId, events, expected, error);
     }
-    if (result === undefined) return this.refused(streamId, events, expected);
-    this.appended.emit('appended');
-    return result;
+    if (value === undefined) return this.refused(streamId, events, expected);
+    return value as AppendResult;
   }
 
   async readStream(streamId: string, options: { fromRevision?: bigint; maxCount?: number } = {}): Promise<ReadStreamResult> {
@@ -329,6 +385,8 @@ export class SqliteEventStore implements EventStorePort {
   }
 
   async close(): Promise<void> {
+    // Appends already queued are written (the connection is closed after this store).
+    this.flush();
     this.closed = true;
     this.appended.emit('appended');
   }

@@ -335,7 +335,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
           }
         }
         if (change.addRows?.userIds.length) {
-          // Into the inbox, only where the user has no row in either level (a merge replaces main-table rows).
+          // Into the inbox, only where the user has no row in either level: the merge relies on no key being in both.
           this.statement(
             `INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT m.value, u.value, ? FROM json_each(?) m CROSS JOIN json_each(?) u
              WHERE NOT EXISTS (SELECT 1 FROM um_user_messages x WHERE x.user_id = u.value AND x.message_id = m.value) ORDER BY m.value, u.value`,
@@ -501,10 +501,22 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       .transaction(() => {
         const edge = this.statement('SELECT message_id AS m FROM um_inbox ORDER BY message_id, user_id LIMIT 1 OFFSET ?').get(Math.max(0, rows - 1)) as { m: number } | undefined;
         const last = edge === undefined ? upTo : Math.min(edge.m, upTo);
-        this.statement('INSERT OR REPLACE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? ORDER BY user_id, message_id')
-          .run(last);
-        const moved = this.statement('DELETE FROM um_inbox WHERE message_id <= ?').run(last).changes;
-        this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ?').run(last);
+        // OR IGNORE, not OR REPLACE: no (user, message) key is ever in both levels (a message's rows
+        // go to the inbox only when it is first indexed; rows added later, by a move or as
+        // historical, only where neither level has one), so nothing is ignored; and an INSERT …
+        // SELECT that can fail half-way (ABORT, REPLACE) writes a statement journal as it goes,
+        // which was a sixth of the step (issue #23).
+        const moved = this.statement('INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? ORDER BY user_id, message_id')
+          .run(last).changes;
+        // The whole inbox moved (a live merge nearly always): emptied without visiting its rows.
+        const rest = this.statement('SELECT EXISTS (SELECT 1 FROM um_inbox WHERE message_id > ?) OR EXISTS (SELECT 1 FROM um_inbox_messages WHERE message_id > ?) AS r').get(last, last) as { r: number };
+        if (rest.r) {
+          this.statement('DELETE FROM um_inbox WHERE message_id <= ?').run(last);
+          this.statement('DELETE FROM um_inbox_messages WHERE message_id <= ?').run(last);
+        } else {
+          this.statement('DELETE FROM um_inbox').run();
+          this.statement('DELETE FROM um_inbox_messages').run();
+        }
         return { moved, done: last === upTo };
       })
       .immediate();

@@ -14,4 +14,11 @@ export class CryptoRandom implements RandomPort {
   uuid(): string {
     return randomUUID();
   }
+
+  /** RFC 9562 version 7: 48 bits of Unix time in milliseconds, then 74 random bits (of a v4 UUID). */
+  timeOrderedUuid(): string {
+    const time = Date.now().toString(16).padStart(12, '0').slice(-12);
+    const random = randomUUID();
+    return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
+  }
 }
