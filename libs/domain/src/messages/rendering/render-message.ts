@@ -239,6 +239,8 @@ export function renderMessage(content: string, context: RenderContext, parser: M
  * excluded), so that a caller can look up only those (zerver/lib/mention.py possible_mentions).
  */
 export function possibleReferences(content: string): { names: string[]; ids: number[]; channelNames: string[]; wildcards: boolean; groupNames: string[] } {
+  // Every reference starts with "@" or "#": most messages hold neither, and need no search.
+  if (!content.includes('@') && !content.includes('#')) return { names: [], ids: [], channelNames: [], wildcards: false, groupNames: [] };
   const names = new Set<string>();
   const ids = new Set<number>();
   let wildcards = false;
