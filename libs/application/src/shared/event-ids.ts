@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A version-7 UUID (RFC 9562): its first 48 bits are a time in milliseconds. */
 const TIME_ORDERED = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -16,7 +16,8 @@ const TIME_ORDERED = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0
  * Any other command id gives a version-5-style id, all of it from the hash, as before.
  */
 export function deterministicEventId(commandId: string, streamId: string, expected: string, index: number): string {
-  const hex = createHash('sha256').update(`${commandId}\u0000${streamId}\u0000${expected}\u0000${index}`).digest('hex');
+  // crypto.hash: the one-shot digest (Node >= 20.12), without a Hash object per event.
+  const hex = hash('sha256', `${commandId}\u0000${streamId}\u0000${expected}\u0000${index}`, 'hex');
   // Shaped as an RFC 4122 UUID (version and variant bits set).
   const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
   const rest = `${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

@@ -1,4 +1,4 @@
-import { possibleReferences, renderMessage, type RenderContext } from './render-message';
+import { createMarkdown, possibleReferences, renderMessage, type RenderContext } from './render-message';
 import { hashUtilEncode } from './url-encoding';
 
 const context: RenderContext = {
@@ -237,4 +237,63 @@ describe('renderMessage with linkifiers', () => {
 
   it('does not link a URL with a scheme the renderer refuses', () =>
     expect(renderMessage('x-1', { ...context, linkifiers: [{ id: 3, pattern: 'x-(?P<id>\\d)', urlTemplate: 'javascript:alert({id})' }] }).html).toBe('<p>x-1</p>'));
+});
+
+describe('the Markdown fast paths (createMarkdown) change no output', () => {
+  const plain = createMarkdown(false);
+  const fast = createMarkdown(true);
+  // A fixed seed: a failure names the input, and reruns see the same inputs.
+  let seed = 23;
+  const random = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+
+  it('normalizeLink returns what markdown-it returns, for random URL-like strings', () => {
+    const starts = ['https://', 'http://', 'HTTPS://', 'ftp://', 'mailto:', '//', '', 'javascript:', 'https://user@', 'http://xn--'];
+    const hosts = ['example.com', 'a', 'a-b.c', 'A.com', 'ex_ample.com', 'bücher.de', '127.0.0.1', '[::1]', 'a.', '-a.com', 'a..b', ''];
+    const plainChars = [...'aZ09-._~/?#=&+,;!*'];
+    const otherChars = [...':@%()\'"<> \u00e9\u4e2d\\[]|{}^`$\t'];
+    let unchanged = 0;
+    for (let i = 0; i < 20000; i++) {
+      let tail = '';
+      const length = Math.floor(random() * 10);
+      for (let j = 0; j < length; j++) tail += pick(random() < 0.9 ? plainChars : otherChars);
+      const port = random() < 0.2 ? `:${Math.floor(random() * 99999)}` : '';
+      const url = pick(starts) + pick(hosts) + port + (random() < 0.8 ? pick(['/', '?', '#', '']) : '') + tail;
+      expect([url, fast.normalizeLink(url)]).toEqual([url, plain.normalizeLink(url)]);
+      if (plain.normalizeLink(url) === url) unchanged++;
+    }
+    // Both sides of the shortcut are exercised: many URLs markdown-it keeps as they are, many it changes.
+    expect(unchanged).toBeGreaterThan(2000);
+    expect(unchanged).toBeLessThan(18000);
+  });
+
+  it('renders random Markdown exactly as the plain parser does', () => {
+    const pieces = [
+      'word', ' ', '\n', '\n\n', '**', '_', '*', '`', '```\n', '> ', '- ', '1. ', '# ', '[', ']', '(', ')', '<', '>', '&', '\\',
+      'https://example.com/a?b=c#d', 'http://x.test', 'www.example.com', 'example.com', 'a@b.com', 'mailto:a@b.com', '//x.test/y',
+      'ftp://f.test', 'HTTPS://Ex.COM/', 'https://bücher.de/ä', 'javascript:alert(1)', ':', '/', '@', '@**King Hamlet**', '#**Denmark**',
+      ':smile:', '[link](https://example.com)', '<https://auto.test>', '[x](javascript:y)', '~~', '|', '---', '#123', 'ZUL-4',
+    ];
+    const linkifiers = [{ id: 1, pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://trac.example.com/ticket/{id}' }];
+    for (let i = 0; i < 5000; i++) {
+      let content = '';
+      const length = 1 + Math.floor(random() * 16);
+      for (let j = 0; j < length; j++) content += pick(pieces);
+      const withLinkifiers = { ...context, linkifiers: random() < 0.3 ? linkifiers : [] };
+      expect([content, renderMessage(content, withLinkifiers)]).toEqual([content, renderMessage(content, withLinkifiers, plain)]);
+      expect([content, renderMessage(content, withLinkifiers, fast)]).toEqual([content, renderMessage(content, withLinkifiers, plain)]);
+    }
+  });
+
+  it('takes the fast path for the links most messages hold', () => {
+    expect(renderMessage('A message under **sustained** load, with a [link](https://example.com).', context).html).toBe(
+      '<p>A message under <strong>sustained</strong> load, with a <a href="https://example.com" target="_blank" rel="noopener noreferrer">link</a>.</p>',
+    );
+  });
 });

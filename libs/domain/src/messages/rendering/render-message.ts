@@ -40,7 +40,12 @@ const SAFE_SCHEME = /^(https?|ftp|mailto):/i;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const IMAGE_URL = /\.(png|jpe?g|gif|webp|bmp)(\?.*)?$/i;
 
-function createMarkdown(): MarkdownIt.MarkdownIt {
+/**
+ * The configured parser. `fastPaths` (on in production) adds shortcuts that skip work whose
+ * result is known without doing it (addFastPaths); off, the parser is the plain configuration,
+ * which the equivalence tests compare against.
+ */
+export function createMarkdown(fastPaths = true): MarkdownIt.MarkdownIt {
   // Raw HTML never passes through (html: false escapes it); single newlines are <br> (Zulip's nl2br).
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
   // Zulip has no reference-style links, setext headings or inline images in messages.
@@ -53,6 +58,7 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
   };
   chatSyntax(md);
   md.core.ruler.push('zulip_linkifiers', applyLinkifiers);
+  if (fastPaths) addFastPaths(md);
   const rules = md.renderer.rules;
   rules.link_open = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
@@ -108,6 +114,36 @@ function createMarkdown(): MarkdownIt.MarkdownIt {
 }
 
 type Token = ReturnType<MarkdownIt.MarkdownIt['parse']>[number];
+
+/**
+ * A link destination normalizeLink leaves unchanged: http(s), a lower-case ASCII host, an
+ * optional port, then only characters that mdurl.encode keeps and that mdurl.parse cannot read as
+ * another part of the URL. mdurl.format(mdurl.parse(url)) gives it back as it was, punycode has no
+ * non-ASCII label to convert and mdurl.encode nothing to escape (the equivalence test in
+ * render-message.spec.ts checks this against markdown-it's own normalizeLink on random URLs).
+ */
+const PLAIN_URL = /^https?:\/\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?(?:[/?#][A-Za-z0-9\-._~/?#=&+,;!*]*)?$/;
+
+/** Characters linkify-it's test() needs in a text: a scheme ("http:", "//", "mailto:"…) or an e-mail's "@" (fuzzy links are off). */
+const MAY_LINKIFY = /[:/@]/;
+
+/**
+ * Shortcuts that change no output (issue #23: the Markdown parse was most of a send's checks):
+ * - normalizeLink returns a plain http(s) URL as it is, without parsing, punycode and re-encoding it;
+ * - the core linkify rule runs only when a text token holds a character a bare link or an e-mail
+ *   address needs: otherwise it tests the whole paragraph (a Markdown link's URL included, with
+ *   linkify-it's long host expression) only to find nothing to link in its text tokens.
+ */
+function addFastPaths(md: MarkdownIt.MarkdownIt): void {
+  const normalizeLink = md.normalizeLink.bind(md);
+  md.normalizeLink = (url: string) => (PLAIN_URL.test(url) ? url : normalizeLink(url));
+  const rules = (md.core.ruler as unknown as { __rules__: { name: string; fn: (state: MarkdownIt.StateCore) => void }[] }).__rules__;
+  const linkify = rules.find((rule) => rule.name === 'linkify')?.fn;
+  if (!linkify) throw new Error('markdown-it has no core linkify rule');
+  md.core.ruler.at('linkify', (state: MarkdownIt.StateCore) => {
+    if (state.tokens.some((block) => block.children?.some((token) => token.type === 'text' && MAY_LINKIFY.test(token.content)))) linkify(state);
+  });
+}
 
 /**
  * Zulip's LinkifierPattern: the organization's linkifiers turn their matches in text into links,
@@ -166,9 +202,9 @@ const markdown = () => (shared ??= createMarkdown());
  * Zulip's rendering of a message (zerver/lib/markdown render_message_markdown), pure: the raw
  * Markdown and what it may mention in, the HTML and the mentions it contains out. The HTML is
  * safe to insert: raw HTML in the source is escaped, link schemes are allow-listed, and every
- * attribute this renderer writes is escaped.
+ * attribute this renderer writes is escaped. `parser` is for tests (createMarkdown(false)).
  */
-export function renderMessage(content: string, context: RenderContext): RenderedMessage {
+export function renderMessage(content: string, context: RenderContext, parser: MarkdownIt.MarkdownIt = markdown()): RenderedMessage {
   const usersByName = new Map<string, MentionableUser>();
   // Lower ids win a name two users share; @**Name|id** disambiguates.
   for (const user of [...context.users].sort((a, b) => b.id - a.id)) usersByName.set(user.fullName.toLowerCase(), user);
@@ -182,7 +218,7 @@ export function renderMessage(content: string, context: RenderContext): Rendered
     found: { mentionedUserIds: new Set(), mentionedGroupIds: new Set(), streamWildcard: false, topicWildcard: false },
     links: [],
   };
-  const html = markdown().render(content, env).replace(/\n$/, '');
+  const html = parser.render(content, env).replace(/\n$/, '');
   const mentioned = new Set(env.found.mentionedUserIds);
   const groupsById = new Map((context.groups ?? []).map((g) => [g.id, g]));
   for (const groupId of env.found.mentionedGroupIds) for (const userId of groupsById.get(groupId)?.memberIds ?? []) mentioned.add(userId);
@@ -203,6 +239,8 @@ export function renderMessage(content: string, context: RenderContext): Rendered
  * excluded), so that a caller can look up only those (zerver/lib/mention.py possible_mentions).
  */
 export function possibleReferences(content: string): { names: string[]; ids: number[]; channelNames: string[]; wildcards: boolean; groupNames: string[] } {
+  // Every reference starts with "@" or "#": most messages hold neither, and need no search.
+  if (!content.includes('@') && !content.includes('#')) return { names: [], ids: [], channelNames: [], wildcards: false, groupNames: [] };
   const names = new Set<string>();
   const ids = new Set<number>();
   let wildcards = false;
