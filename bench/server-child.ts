@@ -48,9 +48,16 @@ async function startBare(): Promise<{ port: number; close(): Promise<void> }> {
   return { port: listening(server), close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** Nest on Express with one controller, no middleware, guard or interceptor. */
-async function startNest(): Promise<{ port: number; close(): Promise<void> }> {
-  const app = await NestFactory.create<NestExpressApplication>(HelloModule, { logger: false, bodyParser: false });
+/**
+ * Nest on Express with one controller, no middleware, guard or interceptor; on Nest's own Express
+ * adapter, or (`nest-adapter`) on the application's (createHttpAdapter: requests and responses
+ * built with Express's prototypes).
+ */
+async function startNest(adapter: 'nest' | 'application'): Promise<{ port: number; close(): Promise<void> }> {
+  const app =
+    adapter === 'application'
+      ? await NestFactory.create<NestExpressApplication>(HelloModule, createHttpAdapter(), { logger: false, bodyParser: false })
+      : await NestFactory.create<NestExpressApplication>(HelloModule, { logger: false, bodyParser: false });
   app.disable('x-powered-by');
   app.set('etag', false);
   await app.listen(0, HOST);
@@ -109,7 +116,11 @@ function residentParts(): { rssAnon?: number; rssFile?: number; rssShmem?: numbe
 
 async function main() {
   const server: { port: number; close(): Promise<void>; app?: NestExpressApplication } =
-    options.mode === 'bare' ? await startBare() : options.mode === 'nest' ? await startNest() : await startApp();
+    options.mode === 'bare'
+      ? await startBare()
+      : options.mode === 'nest' || options.mode === 'nest-adapter'
+        ? await startNest(options.mode === 'nest' ? 'nest' : 'application')
+        : await startApp();
   const bootMs = process.uptime() * 1000; // since the process started, module loading included
   let extra = {};
   if (options.mode === 'app' && options.setup?.kind === 'organization') {

@@ -6,13 +6,14 @@
  * The child is bench/server-child.ts; it starts one of
  * - `bare`: a node:http server answering a JSON hello,
  * - `nest`: a minimal Nest + Express application with one hello controller (the framework floor),
+ * - `nest-adapter`: the same on the application's HTTP adapter (apps/api/src/http/http-adapter.ts),
  * - `app`: the application as apps/api/src/main.ts builds it, on embedded stores in `dataDir`,
  *   optionally setting up an organization to load (see ChildSetup).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
-export type ServerMode = 'bare' | 'nest' | 'app';
+export type ServerMode = 'bare' | 'nest' | 'nest-adapter' | 'app';
 
 /** What the child sets up in a fresh `app` before it reports ready. */
 export type ChildSetup =
