@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CachedDocuments, type CollectionSpec } from '@app/application';
-import { openReadModelDatabase, openSqlite } from './sqlite';
+import { openSqlite } from './sqlite';
 import { SqliteReadStore } from './sqlite-read-store';
 
 type Person = { name: string; team: number };
@@ -178,84 +178,6 @@ describe('CachedDocuments over the embedded read store', () => {
     });
     expect(await cache.get('1', () => store.get<Person>('people', '1'))).toEqual({ name: 'ann', team: 5 });
   });
-  describe('the change check: the WAL-index header, and PRAGMA data_version only when it changed', () => {
-    /** Counts the store's `PRAGMA data_version` reads (the statement is prepared in the constructor). */
-    const countingVersions = (db: ReturnType<typeof openSqlite>) => {
-      const counter = { reads: 0 };
-      const prepare = db.prepare.bind(db);
-      db.prepare = ((sql: string) => {
-        const statement = prepare(sql);
-        if (sql !== 'PRAGMA data_version') return statement;
-        const get = statement.get.bind(statement);
-        statement.get = ((...args: unknown[]) => (counter.reads++, get(...(args as [])))) as typeof statement.get;
-        return statement;
-      }) as typeof db.prepare;
-      return counter;
-    };
-    const foreignProcessCommit = (team: number) => {
-      const script = `
-        const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
-        const db = new Database(process.argv[1]);
-        db.pragma('busy_timeout = 5000');
-        db.prepare("UPDATE rm_people SET doc = ?, f_team = ? WHERE id = '1'").run(JSON.stringify({ name: 'ann', team: ${team} }), ${team});
-        db.close();`;
-      execFileSync(process.execPath, ['-e', script, file]);
-    };
-
-    it('asks no PRAGMA data_version while nothing commits, and one after any commit (this connection\'s own too)', async () => {
-      const db = openSqlite(file);
-      opened.push(db);
-      const versions = countingVersions(db);
-      const store = new SqliteReadStore(db);
-      await store.ensureCollection(spec);
-      await store.ensureCollection(otherSpec);
-      await put(store, 'people', '1', { name: 'ann', team: 1 });
-      const stamp = store.changeStamp(['people', 'teams']);
-      const before = versions.reads;
-      for (let i = 0; i < 5; i++) expect(store.changeStamp(['people', 'teams'])).toBe(stamp);
-      expect(versions.reads).toBe(before);
-      // This connection's commit to another collection: the header changed, the version says it was not another connection's.
-      const teams = store.changeStamp('teams');
-      const people = store.changeStamp('people');
-      await put(store, 'people', '2', { name: 'bob', team: 2 });
-      expect(store.changeStamp('teams')).toBe(teams);
-      expect(store.changeStamp('people')).not.toBe(people);
-      expect(versions.reads).toBe(before + 1);
-      // Another process's commit: a new stamp for every collection.
-      foreignProcessCommit(9);
-      expect(store.changeStamp('teams')).not.toBe(teams);
-      expect(versions.reads).toBe(before + 2);
-      await store.close();
-    });
-
-    it('checks with PRAGMA data_version while a fresh read-model database loads, and watches the header once it has caught up', async () => {
-      const db = openReadModelDatabase(file);
-      opened.push(db);
-      const versions = countingVersions(db);
-      const store = new SqliteReadStore(db);
-      await store.ensureCollection(spec);
-      await put(store, 'people', '1', { name: 'ann', team: 1 });
-      const loading = versions.reads;
-      store.changeStamp('people');
-      store.changeStamp('people');
-      expect(versions.reads).toBe(loading + 2);
-      await store.caughtUp();
-      const cache = new CachedDocuments<Person>(store, 'people');
-      const load = () => store.get<Person>('people', '1');
-      expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 1 });
-      // The first read transaction in WAL mode may write the header once (SQLite builds the index).
-      store.changeStamp('people');
-      const watching = versions.reads;
-      expect(cache.peek('1')).toEqual({ name: 'ann', team: 1 });
-      expect(cache.peek('1')).toEqual({ name: 'ann', team: 1 });
-      expect(versions.reads).toBe(watching);
-      foreignProcessCommit(10);
-      expect(cache.peek('1')).toBeUndefined();
-      expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 10 });
-      await store.close();
-    });
-  });
-
   describe('view: one change check for several reads', () => {
     it('answers from memory with one check, and reads again in a view taken after a commit', async () => {
       const store = await open();

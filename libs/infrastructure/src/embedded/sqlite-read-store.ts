@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { closeSync, openSync, readSync } from 'node:fs';
 import type {
   CollectionSpec,
   Filter,
@@ -12,7 +11,7 @@ import type {
   WriteOperation,
 } from '@app/application';
 import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
-import { finishFreshLoad, isFreshLoad } from './sqlite';
+import { finishFreshLoad } from './sqlite';
 
 const SQL_OPERATORS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
@@ -41,14 +40,6 @@ const fieldValue = (doc: object, field: string): string | number | null => {
 /** Puts into one empty collection from which on its indexes are built after the rows are loaded. */
 const BULK_LOAD_ROWS = 2000;
 
-/**
- * The first copy of the WAL-index header at the start of a WAL database's `-shm` file
- * (https://sqlite.org/walformat.html, "The WAL-Index Header"): 48 bytes that every commit by any
- * connection rewrites (its change counter, last valid frame and checksums; a WAL reset changes the
- * salts), and that readers never write (their read marks are further on).
- */
-const WAL_INDEX_HEADER_BYTES = 48;
-
 /** Change stamps are drawn from one counter, so no two stores or collections ever share one. */
 let lastStamp = 0;
 const nextStamp = () => ++lastStamp;
@@ -75,41 +66,11 @@ export class SqliteReadStore implements ReadStorePort {
   private foreignStamp = nextStamp();
   private readonly dataVersion: Database.Statement<[], number>;
   private lastDataVersion: number;
-  /** The `-shm` file's WAL-index header as last seen (see changeStamp); undefined: not in WAL mode (yet), or unreadable. */
-  private walIndex: { fd: number; seen: Int32Array; now: Int32Array } | undefined;
 
   constructor(private readonly db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL)');
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.lastDataVersion = this.dataVersion.get() as number;
-    this.watchWalIndex();
-  }
-
-  /**
-   * Opens the `-shm` file of a database in WAL mode (not one still being loaded from zero, whose
-   * journal is in memory until caughtUp) to read its WAL-index header.
-   */
-  private watchWalIndex(): void {
-    if (this.walIndex || this.db.memory || isFreshLoad(this.db)) return;
-    if (String(this.db.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return;
-    // A read transaction first: a connection just switched to WAL has no `-shm` file until then.
-    this.checkDataVersion();
-    let fd: number;
-    try {
-      fd = openSync(`${this.db.name}-shm`, 'r');
-    } catch {
-      return;
-    }
-    this.walIndex = { fd, seen: new Int32Array(WAL_INDEX_HEADER_BYTES / 4), now: new Int32Array(WAL_INDEX_HEADER_BYTES / 4) };
-    // The header first, then the version: a commit before this header read is seen by the version check.
-    this.walIndexChanged();
-    this.checkDataVersion();
-  }
-
-  private unwatchWalIndex(): void {
-    if (!this.walIndex) return;
-    closeSync(this.walIndex.fd);
-    this.walIndex = undefined;
   }
 
   /**
@@ -120,54 +81,17 @@ export class SqliteReadStore implements ReadStorePort {
    * from one counter, so the newest of several collections' stamps also changes whenever any of
    * them does: several collections cost one `PRAGMA data_version` (a few microseconds, a tenth of
    * an authenticated trivial request when asked once per document; issue #23).
-   *
-   * `PRAGMA data_version` opens a read transaction (two `fcntl` locks on the `-shm` file): most of
-   * an authenticated trivial request's system time once the rest was gone. In WAL mode it is asked
-   * only when the WAL-index header in the `-shm` file changed since it was last seen (one `pread`
-   * of 48 bytes, no lock): every commit by any connection rewrites the header, so an unchanged
-   * header means no commit since; a changed one may be this connection's own commit, which the
-   * version then tells apart. The header is read before the version is asked, so a commit landing
-   * between the two is either counted by the version now or changes the header again for the next
-   * check (issue #23).
    */
   changeStamp(collection: string | readonly string[]): number {
-    if (this.walIndexChanged()) this.checkDataVersion();
-    let stamp = this.foreignStamp;
-    if (typeof collection === 'string') return Math.max(stamp, this.collectionStamps.get(collection) ?? 0);
-    for (const name of collection) stamp = Math.max(stamp, this.collectionStamps.get(name) ?? 0);
-    return stamp;
-  }
-
-  /** Whether the WAL-index header changed since last seen (remembering it), or cannot be read (then always). */
-  private walIndexChanged(): boolean {
-    const index = this.walIndex;
-    if (!index) return true;
-    let read: number;
-    try {
-      read = readSync(index.fd, index.now, 0, WAL_INDEX_HEADER_BYTES, 0);
-    } catch {
-      this.unwatchWalIndex();
-      return true;
-    }
-    if (read !== WAL_INDEX_HEADER_BYTES) return true;
-    const { now, seen } = index;
-    let same = true;
-    for (let i = 0; i < now.length; i++) {
-      if (now[i] !== seen[i]) {
-        same = false;
-        seen[i] = now[i];
-      }
-    }
-    return !same;
-  }
-
-  /** Another connection (another process) committed since last asked: a new stamp for every collection. */
-  private checkDataVersion(): void {
     const version = this.dataVersion.get() as number;
     if (version !== this.lastDataVersion) {
       this.lastDataVersion = version;
       this.foreignStamp = nextStamp();
     }
+    let stamp = this.foreignStamp;
+    if (typeof collection === 'string') return Math.max(stamp, this.collectionStamps.get(collection) ?? 0);
+    for (const name of collection) stamp = Math.max(stamp, this.collectionStamps.get(name) ?? 0);
+    return stamp;
   }
 
   private changed(collection: string): void {
@@ -451,7 +375,6 @@ export class SqliteReadStore implements ReadStorePort {
   /** Ends the fresh load of a database opened by openReadModelDatabase (a no-op otherwise). */
   async caughtUp(): Promise<void> {
     finishFreshLoad(this.db);
-    this.watchWalIndex();
   }
 
   async health() {
@@ -464,7 +387,6 @@ export class SqliteReadStore implements ReadStorePort {
   }
 
   async close(): Promise<void> {
-    // The connection is owned by the module that opened it; the `-shm` file descriptor is this store's.
-    this.unwatchWalIndex();
+    // The connection is owned by the module that opened it.
   }
 }
