@@ -106,9 +106,6 @@ export class SqliteEventStore implements EventStorePort {
     } = { pollIntervalMs: 100, now: () => new Date() },
   ) {
     this.appended.setMaxListeners(0);
-    // The shared read-back is dropped when events are appended here (and, while subscriptions
-    // watch, by another process: onAppend below).
-    this.appended.on('appended', this.forgetReadBack);
     db.exec(`
       CREATE TABLE IF NOT EXISTS events (
         position    INTEGER PRIMARY KEY,
@@ -314,42 +311,6 @@ export class SqliteEventStore implements EventStorePort {
     return events;
   }
 
-  /**
-   * The last subscription read (see readForSubscription), handed to the other subscriptions of
-   * this store that read the same positions: in process, every subscription (the projector, the
-   * client-event reactor, the scheduled deliveries) reads the same new events after an append.
-   */
-  private readBack: { after: number; maxCount: number; events: readonly RecordedEvent[] } | undefined;
-  private readonly forgetReadBack = () => {
-    this.readBack = undefined;
-  };
-
-  /**
-   * readAll for the subscription loops, read and deserialized once for all of them: the events
-   * after `after` (at most maxCount), the same frozen objects to each subscription that asks for
-   * the same positions before anything new is appended. Events are immutable and positions become
-   * visible in order, so even a read-back that a commit of another process has not yet dropped is
-   * a prefix of what a fresh read returns (the subscription reads the rest next). Each caller gets
-   * its own array.
-   */
-  private readForSubscription(after: GlobalPosition | undefined, maxCount: number): RecordedEvent[] {
-    const from = Number(after ?? 0n);
-    const shared = this.readBack;
-    // A read-back that reached the end of the log serves any batch size; a full one, smaller ones.
-    if (shared && shared.after === from && (shared.events.length < shared.maxCount || maxCount <= shared.events.length)) {
-      return shared.events.slice(0, maxCount);
-    }
-    const rows = this.statements.readAll.all(from, maxCount);
-    if (rows.length === 0) return [];
-    const events: RecordedEvent[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const [position, id, streamId, revision, type, data, metadata, recordedAt] = rows[i];
-      events[i] = deepFreeze({ id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt });
-    }
-    this.readBack = { after: from, maxCount, events };
-    return events.slice();
-  }
-
   async countEvents(options: { after?: GlobalPosition; upTo: GlobalPosition }): Promise<number> {
     return this.statements.count.get(Number(options.after ?? 0n), Number(options.upTo))!.n;
   }
@@ -368,7 +329,6 @@ export class SqliteEventStore implements EventStorePort {
     // appends of the other requests handled in this turn land first and are read (and projected)
     // as one batch, instead of one batch each.
     const onAppend = () => {
-      this.readBack = undefined;
       if (!wake || wakeScheduled) return;
       wakeScheduled = true;
       setImmediate(() => {
@@ -377,8 +337,6 @@ export class SqliteEventStore implements EventStorePort {
       });
     };
     this.appended.on('appended', onAppend);
-    // Commits of other processes before this subscription watched them are read afresh.
-    this.readBack = undefined;
     const stopWatching = this.options.changes?.onChange(onAppend);
     const sleep = () =>
       new Promise<void>((resolve) => {
@@ -393,7 +351,7 @@ export class SqliteEventStore implements EventStorePort {
     const loop = async () => {
       try {
         while (active && !this.closed) {
-          const batch = this.readForSubscription(after, options.batchSize ?? 1000);
+          const batch = await this.readAll({ after, maxCount: options.batchSize ?? 1000 });
           if (batch.length === 0) {
             await sleep();
             continue;
@@ -432,13 +390,4 @@ export class SqliteEventStore implements EventStorePort {
     this.closed = true;
     this.appended.emit('appended');
   }
-}
-
-/** Freezes a deserialized event (plain JSON values) throughout: subscriptions share it. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }
