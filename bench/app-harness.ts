@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateRealmCommand, CreateUserCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
 import { loadConfig } from '@app/config';
-import { CURRENT_SCHEMA_VERSION, usersStream } from '@app/domain';
+import { CURRENT_SCHEMA_VERSION, operatorActor, usersStream } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
 import { Projector } from '@app/projections';
 import { AppModule } from '../apps/api/src/app.module';
@@ -28,6 +29,14 @@ export async function startApp(dataDir: string) {
   await app.init();
   await app.listen(0, HOST);
   return { app, port: ((app.getHttpServer() as http.Server).address() as AddressInfo).port };
+}
+
+/** A new organization with one member, sender@bench.test, and the Authorization header that signs in as them. */
+export async function createBenchRealm(app: NestExpressApplication): Promise<{ realmId: number; sender: { userId: number; apiKey: string }; auth: string }> {
+  const bus = app.get(CommandBus);
+  const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
+  const sender = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'sender@bench.test', fullName: 'Sender', role: 'member', password: null }));
+  return { realmId, sender, auth: `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}` };
 }
 
 /** n users in one append to the organization's users stream (what CreateUser would append, n times). */

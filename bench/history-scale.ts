@@ -46,11 +46,10 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CommandBus } from '@nestjs/cqrs';
-import { CreateRealmCommand, CreateUserCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
-import { CURRENT_SCHEMA_VERSION, type MessageSent, messageStream, operatorActor } from '@app/domain';
+import { EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
+import { CURRENT_SCHEMA_VERSION, type MessageSent, messageStream } from '@app/domain';
 import { Projector } from '@app/projections';
-import { jsonOk, seedUsers, startApp } from './app-harness';
+import { createBenchRealm, jsonOk, seedUsers, startApp } from './app-harness';
 import { type LoadOptions, runLoad } from './load-generator';
 import { appendRunToDocSection } from './run-log';
 import { type ServerProcess, startServerProcess } from './server-process';
@@ -69,10 +68,7 @@ type Built = { auth: string; channel: string; appendMs: number; projectedMs: num
 async function build(dataDir: string, users: number, channels: number, subscribers: number, messages: number, compactAfterBuild: boolean): Promise<Built> {
   const { app, port } = await startApp(dataDir);
   try {
-    const bus = app.get(CommandBus);
-    const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
-    const sender = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'sender@bench.test', fullName: 'Sender', role: 'member', password: null }));
-    const auth = `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}`;
+    const { realmId, sender, auth } = await createBenchRealm(app);
     const others = await seedUsers(app, realmId, users - 1);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const api = { port, auth, agent };

@@ -22,10 +22,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { CommandBus } from '@nestjs/cqrs';
 import {
-  CreateRealmCommand,
-  CreateUserCommand,
   EVENT_STORE,
   type EventStorePort,
   ID_ALLOCATOR,
@@ -38,12 +35,12 @@ import {
   type UserMessageStorePort,
 } from '@app/application';
 import { loadConfig } from '@app/config';
-import { CURRENT_SCHEMA_VERSION, MESSAGE_FLAG_BITS, operatorActor, usersStream } from '@app/domain';
+import { CURRENT_SCHEMA_VERSION, MESSAGE_FLAG_BITS, usersStream } from '@app/domain';
 import { createLogger, openSqlite, SqliteUserMessageStore } from '@app/infrastructure';
 import { Projector } from '@app/projections';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
-import { startApp, seedUsers, writeDocSection } from './app-harness';
+import { createBenchRealm, startApp, seedUsers, writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, machineInfo, now, parseArgs, percentile, progress, type ResultRow, runMain, tempDir } from './support';
 
 const HOST = '127.0.0.1';
@@ -103,10 +100,8 @@ async function sendToBigChannel(args: ReturnType<typeof parseArgs>, rows: Result
   const dir = tempDir('messages');
   const { app, port } = await startApp(dir.path);
   try {
-    const bus = app.get(CommandBus);
-    const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
-    const sender = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'sender@bench.test', fullName: 'Sender', role: 'member', password: null }));
-    const api: Api = { port, auth: `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}` };
+    const { realmId, sender, auth } = await createBenchRealm(app);
+    const api: Api = { port, auth };
     progress(`seeding ${fmtInt(subscribers)} users`);
     const users = await seedUsers(app, realmId, subscribers - 1);
     progress('subscribing them to "crowd"');

@@ -25,16 +25,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { CommandBus } from '@nestjs/cqrs';
-import { CreateRealmCommand, CreateUserCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
+import { EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
 import { loadConfig } from '@app/config';
-import { CURRENT_SCHEMA_VERSION, operatorActor, usersStream } from '@app/domain';
+import { CURRENT_SCHEMA_VERSION, usersStream } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
 import { Projector } from '@app/projections';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
 import { type LoadClient, type LoadResult, runLoadInWorker } from './load-generator';
-import { singleConnection, startApp, seedUsers, writeDocSection } from './app-harness';
+import { createBenchRealm, singleConnection, startApp, seedUsers, writeDocSection } from './app-harness';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, machineInfo, now, parseArgs, progress, type ResultRow, runMain, stringArg, tempDir } from './support';
 
 const HOST = '127.0.0.1';
@@ -66,10 +65,7 @@ async function main() {
   const dir = tempDir('messages-throughput');
   const { app, port } = await startApp(dir.path);
   try {
-    const bus = app.get(CommandBus);
-    const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
-    const sender = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'sender@bench.test', fullName: 'Sender', role: 'member', password: null }));
-    const auth = `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}`;
+    const { realmId, sender, auth } = await createBenchRealm(app);
     progress(`seeding ${subscribers - 1} users and the channel "crowd"`);
     const users = await seedUsers(app, realmId, subscribers - 1);
     const setup = singleConnection();

@@ -20,12 +20,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateRealmCommand, CreateUserCommand, EVENT_STORE, LIVE_READ_MODELS, SendMessageCommand, type UpcastingEventStore } from '@app/application';
-import { operatorActor, type Actor } from '@app/domain';
+import { EVENT_STORE, LIVE_READ_MODELS, SendMessageCommand, type UpcastingEventStore } from '@app/application';
+import { type Actor } from '@app/domain';
 import { SqliteEventStore } from '@app/infrastructure/embedded/sqlite-event-store';
 import { SqliteReadStore } from '@app/infrastructure/embedded/sqlite-read-store';
 import { SqliteUserMessageStore } from '@app/infrastructure/embedded/sqlite-user-message-store';
-import { jsonOk, seedUsers, startApp } from './app-harness';
+import { createBenchRealm, jsonOk, seedUsers, startApp } from './app-harness';
 import { fmtNum, intArg, parseArgs, progress, runMain, tempDir } from './support';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -69,9 +69,7 @@ async function main() {
   const { app, port } = await startApp(dir.path);
   try {
     const bus = app.get(CommandBus);
-    const { realmId } = await bus.execute(new CreateRealmCommand('bench', 'Bench'));
-    const sender = await bus.execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'sender@bench.test', fullName: 'Sender', role: 'member', password: null }));
-    const auth = `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}`;
+    const { realmId, sender, auth } = await createBenchRealm(app);
     const others = subscribers > 1 ? await seedUsers(app, realmId, subscribers - 1) : [];
     await jsonOk({ port, auth, agent: new http.Agent({ keepAlive: false }) }, 'POST', '/api/v1/users/me/subscriptions', {
       subscriptions: JSON.stringify([{ name: 'crowd' }]),

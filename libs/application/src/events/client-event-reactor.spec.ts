@@ -45,4 +45,24 @@ describe('ClientEventReactor', () => {
     expect(mappers.types()).toEqual(['Broken', 'Noted']);
     queues.stop();
   });
+
+  it('maps nothing while this process holds no queue, and delivers to a queue registered afterwards', async () => {
+    const queues = new EventQueues({ instanceId: 't' });
+    const mapped: number[] = [];
+    const mappers = new ClientEventMappers().register('Noted', (e: RecordedEvent<string, { userId: number; n: number }>) => {
+      mapped.push(e.data.n);
+      return [{ userIds: [e.data.userId], event: { type: 'note', n: e.data.n } }];
+    });
+    const reactor = new ClientEventReactor(events, readStore, waiter, mappers, queues, { error: (_o, msg) => errors.push(msg) });
+    await reactor.start();
+    await handler!([recorded(11n, 'Noted', { userId: 1, n: 1 }), recorded(12n, 'Noted', { userId: 1, n: 2 })]);
+    expect(mapped).toEqual([]);
+    expect(reactor.position).toBe(12n);
+    const queue = queues.create({ userId: 1, realmId: 1, eventTypes: null });
+    queue.open(reactor.position);
+    await handler!([recorded(13n, 'Noted', { userId: 1, n: 3 })]);
+    expect(mapped).toEqual([3]);
+    expect((await queues.fetch(queue, -1, true)).map((e) => [e.type, e.n])).toEqual([['note', 3]]);
+    queues.stop();
+  });
 });
