@@ -49,9 +49,9 @@ const API_PREFIX = '/api/v1';
  * and leaves in `req.path`.
  */
 export function pathBelowApi(path: string): string | undefined {
-  if (path.length < API_PREFIX.length || (path.length > API_PREFIX.length && path.charCodeAt(API_PREFIX.length) !== 47 /* / */)) return undefined;
   if (!path.startsWith(API_PREFIX)) return undefined;
-  return path.length === API_PREFIX.length ? '/' : path.slice(API_PREFIX.length);
+  if (path.length === API_PREFIX.length) return '/';
+  return path[API_PREFIX.length] === '/' ? path.slice(API_PREFIX.length) : undefined;
 }
 
 /**

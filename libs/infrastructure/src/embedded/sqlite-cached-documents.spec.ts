@@ -6,6 +6,17 @@ import { CachedDocuments, type CollectionSpec } from '@app/application';
 import { openSqlite } from './sqlite';
 import { SqliteReadStore } from './sqlite-read-store';
 
+/** Another process commits to the database file: person 1 ("ann") moves to team 4. */
+function moveAnnToTeam4FromAnotherProcess(file: string): void {
+  const script = `
+    const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+    const db = new Database(process.argv[1]);
+    db.pragma('busy_timeout = 5000');
+    db.prepare("UPDATE rm_people SET doc = ?, f_team = 4 WHERE id = '1'").run(JSON.stringify({ name: 'ann', team: 4 }));
+    db.close();`;
+  execFileSync(process.execPath, ['-e', script, file]);
+}
+
 type Person = { name: string; team: number };
 
 const spec: CollectionSpec = { name: 'people', fields: [{ name: 'team', type: 'number' }] };
@@ -109,13 +120,7 @@ describe('CachedDocuments over the embedded read store', () => {
     const cache = new CachedDocuments<Person>(reader, 'people');
     const load = () => reader.get<Person>('people', '1');
     expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 1 });
-    const script = `
-      const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
-      const db = new Database(process.argv[1]);
-      db.pragma('busy_timeout = 5000');
-      db.prepare("UPDATE rm_people SET doc = ?, f_team = 4 WHERE id = '1'").run(JSON.stringify({ name: 'ann', team: 4 }));
-      db.close();`;
-    execFileSync(process.execPath, ['-e', script, file]);
+    moveAnnToTeam4FromAnotherProcess(file);
     expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
   });
 
@@ -154,13 +159,7 @@ describe('CachedDocuments over the embedded read store', () => {
       expect(cache.peek('1')).toBeUndefined();
       expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 3 });
       expect(cache.peek('1')).toEqual({ name: 'ann', team: 3 });
-      const script = `
-        const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
-        const db = new Database(process.argv[1]);
-        db.pragma('busy_timeout = 5000');
-        db.prepare("UPDATE rm_people SET doc = ?, f_team = 4 WHERE id = '1'").run(JSON.stringify({ name: 'ann', team: 4 }));
-        db.close();`;
-      execFileSync(process.execPath, ['-e', script, file]);
+      moveAnnToTeam4FromAnotherProcess(file);
       expect(cache.peek('1')).toBeUndefined();
       expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
     });
