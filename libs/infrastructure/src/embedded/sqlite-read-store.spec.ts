@@ -82,6 +82,23 @@ describe('SqliteReadStore writes', () => {
     expect(await store.getCheckpoint('people')).toBe(2500n);
   });
 
+  it('drops the indexes a spec no longer declares, keeping the documents and the declared ones', async () => {
+    const indexNames = () => db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rm_people' AND sql IS NOT NULL ORDER BY name`).pluck().all();
+    expect(indexNames()).toEqual(['ix_rm_people_team', 'ux_rm_people_email']);
+    await put('1', person('ann', 1), 1n, null);
+    // A later version: team is no longer indexed, email no longer unique, active indexed.
+    const newer: CollectionSpec = { name: 'people', fields: [{ name: 'team', type: 'number', index: false }, { name: 'email', type: 'string', index: false }, { name: 'active', type: 'boolean' }] };
+    await store.ensureCollection(newer);
+    expect(indexNames()).toEqual(['ix_rm_people_active']);
+    expect(await teamIds(1)).toEqual(['ann']);
+    await put('2', person('ann', 1), 2n, null); // the same e-mail again: no unique index any more
+    expect(await store.count('people', { active: true })).toBe(2);
+    // An index of someone else's naming on the table is left alone.
+    db.exec('CREATE INDEX by_hand ON rm_people (f_team)');
+    await store.ensureCollection(newer);
+    expect(indexNames()).toEqual(['by_hand', 'ix_rm_people_active']);
+  });
+
   it('refuses a large first load that breaks a unique index, keeping nothing of the batch', async () => {
     const ops = Array.from({ length: 2500 }, (_, i) => ({ type: 'put' as const, id: String(i), doc: person(i === 2499 ? 'p0' : `p${i}`, 1), position: BigInt(i + 1), previous: null }));
     await expect(store.commit({ writes: [{ collection: 'people', ops }], checkpoints: [{ name: 'people', position: 2500n }] })).rejects.toBeInstanceOf(

@@ -129,14 +129,24 @@ export class SqliteReadStore implements ReadStorePort {
           : `json_extract(doc, '$.${field.name}')`;
         this.db.exec(`UPDATE ${name} SET ${col} = ${extract}`);
       }
+      const declared = new Set<string>();
       for (const field of singleFieldIndexes(spec)) {
+        declared.add(`ix_${name}_${field}`);
         this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${field} ON ${name} (${column(field)})`);
       }
       for (const fields of spec.compoundIndexes ?? []) {
+        declared.add(`ix_${name}_${fields.join('_')}`);
         this.db.exec(`CREATE INDEX IF NOT EXISTS ix_${name}_${fields.join('_')} ON ${name} (${fields.map(column).join(', ')})`);
       }
       for (const fields of spec.unique ?? []) {
+        declared.add(`ux_${name}_${fields.join('_')}`);
         this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ux_${name}_${fields.join('_')} ON ${name} (${fields.map(column).join(', ')})`);
+      }
+      // Indexes of this table that the spec no longer declares (a field that lost its index, or
+      // left the spec) would still be written by every put: they go. Their columns stay, unread.
+      const existingIndexes = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(name) as string[];
+      for (const index of existingIndexes) {
+        if ((index.startsWith(`ix_${name}_`) || index.startsWith(`ux_${name}_`)) && !declared.has(index)) this.db.exec(`DROP INDEX ${index}`);
       }
     })();
     this.specs.set(spec.name, spec);

@@ -31,6 +31,7 @@ export const CHECKPOINTS = '_checkpoints';
 const NAMESPACE_EXISTS = 48;
 const INDEX_OPTIONS_CONFLICT = 85;
 const INDEX_KEY_SPECS_CONFLICT = 86;
+const INDEX_NOT_FOUND = 27;
 
 const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const assertName = (kind: string, name: string) => {
@@ -143,7 +144,9 @@ export class MongoReadStore implements ReadStorePort {
     await ensureCollectionExists(this.database, this.namespace.of(collectionName(spec.name)));
     const fieldTypes = new Map(spec.fields.map((f) => [assertName('field', f.name), f.type]));
     const fieldsOf = (names: string[]) => names.map((n) => assertName('field', n));
+    const declared = new Set<string>();
     const create = async (keys: Document, options: { name: string; unique?: boolean; partialFilterExpression?: Document }) => {
+      declared.add(options.name);
       try {
         await rows.createIndex(keys, options);
       } catch (error) {
@@ -174,6 +177,17 @@ export class MongoReadStore implements ReadStorePort {
           partialFilterExpression: Object.fromEntries(fieldsOf(fields).map((f) => [f, { $type: ['string', 'number', 'bool'] }])),
         },
       );
+    }
+    // Indexes the spec no longer declares would still be written by every put, as in the embedded
+    // store: they go (another process may have dropped one first).
+    for (const index of await rows.indexes()) {
+      const name = String(index.name);
+      if (!(name.startsWith('ix_') || name.startsWith('ux_')) || declared.has(name)) continue;
+      try {
+        await rows.dropIndex(name);
+      } catch (error) {
+        if (!isServerError(error, INDEX_NOT_FOUND)) throw error;
+      }
     }
     this.specs.set(spec.name, spec);
   }

@@ -136,6 +136,14 @@ export function readStoreContract(adapterName: string, open: () => Promise<ReadS
       expect(await store.count(spec.name, { rank: null })).toBe(5);
     });
 
+    it('drops a unique constraint the spec no longer declares, and queries still answer', async () => {
+      await store.ensureCollection({ ...spec, fields: spec.fields.map((f) => (f.name === 'age' ? { ...f, index: false } : f)), unique: [] });
+      // "ada" again: allowed now that name is no longer unique.
+      await store.commit({ writes: [{ collection: spec.name, ops: [{ type: 'put', id: '9', doc: { id: 9, name: 'ada', team: 'web', age: 70, active: true } }] }], checkpoints: [] });
+      expect(await store.count(spec.name, { name: 'ada' })).toBe(2);
+      expect(names(await store.find<Person>(spec.name, { where: { team: 'web', age: { $gte: 30 } }, orderBy: [{ field: 'age', direction: 'asc' }] }))).toEqual(['cy', 'ada']);
+    });
+
     it('filters and sorts on a field declared without an index of its own', async () => {
       const lean: CollectionSpec = { name: unique(), fields: [{ name: 'team', type: 'string' }, { name: 'active', type: 'boolean', index: false }, { name: 'age', type: 'number', index: false }] };
       await store.ensureCollection(lean);
