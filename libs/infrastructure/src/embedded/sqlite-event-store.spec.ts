@@ -165,3 +165,110 @@ describe('SqliteEventStore group commit', () => {
     expect(count()).toBe(1);
   });
 });
+
+/**
+ * Live subscriptions read this process's own commits from memory (issue #23): what they deliver
+ * must be exactly what the log holds, in order, with another process's appends in between read
+ * from the table, and nothing of a refused append.
+ */
+describe('SqliteEventStore live subscriptions', () => {
+  const event = (id: string) => ({ id, type: 'Happened', data: { id, list: [1, 2], nested: { at: null } }, metadata: { schemaVersion: 1, causationId: `c-${id}` } });
+  let dir: string;
+  let db: ReturnType<typeof openSqlite>;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'live-subscription-'));
+    db = openSqlite(join(dir, 'events.sqlite'));
+    store = new SqliteEventStore(db, { pollIntervalMs: 10, now: () => new Date() });
+  });
+  afterEach(async () => {
+    await store.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers exactly the stored log, reading only what another process appended', async () => {
+    await store.appendToStream('before', [event('a')], { expectedRevision: 'no_stream' });
+    const received: Awaited<ReturnType<SqliteEventStore['readAll']>> = [];
+    const tableReads: number[] = [];
+    const readAll = store.readAll.bind(store);
+    jest.spyOn(store, 'readAll').mockImplementation(async (options) => {
+      const rows = await readAll(options);
+      if (rows.length > 0) tableReads.push(...rows.map((e) => Number(e.position)));
+      return rows;
+    });
+    const subscription = store.subscribeToAll({ after: (await store.headPosition())! }, async (batch) => void received.push(...batch));
+    const until = async (n: number) => {
+      for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    };
+
+    await Promise.allSettled([
+      store.appendToStream('s', [event('b'), event('c')], { expectedRevision: 'no_stream' }),
+      store.appendToStream('t', [event('x'), event('a')], { expectedRevision: 'no_stream' }), // refused: "a" is taken
+      store.appendToStream('u', [event('d')], { expectedRevision: 'no_stream' }),
+    ]);
+    await until(3);
+    // Another process appends; then this one again, after the gap.
+    const otherDb = openSqlite(join(dir, 'events.sqlite'));
+    const other = new SqliteEventStore(otherDb);
+    await other.appendToStream('foreign', [event('f')], { expectedRevision: 'no_stream' });
+    await other.close();
+    otherDb.close();
+    await store.appendToStream('s', [event('g')], { expectedRevision: 1n });
+    await until(5);
+    await subscription.close();
+
+    const stored = await readAll({ after: 1n, maxCount: 100 });
+    expect(received.map((e) => e.id)).toEqual(['b', 'c', 'd', 'f', 'g']);
+    expect(received).toEqual(stored);
+    // The table was read for the foreign event only (and for this process's own after it, when
+    // the subscription woke on the other process's commit before this one's landed).
+    expect(tableReads).toContain(Number(stored[3].position));
+    expect(tableReads.filter((p) => p < Number(stored[3].position))).toEqual([]);
+  });
+
+  it('with commits of other processes reported, queries only when one is reported or the poll comes', async () => {
+    const listeners = new Set<() => void>();
+    const changes = { onChange: (listener: () => void) => (listeners.add(listener), () => void listeners.delete(listener)) };
+    await store.close();
+    // A poll far away: only this process's appends and the reported commits wake the subscription.
+    store = new SqliteEventStore(db, { pollIntervalMs: 60_000, now: () => new Date(), changes });
+    const queries: number[] = [];
+    const readAll = store.readAll.bind(store);
+    jest.spyOn(store, 'readAll').mockImplementation(async (options) => {
+      queries.push(Number(options.after ?? 0n));
+      return readAll(options);
+    });
+    const received: string[] = [];
+    const subscription = store.subscribeToAll({}, async (batch) => void received.push(...batch.map((e) => e.id)));
+    const until = async (n: number) => {
+      for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    };
+    await until(0);
+    await new Promise((r) => setTimeout(r, 20));
+    const queriesAtStart = queries.length; // the catch-up's read of the (empty) table
+
+    await store.appendToStream('s', [event('a')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('s', [event('b')], { expectedRevision: 0n });
+    await until(2);
+    expect(received).toEqual(['a', 'b']);
+    expect(queries.length).toBe(queriesAtStart);
+
+    // Another process commits and the watcher says so: read from the table at once.
+    const otherDb = openSqlite(join(dir, 'events.sqlite'));
+    const other = new SqliteEventStore(otherDb);
+    await other.appendToStream('foreign', [event('f')], { expectedRevision: 'no_stream' });
+    await other.close();
+    otherDb.close();
+    for (const listener of listeners) listener();
+    await until(3);
+    expect(received).toEqual(['a', 'b', 'f']);
+    expect(queries.length).toBeGreaterThan(queriesAtStart);
+    // And this process's next commit, after the gap, is delivered too.
+    await store.appendToStream('s', [event('c')], { expectedRevision: 1n });
+    await until(4);
+    expect(received).toEqual(['a', 'b', 'f', 'c']);
+    await subscription.close();
+  });
+});

@@ -29,7 +29,10 @@ type EventRow = {
 type Outcome = { value?: unknown; error?: unknown };
 
 type QueuedWrite = {
-  write: () => unknown;
+  /** Writes the append, listing the rows it inserted in `written`. */
+  write: (written: RawEventRow[]) => unknown;
+  /** The rows inserted, kept once the group has committed (see recent). */
+  written: RawEventRow[];
   /** How many statements it writes (more than one: a savepoint of its own). */
   statements: number;
   outcome: Outcome | undefined;
@@ -37,6 +40,18 @@ type QueuedWrite = {
 };
 
 type RawEventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
+
+/** Rows this process committed last that live subscriptions read without a query (see SqliteEventStore.recent). */
+const RECENT_ROWS = 1024;
+
+const fromRaw = (rows: RawEventRow[]): RecordedEvent[] => {
+  const events: RecordedEvent[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const [position, id, streamId, revision, type, data, metadata, recordedAt] = rows[i];
+    events[i] = { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
+  }
+  return events;
+};
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
@@ -81,11 +96,18 @@ export class SqliteEventStore implements EventStorePort {
   /** The appends of one group commit, in order, each with what it came to. */
   private readonly groupTransaction: Database.Transaction<(group: QueuedWrite[]) => void>;
   /** A write of several statements inside the group's transaction: a savepoint of its own. */
-  private readonly savepoint: Database.Transaction<(write: () => unknown) => unknown>;
+  private readonly savepoint: Database.Transaction<(write: (written: RawEventRow[]) => unknown, written: RawEventRow[]) => unknown>;
   /** Appends waiting for the next group commit. */
   private queue: QueuedWrite[] = [];
   private flushScheduled = false;
   private closed = false;
+  /**
+   * The rows of this process's last commits, as stored, at contiguous positions (a gap, left by
+   * another process's append, starts the list anew). A live subscription reads the events after
+   * its position from here when they are all here, instead of querying the rows it was just woken
+   * for (three subscriptions read every send; issue #23). Anything not here is read from the table.
+   */
+  private recent: RawEventRow[] = [];
 
   /**
    * EventStorePort.appendWithNextId: offered once the id sequences on this store's connection are
@@ -143,12 +165,13 @@ export class SqliteEventStore implements EventStorePort {
       count: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM events WHERE position > ? AND position <= ?'),
       ping: db.prepare('SELECT 1'),
     };
-    this.savepoint = db.transaction((write: () => unknown) => write());
+    this.savepoint = db.transaction((write: (written: RawEventRow[]) => unknown, written: RawEventRow[]) => write(written));
     this.groupTransaction = db.transaction((group: QueuedWrite[]) => {
       for (const queued of group) {
         try {
-          queued.outcome = { value: queued.statements > 1 ? this.savepoint(queued.write) : queued.write() };
+          queued.outcome = { value: queued.statements > 1 ? this.savepoint(queued.write, queued.written) : queued.write(queued.written) };
         } catch (error) {
+          queued.written = [];
           // Some errors (disk full, I/O) make SQLite roll the whole transaction back: then none
           // of the group was written, and the group fails as one.
           if (!this.db.inTransaction) throw error;
@@ -162,9 +185,9 @@ export class SqliteEventStore implements EventStorePort {
    * Queues `write` for the next group commit; resolves once it is committed (or refused). Its
    * outcome is what `write` returned, or the error it threw (its own writes rolled back).
    */
-  private enqueue(write: () => unknown, statements: number): Promise<Outcome> {
+  private enqueue(write: (written: RawEventRow[]) => unknown, statements: number): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
-      this.queue.push({ write, statements, outcome: undefined, done: resolve });
+      this.queue.push({ write, written: [], statements, outcome: undefined, done: resolve });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -184,8 +207,38 @@ export class SqliteEventStore implements EventStorePort {
       for (const queued of group) queued.done({ error });
       return;
     }
+    for (const queued of group) if (queued.outcome!.error === undefined) this.remember(queued.written);
     if (group.some((queued) => queued.outcome!.error === undefined && queued.outcome!.value !== undefined)) this.appended.emit('appended');
     for (const queued of group) queued.done(queued.outcome!);
+  }
+
+  /** Adds committed rows to `recent`, which starts anew at a gap and keeps about RECENT_ROWS of them. */
+  private remember(rows: RawEventRow[]): void {
+    for (const row of rows) {
+      const recent = this.recent;
+      if (recent.length > 0 && row[0] !== recent[recent.length - 1][0] + 1) this.recent = [];
+      this.recent.push(row);
+    }
+    if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
+  }
+
+  /** The position of this process's last commit in `recent` (undefined when it holds none). */
+  private recentEnd(): GlobalPosition | undefined {
+    const recent = this.recent;
+    return recent.length === 0 ? undefined : BigInt(recent[recent.length - 1][0]);
+  }
+
+  /**
+   * The events after `after` (up to `maxCount`), when the first of them is among `recent`, which
+   * then holds every event after it up to its own end (its positions are contiguous and committed).
+   * Undefined otherwise: the caller reads the table.
+   */
+  private recentAfter(after: GlobalPosition | undefined, maxCount: number): RecordedEvent[] | undefined {
+    const recent = this.recent;
+    if (recent.length === 0) return undefined;
+    const index = Number(after ?? 0n) + 1 - recent[0][0];
+    if (index < 0 || index >= recent.length) return undefined;
+    return fromRaw(recent.slice(index, index + maxCount));
   }
 
   /**
@@ -194,7 +247,7 @@ export class SqliteEventStore implements EventStorePort {
    * index refuses a row (the stream moved on, or an event id is already stored). Either way the
    * caller's transaction, if any, is rolled back and `refused` sorts it out.
    */
-  private write(streamId: string, events: EventToAppend[], expected: ExpectedRevision): AppendResult | undefined {
+  private write(streamId: string, events: EventToAppend[], expected: ExpectedRevision, written: RawEventRow[]): AppendResult | undefined {
     const recordedAt = this.options.now().toISOString();
     let revision: number;
     if (expected === 'no_stream') revision = 0;
@@ -207,19 +260,14 @@ export class SqliteEventStore implements EventStorePort {
         ? this.statements.insertAfter.run(...firstRow, streamId, revision - 1)
         : this.statements.insert.run(...firstRow);
     if (info.changes === 0) return undefined;
-    let position = info.lastInsertRowid;
+    let position = Number(info.lastInsertRowid);
+    written.push([position, ...firstRow]);
     for (let i = 1; i < events.length; i++) {
       const event = events[i];
       revision += 1;
-      position = this.statements.insert.run(
-        event.id,
-        streamId,
-        revision,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-        recordedAt,
-      ).lastInsertRowid;
+      const row = [event.id, streamId, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata), recordedAt] as const;
+      position = Number(this.statements.insert.run(...row).lastInsertRowid);
+      written.push([position, ...row]);
     }
     return { nextExpectedRevision: BigInt(revision), position: BigInt(position) };
   }
@@ -235,12 +283,12 @@ export class SqliteEventStore implements EventStorePort {
     this.appendWithNextId = async (sequence, build) => {
       let built: NewStreamAppend | undefined;
       // The id and the rows in one savepoint of the group commit: a refused append takes no id.
-      const { value, error } = await this.enqueue(() => {
+      const { value, error } = await this.enqueue((written) => {
         const id = ids.allocateNow(sequence, 1);
         built = build(id);
         if (built.events.length === 0) throw new Error('appendWithNextId needs at least one event');
         // no_stream: the unique (stream_id, revision) index refuses a stream that exists.
-        return { id, ...this.write(built.streamId, built.events, 'no_stream')! };
+        return { id, ...this.write(built.streamId, built.events, 'no_stream', written)! };
       }, 2);
       if (error === undefined) return value as AppendResult & { id: number };
       // A stream that exists is a conflict, as appendToStream says.
@@ -278,7 +326,7 @@ export class SqliteEventStore implements EventStorePort {
     if (events.length === 0) throw new Error('appendToStream needs at least one event');
     const expected = options.expectedRevision;
     // One event is one INSERT (`any` reads the revision first), atomic on its own; more need a savepoint.
-    const { value, error } = await this.enqueue(() => this.write(streamId, events, expected), events.length);
+    const { value, error } = await this.enqueue((written) => this.write(streamId, events, expected, written), events.length);
     if (error !== undefined) {
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
       return this.refused(streamId, events, expected, error);
@@ -302,13 +350,7 @@ export class SqliteEventStore implements EventStorePort {
   }
 
   async readAll(options: { after?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]> {
-    const rows = this.statements.readAll.all(Number(options.after ?? 0n), options.maxCount);
-    const events: RecordedEvent[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const [position, id, streamId, revision, type, data, metadata, recordedAt] = rows[i];
-      events[i] = { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
-    }
-    return events;
+    return fromRaw(this.statements.readAll.all(Number(options.after ?? 0n), options.maxCount));
   }
 
   async countEvents(options: { after?: GlobalPosition; upTo: GlobalPosition }): Promise<number> {
@@ -336,8 +378,14 @@ export class SqliteEventStore implements EventStorePort {
         wake?.();
       });
     };
+    // Another process committed (seen by `changes`): its events are only in the table.
+    let foreignCommit = false;
+    const onForeignCommit = () => {
+      foreignCommit = true;
+      onAppend();
+    };
     this.appended.on('appended', onAppend);
-    const stopWatching = this.options.changes?.onChange(onAppend);
+    const stopWatching = this.options.changes?.onChange(onForeignCommit);
     const sleep = () =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.options.pollIntervalMs);
@@ -351,13 +399,23 @@ export class SqliteEventStore implements EventStorePort {
     const loop = async () => {
       try {
         while (active && !this.closed) {
-          const batch = await this.readAll({ after, maxCount: options.batchSize ?? 1000 });
+          const maxCount = options.batchSize ?? 1000;
+          let batch = this.recentAfter(after, maxCount);
+          const fromMemory = batch !== undefined;
+          if (!batch) {
+            foreignCommit = false;
+            batch = await this.readAll({ after, maxCount });
+          }
           if (batch.length === 0) {
             await sleep();
             continue;
           }
           await handler(batch);
           after = batch[batch.length - 1].position;
+          // Delivered up to this process's last commit, and no other process committed since (as
+          // far as `changes` tells): nothing to read until a wake, so no query to find nothing.
+          // Without `changes`, the poll's wake reads the table as before.
+          if (fromMemory && !foreignCommit && this.options.changes && this.recentEnd() === after) await sleep();
         }
       } finally {
         this.appended.off('appended', onAppend);
