@@ -27,17 +27,24 @@ function nestedParenChunk(): string {
   return chunk.replace('%s', inner);
 }
 
+const BEFORE = `(?<![^\\s'"(,:<])`;
+const AFTER = `(?=[!:;?),.'">]*(?:$|\\s))`;
+const DOMAIN = `((?:${LABEL}\\.)+(${LABEL}))`;
+const PATH = `(?:/${nestedParenChunk()})?`;
+const EMAIL = `([\\p{L}\\p{N}_.-]+@[\\p{L}\\p{N}_.-]+\\.${WORD}+)`;
+
 /**
- * Zulip's regex without the scheme and bitcoin branches. It starts after the start of the text,
- * whitespace or one of ' " ( , : < and ends before optional punctuation then whitespace or the end.
- * Where Zulip lists every TLD in an alternation (`(?:[\w-]+\.)+(?:com|org|…)`), the last label is
- * captured and looked up in the set: the same links, since the lookahead after it never lets a
- * TLD end inside a label (the character after it must be "/", punctuation, whitespace or the end).
+ * Zulip's regex without the scheme and bitcoin branches (a message's links with a scheme are
+ * linkify-it's). It starts after the start of the text, whitespace or one of ' " ( , : < and ends
+ * before optional punctuation then whitespace or the end. Where Zulip lists every TLD in an
+ * alternation (`(?:[\w-]+\.)+(?:com|org|…)`), the last label is captured (group 2) and looked up in
+ * the set: the same links, since the lookahead after it never lets a TLD end inside a label (the
+ * character after it must be "/", punctuation, whitespace or the end).
  */
-const WEB_LINK = new RegExp(
-  `(?<![^\\s'"(,:<])(?:((?:${LABEL}\\.)+(${LABEL}))(?:/${nestedParenChunk()})?|([\\p{L}\\p{N}_.-]+@[\\p{L}\\p{N}_.-]+\\.${WORD}+))(?=[!:;?),.'">]*(?:$|\\s))`,
-  'gu',
-);
+const WEB_LINK = new RegExp(`${BEFORE}(?:${DOMAIN}${PATH}|${EMAIL})${AFTER}`, 'gu');
+
+/** The same with Zulip's `https?://` branch first (group 1; the domain's last label is group 3), as topic_links uses it. */
+const TOPIC_WEB_LINK = new RegExp(`${BEFORE}(?:(?:(https?://[\\p{L}\\p{N}_.:@-]+?)|${DOMAIN})${PATH}|${EMAIL})${AFTER}`, 'gu');
 
 export type WebLink = { start: number; end: number; text: string; href: string };
 
@@ -62,4 +69,21 @@ export function findWebLinks(text: string, before = '', after = ''): WebLink[] {
     links.push({ start: m.index - before.length, end: linkEnd - before.length, text: m[0], href: (isDomain ? 'http://' : 'mailto:') + m[0] });
   }
   return links;
+}
+
+/**
+ * topic_links' raw URL in one segment of a topic (Zulip matches the whole regex anywhere in it): the
+ * first link, with a scheme as written, without one `https://` before it (urlsplit, then the
+ * scheme replaced: a domain's path stays, an address becomes the host).
+ */
+export function findTopicWebLink(segment: string): { text: string; url: string } | null {
+  TOPIC_WEB_LINK.lastIndex = 0;
+  for (let m = TOPIC_WEB_LINK.exec(segment); m !== null; m = TOPIC_WEB_LINK.exec(segment)) {
+    if (m[3] !== undefined && !tldSet().has(m[3])) {
+      TOPIC_WEB_LINK.lastIndex = m.index + 1;
+      continue;
+    }
+    return { text: m[0], url: m[1] !== undefined ? m[0] : `https://${m[0]}` };
+  }
+  return null;
 }
