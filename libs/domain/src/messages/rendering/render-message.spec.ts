@@ -417,21 +417,38 @@ describe('the Markdown fast paths (createMarkdown) change no output', () => {
       ':smile:', '[link](https://example.com)', '<https://auto.test>', '[x](javascript:y)', '~~', '|', '---', '#123', 'ZUL-4',
     ];
     const linkifiers = [{ id: 1, pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://trac.example.com/ticket/{id}' }];
-    // Bare domains and addresses (Zulip's AutoLink, searched only in texts with a "."): labels, a TLD
-    // or a file extension, maybe a path, an address's "@", next to punctuation and Markdown.
-    const labels = ['zulip', 'www', 'a', 'x-y', 'ü', '_', 'ucl.ac', '1'];
-    const ends = ['com', 'org', 'uk', 'io', 'co', 'md', 'py', 'txt', 'COM', 'xn--p1ai', ''];
-    const domain = () =>
-      `${pick(['', '', ' ', '(', '"', ':', ',', '<', '*', '`', '@', 'a@'])}${pick(labels)}.${pick(ends)}` +
-      `${pick(['', '', '/', '/p', '/(a)', '/a(b', '?q=1', '.', '..', '@b.com'])}${pick(['', '', ' ', '.', ')', '!', '"', "'s", '>', '*', '`', '-'])}`;
     for (let i = 0; i < 5000; i++) {
       let content = '';
       const length = 1 + Math.floor(random() * 16);
-      for (let j = 0; j < length; j++) content += random() < 0.25 ? domain() : pick(pieces);
+      for (let j = 0; j < length; j++) content += pick(pieces);
       const withLinkifiers = { ...context, linkifiers: random() < 0.3 ? linkifiers : [] };
       expect([content, renderMessage(content, withLinkifiers)]).toEqual([content, renderMessage(content, withLinkifiers, plain)]);
       expect([content, renderMessage(content, withLinkifiers, fast)]).toEqual([content, renderMessage(content, withLinkifiers, plain)]);
     }
+  });
+
+  it('links bare domains and addresses exactly as the plain parser does, in short random texts', () => {
+    // Bare domains and addresses (Zulip's AutoLink, searched only in texts with a "."): labels, a TLD
+    // or a file extension, maybe a path, an address's "@", next to punctuation and Markdown.
+    const labels = ['zulip', 'www', 'a', 'x-y', 'ü', '_', 'ucl.ac', '1'];
+    const ends = ['com', 'org', 'uk', 'io', 'co', 'md', 'py', 'txt', 'COM', 'xn--p1ai', '9', '_x', '-x', 'ü', ''];
+    const domain = () =>
+      `${pick(['', '', ' ', '(', '"', ':', ',', '<', '*', '`', '@', 'a@'])}${pick(labels)}.${pick(ends)}` +
+      `${pick(['', '', '/', '/p', '/(a)', '/a(b', '?q=1', '.', '..', '@b.com'])}${pick(['', '', ' ', '.', ')', '!', '"', "'s", '>', '*', '`', '-'])}`;
+    // Few pieces, so that a text token often holds one domain alone (a wrong shortcut shows).
+    const around = ['', ' ', '\n', '**', '`', 'word', '. ', 'e.g. '];
+    let linked = 0;
+    for (let i = 0; i < 5000; i++) {
+      let content = '';
+      const length = 1 + Math.floor(random() * 3);
+      for (let j = 0; j < length; j++) content += pick(around) + domain();
+      const expected = renderMessage(content, context, plain);
+      expect([content, renderMessage(content, context, fast)]).toEqual([content, expected]);
+      if (expected.hasLink) linked++;
+    }
+    // Both outcomes are exercised.
+    expect(linked).toBeGreaterThan(1000);
+    expect(linked).toBeLessThan(4000);
   });
 
   it('takes the fast path for the links most messages hold', () => {

@@ -4,7 +4,7 @@ import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableG
 import { emojiCode } from './emoji';
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierFacts, linkifyText, mayMatch } from '../../linkifiers/linkify';
 import { encodeChannel, hashUtilEncode } from './url-encoding';
-import { findWebLinks } from './web-links';
+import { findWebLinks, mayHoldWebLink } from './web-links';
 
 export type { LinkableChannel, MentionableGroup, MentionableUser } from './chat-syntax';
 
@@ -139,7 +139,8 @@ const MAY_LINKIFY = /[:/]/;
  *   needs: otherwise it tests the whole paragraph (a Markdown link's URL included, with
  *   linkify-it's long host expression) only to find nothing to link in its text tokens;
  * - Zulip's bare domains and e-mail addresses (linkWebLinks) are searched for only in text tokens
- *   that hold a "." (every domain and address has one): one indexOf per text token.
+ *   with a "." before a letter, digit, "_" or "-" (mayHoldWebLink: every domain and address has
+ *   one, a sentence's full stop does not): an indexOf per "." in the text token.
  */
 function addFastPaths(md: MarkdownIt.MarkdownIt): void {
   const normalizeLink = md.normalizeLink.bind(md);
@@ -184,7 +185,7 @@ function edgeChar(token: Token | undefined, side: 'before' | 'after'): string {
 /**
  * Zulip's AutoLink for links without a scheme: bare domains (`zulip.com`, href `http://zulip.com`)
  * and e-mail addresses (href `mailto:…`) in text tokens, never inside code or a link. `fastPath`
- * skips the search in a text without a ".".
+ * skips the search in a text that cannot hold one (mayHoldWebLink).
  */
 function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
   for (const block of state.tokens) {
@@ -197,7 +198,7 @@ function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
       if (token.type === 'link_open') linkDepth++;
       else if (token.type === 'link_close') linkDepth--;
       const links =
-        token.type !== 'text' || linkDepth > 0 || (fastPath && !token.content.includes('.'))
+        token.type !== 'text' || linkDepth > 0 || (fastPath && !mayHoldWebLink(token.content))
           ? []
           : findWebLinks(token.content, edgeChar(tokens[i - 1], 'before'), edgeChar(tokens[i + 1], 'after'));
       if (links.length === 0) {

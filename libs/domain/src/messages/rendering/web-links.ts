@@ -46,6 +46,21 @@ const WEB_LINK = new RegExp(`${BEFORE}(?:${DOMAIN}${PATH}|${EMAIL})${AFTER}`, 'g
 /** The same with Zulip's `https?://` branch first (group 1; the domain's last label is group 3), as topic_links uses it. */
 const TOPIC_WEB_LINK = new RegExp(`${BEFORE}(?:(?:(https?://[\\p{L}\\p{N}_.:@-]+?)|${DOMAIN})${PATH}|${EMAIL})${AFTER}`, 'gu');
 
+/**
+ * Whether `text` may hold a bare domain or an e-mail address: both have a "." right before a
+ * letter, a digit or "_" (the TLD, which starts with a letter; an address's last `\.\w+`). A
+ * superset, checked with indexOf and a character code per "."; prose, whose dots end sentences,
+ * is not searched at all.
+ */
+export function mayHoldWebLink(text: string): boolean {
+  for (let i = text.indexOf('.'); i !== -1 && i + 1 < text.length; i = text.indexOf('.', i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    // a-z, A-Z, 0-9, "_", or any non-ASCII character (it may be a letter or a digit)
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128) return true;
+  }
+  return false;
+}
+
 export type WebLink = { start: number; end: number; text: string; href: string };
 
 /**
