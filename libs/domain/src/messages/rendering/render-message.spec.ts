@@ -223,7 +223,7 @@ describe('renderMessage: links without a scheme (Zulip AutoLink)', () => {
       ['ZULIP.COM'],
       ['javascript://foo.com'],
       ['zulip.com-beta and zulip.com\'s site'],
-      ['a/zulip.com and [zulip.com and *zulip.com*'],
+      ['a/zulip.com and [zulip.com and *zulip.com* and **zulip.com**'],
     ])('given a domain-like word Zulip does not link, when rendered, then it stays text: %s', (content) => {
       const out = render(content);
       expect(out.html).not.toContain('<a');
