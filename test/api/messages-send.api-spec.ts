@@ -46,6 +46,19 @@ describe('POST /messages', () => {
       expect(message).not.toHaveProperty('last_edit_timestamp');
     });
 
+    it('links bare domains and e-mail addresses as Zulip does, and such a message has a link (has:link)', async () => {
+      const linked = expectSuccess(await send('hamlet', { type: 'stream', to: 'Denmark', topic: 'links', content: 'see zulip.com, or write to a@b.com' }));
+      const plain = expectSuccess(await send('hamlet', { type: 'stream', to: 'Denmark', topic: 'links', content: 'see readme.md and `zulip.com`' }));
+      const attrs = 'target="_blank" rel="noopener noreferrer"';
+      expect((await fetch('cordelia', linked.id)).message.content).toBe(
+        `<p>see <a href="http://zulip.com" ${attrs}>zulip.com</a>, or write to <a href="mailto:a@b.com" ${attrs}>a@b.com</a></p>`,
+      );
+      expect((await fetch('cordelia', plain.id)).message.content).toBe('<p>see readme.md and <code>zulip.com</code></p>');
+      const narrow = [{ operator: 'channel', operand: 'Denmark' }, { operator: 'has', operand: 'link' }];
+      const found = expectSuccess(await api.as('cordelia').get(MESSAGES, { anchor: 'newest', num_before: 10, num_after: 0, narrow: JSON.stringify(narrow) }));
+      expect((found.messages as { id: number }[]).map((m) => m.id)).toEqual([linked.id]);
+    });
+
     it('reports the sender now follows the topic they started (automatic_new_visibility_policy)', async () => {
       expect(expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'new topic', content: 'first' })).automatic_new_visibility_policy).toBe(3);
       expect(expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'New Topic', content: 'second' }))).not.toHaveProperty('automatic_new_visibility_policy');

@@ -99,6 +99,19 @@ describe('topicLinks', () => {
     ]));
 
   it('is empty without matches', () => expect(topicLinks('plain topic', linkifiers)).toEqual([]));
+
+  it('given bare domains and addresses, when listed, then they link with https:// as Zulip topic_links does', () =>
+    expect(topicLinks('zulip.com/api, readme.md (chat.zulip.org) mail a@b.com ZULIP.COM', [])).toEqual([
+      { text: 'zulip.com/api', url: 'https://zulip.com/api' },
+      { text: 'chat.zulip.org', url: 'https://chat.zulip.org' },
+      { text: 'a@b.com', url: 'https://a@b.com' },
+    ]));
+
+  it('given a URL inside a segment, when listed, then it is found after an allowed character but not inside a word', () =>
+    expect(topicLinks('x(https://a.test/b fix.py:3 note:zulip.com', [])).toEqual([
+      { text: 'https://a.test/b', url: 'https://a.test/b' },
+      { text: 'zulip.com', url: 'https://zulip.com' },
+    ]));
 });
 
 describe('required literals (the prefilter)', () => {

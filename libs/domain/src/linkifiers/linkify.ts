@@ -1,6 +1,7 @@
 import { enableLinearRegExpFallback } from './linear-regexp';
 import { propertyRanges, translateRe2Pattern } from './re2-pattern';
 import { expandUrlTemplate } from './url-template';
+import { findTopicWebLink } from '../messages/rendering/web-links';
 
 enableLinearRegExpFallback();
 
@@ -119,13 +120,13 @@ export function linkifyText(text: string, linkifiers: CompiledLinkifier[]): Link
   return applied.sort((a, b) => a.start - b.start);
 }
 
-/** zerver/lib/markdown basic_link_splitter and a URL with a scheme (the raw URLs topic_links also lists). */
+/** zerver/lib/markdown basic_link_splitter: topic_links looks for one raw URL between two of these. */
 const LINK_SPLITTER = /[ !;),'"]/;
-const RAW_URL = /^https?:\/\/[\w.:@-]+(?:\/\S*?)?(?=[!:;?),.'">]*$)/i;
 
 /**
  * Zulip's topic_links: the linkifier matches in a topic (by linkifier order, then position, an
- * overlapping later one dropped) and the raw http(s) URLs in it, as [{text, url}] by position.
+ * overlapping later one dropped) and the raw URLs in it, as [{text, url}] by position: with an
+ * http(s) scheme as written, a bare domain or e-mail address (zulip.com/x, a@b.com) with https://.
  */
 export function topicLinks(topic: string, linkifiers: LinkifierFacts[]): { text: string; url: string }[] {
   type Candidate = { start: number; end: number; text: string; url: string };
@@ -138,8 +139,9 @@ export function topicLinks(topic: string, linkifiers: LinkifierFacts[]): { text:
   while (pos < topic.length) {
     const split = LINK_SPLITTER.exec(topic.slice(pos));
     const end = split ? pos + split.index : topic.length;
-    const m = RAW_URL.exec(topic.slice(pos, end));
-    if (m) candidates.push({ start: pos, end: pos + m[0].length, text: m[0], url: m[0] });
+    // Zulip's candidate starts where the segment does, wherever the link is in it.
+    const link = findTopicWebLink(topic.slice(pos, end));
+    if (link) candidates.push({ start: pos, end: pos + link.text.length, ...link });
     pos = end + 1;
   }
   const applied: Candidate[] = [];

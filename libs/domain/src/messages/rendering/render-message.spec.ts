@@ -164,6 +164,141 @@ describe('renderMessage', () => {
   });
 });
 
+// Zulip's AutoLink (zerver/lib/markdown get_web_link_regex, url_to_a) and its linkify_tests in
+// zerver/tests/fixtures/markdown_test_cases.json: `%s` there is `<a href="http://…">…</a>`.
+describe('renderMessage: links without a scheme (Zulip AutoLink)', () => {
+  const a = (href: string, text: string) => `<a href="${href}" target="_blank" rel="noopener noreferrer">${text}</a>`;
+  const web = (text: string) => a(`http://${text}`, text);
+
+  describe('bare domains', () => {
+    it.each([
+      ['with short example.com url', `<p>with short ${web('example.com')} url</p>`],
+      ['t.co', `<p>${web('t.co')}</p>`],
+      ['go to views.org please', `<p>go to ${web('views.org')} please</p>`],
+      ['I spent a year at ucl.ac.uk', `<p>I spent a year at ${web('ucl.ac.uk')}</p>`],
+      ['see zulip.com', `<p>see ${web('zulip.com')}</p>`],
+    ])('given a domain with a known TLD, when rendered, then it links to http://: %s', (content, expected) => expect(html(content)).toBe(expected));
+
+    it('given a www host, when rendered, then it links like any other domain', () =>
+      expect(html('end with an exclamation www.google.com!')).toBe(`<p>end with an exclamation ${web('www.google.com')}!</p>`));
+
+    it.each([
+      ['with www www.zulip.com/foo ok?', `<p>with www ${web('www.zulip.com/foo')} ok?</p>`],
+      ['goo.gl/abc', `<p>${web('goo.gl/abc')}</p>`],
+      ['foo.com/a::trollface::b', `<p>${web('foo.com/a::trollface::b')}</p>`],
+      ['zulip.com/search?q=a&b=c#top', `<p>${a('http://zulip.com/search?q=a&amp;b=c#top', 'zulip.com/search?q=a&amp;b=c#top')}</p>`],
+    ])('given a path, query or fragment, when rendered, then they are part of the link: %s', (content, expected) =>
+      expect(html(content)).toBe(expected));
+
+    it.each([
+      ['allow questions like foo.com?', `<p>allow questions like ${web('foo.com')}?</p>`],
+      ['"is.gd/foo/"', `<p>&quot;${web('is.gd/foo/')}&quot;</p>`],
+      ['end with a quote www.google.com"', `<p>end with a quote ${web('www.google.com')}&quot;</p>`],
+      ['see zulip.com.', `<p>see ${web('zulip.com')}.</p>`],
+      ['see zulip.com/api, then', `<p>see ${web('zulip.com/api')}, then</p>`],
+      ['from zulip.com/api:', `<p>from ${web('zulip.com/api')}:</p>`],
+    ])('given trailing punctuation, when rendered, then it stays out of the link: %s', (content, expected) => expect(html(content)).toBe(expected));
+
+    it.each([
+      ['(see zulip.com)', `<p>(see ${web('zulip.com')})</p>`],
+      ['(zulip.com/foo)', `<p>(${web('zulip.com/foo')})</p>`],
+      ['nested with autodetection zulip.us/(we_like_(to_n(e)st_)_n(es)t)_nest', `<p>nested with autodetection ${web('zulip.us/(we_like_(to_n(e)st_)_n(es)t)_nest')}</p>`],
+    ])('given parentheses, when rendered, then balanced ones are in the link and an enclosing pair is not: %s', (content, expected) =>
+      expect(html(content)).toBe(expected));
+
+    it.each([
+      ['javascript:foo.com', `<p>javascript:${web('foo.com')}</p>`],
+      ['about:blank.com', `<p>about:${web('blank.com')}</p>`],
+      ['sorry,zulip.com', `<p>sorry,${web('zulip.com')}</p>`],
+    ])('given a colon or a comma before a domain, when rendered, then the domain links as in Zulip: %s', (content, expected) =>
+      expect(html(content)).toBe(expected));
+
+    it.each([
+      ['readme.md'],
+      ['python class views.py is'],
+      ['Main.java and clip.mov and src.zip'],
+      ['a.commandstuff()'],
+      ['love...it'],
+      ['file.txt index.html'],
+      ['ZULIP.COM'],
+      ['javascript://foo.com'],
+      ['zulip.com-beta and zulip.com\'s site'],
+      ['a/zulip.com and [zulip.com and *zulip.com* and **zulip.com**'],
+    ])('given a domain-like word Zulip does not link, when rendered, then it stays text: %s', (content) => {
+      const out = render(content);
+      expect(out.html).not.toContain('<a');
+      expect(out.hasLink).toBe(false);
+    });
+
+    it.each([
+      ['`zulip.com`', '<p><code>zulip.com</code></p>'],
+      ['```\nzulip.com\n```', '<div class="codehilite"><pre><span></span><code>zulip.com\n</code></pre></div>'],
+      ['    zulip.com', '<div class="codehilite"><pre><span></span><code>zulip.com\n</code></pre></div>'],
+      ['`x`zulip.com', '<p><code>x</code>zulip.com</p>'],
+    ])('given a domain in or right after code, when rendered, then it is not linked: %s', (content, expected) => expect(html(content)).toBe(expected));
+
+    it('given a domain in a Markdown link or a link with a scheme, when rendered, then it is linked once', () => {
+      expect(html('[see zulip.com](https://zulip.com)')).toBe(`<p>${a('https://zulip.com', 'see zulip.com')}</p>`);
+      expect(html('https://chat.zulip.org/x.com')).toBe(`<p>${a('https://chat.zulip.org/x.com', 'https://chat.zulip.org/x.com')}</p>`);
+      expect(html('https://zulip.com and zulip.org')).toBe(`<p>${a('https://zulip.com', 'https://zulip.com')} and ${web('zulip.org')}</p>`);
+    });
+
+    it('given domains across lines, in lists and quotes, when rendered, then each links', () => {
+      expect(html('zulip.com\nchat.zulip.org')).toBe(`<p>${web('zulip.com')}<br>\n${web('chat.zulip.org')}</p>`);
+      expect(html('- zulip.com\n- > x.org')).toBe(`<ul>\n<li>${web('zulip.com')}</li>\n<li>\n<blockquote>\n<p>${web('x.org')}</p>\n</blockquote>\n</li>\n</ul>`);
+    });
+
+    it('given a domain with non-ASCII letters, when rendered, then the href keeps them as typed', () =>
+      expect(html('bücher.de/ä?x=ü')).toBe(`<p>${web('bücher.de/ä?x=ü')}</p>`));
+
+    it('given a quote inside what would be a path, when rendered, then nothing links (Zulip ends paths at a quote)', () =>
+      expect(html('zulip.com/a?b="c"')).toBe('<p>zulip.com/a?b=&quot;c&quot;</p>'));
+
+    it('given a bare domain, when rendered, then the message has a link (has_link), and an image when it names one', () => {
+      expect(render('see zulip.com')).toMatchObject({ hasLink: true, hasImage: false });
+      expect(render('zulip.com/logo.png')).toMatchObject({ hasLink: true, hasImage: true });
+      expect(render('zulip dot com')).toMatchObject({ hasLink: false });
+    });
+  });
+
+  describe('e-mail addresses', () => {
+    const mail = (address: string) => a(`mailto:${address}`, address);
+
+    it.each([
+      ['a@b.com', `<p>${mail('a@b.com')}</p>`],
+      ['<a@b.com>', `<p>&lt;${mail('a@b.com')}&gt;</p>`],
+      ['write to first.last@zulip.co.uk, please', `<p>write to ${mail('first.last@zulip.co.uk')}, please</p>`],
+      ['(x-y@example.org)', `<p>(${mail('x-y@example.org')})</p>`],
+    ])('given an address, when rendered, then it links to mailto: %s', (content, expected) => expect(html(content)).toBe(expected));
+
+    it.each([['a@b.com/foo'], ['@b.com'], ['a@b'], ['`a@b.com`']])('given what Zulip does not take for an address, when rendered, then no link: %s', (content) =>
+      expect(html(content)).not.toContain('<a'));
+
+    it('given an address with a scheme, when rendered, then linkify-it links it as before', () =>
+      expect(html('mailto:a@b.com')).toBe(`<p>${a('mailto:a@b.com', 'mailto:a@b.com')}</p>`));
+  });
+
+  it('given <…> around a URL, when rendered, then the brackets stay text as in Zulip (no CommonMark autolinks)', () =>
+    expect(html('<https://zulip.com>')).toBe(`<p>&lt;${a('https://zulip.com', 'https://zulip.com')}&gt;</p>`));
+
+  it('given a long or pathological text, when rendered, then the search stays fast', () => {
+    const inputs = [
+      `zulip.com/${'('.repeat(5000)}`,
+      `zulip.com/${'(a'.repeat(2500)}*`,
+      `${'a.'.repeat(5000)}*`,
+      `${', a.b'.repeat(2000)}*`,
+      `${'a@'.repeat(3000)}.`,
+      `x ${'a.b-'.repeat(2500)}`,
+    ];
+    for (const content of inputs) {
+      const started = process.hrtime.bigint();
+      renderMessage(content, context);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      expect({ content: content.slice(0, 20), fast: ms < 500 }).toEqual({ content: content.slice(0, 20), fast: true });
+    }
+  });
+});
+
 describe('possibleReferences', () => {
   it('finds names, ids, channel names and wildcards, lower-cased', () =>
     expect(possibleReferences('@**King Hamlet** @_**|12** @**all** #**Denmark>x** #**design team**')).toEqual({
@@ -289,6 +424,30 @@ describe('the Markdown fast paths (createMarkdown) change no output', () => {
       expect([content, renderMessage(content, withLinkifiers)]).toEqual([content, renderMessage(content, withLinkifiers, plain)]);
       expect([content, renderMessage(content, withLinkifiers, fast)]).toEqual([content, renderMessage(content, withLinkifiers, plain)]);
     }
+  });
+
+  it('links bare domains and addresses exactly as the plain parser does, in short random texts', () => {
+    // Bare domains and addresses (Zulip's AutoLink, searched only in texts with a "."): labels, a TLD
+    // or a file extension, maybe a path, an address's "@", next to punctuation and Markdown.
+    const labels = ['zulip', 'www', 'a', 'x-y', 'ü', '_', 'ucl.ac', '1'];
+    const ends = ['com', 'org', 'uk', 'io', 'co', 'md', 'py', 'txt', 'COM', 'xn--p1ai', '9', '_x', '-x', 'ü', ''];
+    const domain = () =>
+      `${pick(['', '', ' ', '(', '"', ':', ',', '<', '*', '`', '@', 'a@'])}${pick(labels)}.${pick(ends)}` +
+      `${pick(['', '', '/', '/p', '/(a)', '/a(b', '?q=1', '.', '..', '@b.com'])}${pick(['', '', ' ', '.', ')', '!', '"', "'s", '>', '*', '`', '-'])}`;
+    // Few pieces, so that a text token often holds one domain alone (a wrong shortcut shows).
+    const around = ['', ' ', '\n', '**', '`', 'word', '. ', 'e.g. '];
+    let linked = 0;
+    for (let i = 0; i < 5000; i++) {
+      let content = '';
+      const length = 1 + Math.floor(random() * 3);
+      for (let j = 0; j < length; j++) content += pick(around) + domain();
+      const expected = renderMessage(content, context, plain);
+      expect([content, renderMessage(content, context, fast)]).toEqual([content, expected]);
+      if (expected.hasLink) linked++;
+    }
+    // Both outcomes are exercised.
+    expect(linked).toBeGreaterThan(1000);
+    expect(linked).toBeLessThan(4000);
   });
 
   it('takes the fast path for the links most messages hold', () => {

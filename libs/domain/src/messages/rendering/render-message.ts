@@ -4,6 +4,7 @@ import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableG
 import { emojiCode } from './emoji';
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierFacts, linkifyText, mayMatch } from '../../linkifiers/linkify';
 import { encodeChannel, hashUtilEncode } from './url-encoding';
+import { findWebLinks, mayHoldWebLink } from './web-links';
 
 export type { LinkableChannel, MentionableGroup, MentionableUser } from './chat-syntax';
 
@@ -48,8 +49,11 @@ const IMAGE_URL = /\.(png|jpe?g|gif|webp|bmp)(\?.*)?$/i;
 export function createMarkdown(fastPaths = true): MarkdownIt.MarkdownIt {
   // Raw HTML never passes through (html: false escapes it); single newlines are <br> (Zulip's nl2br).
   const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
-  // Zulip has no reference-style links, setext headings or inline images in messages.
-  md.disable(['reference', 'lheading', 'image', 'html_block', 'html_inline']);
+  // linkify-it links what has a scheme; bare domains and e-mail addresses are Zulip's own rule (web-links.ts).
+  md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
+  // Zulip has no reference-style links, setext headings or inline images in messages, and no
+  // <…> autolinks (its AutoLink links the address inside and leaves the brackets as text).
+  md.disable(['reference', 'lheading', 'image', 'html_block', 'html_inline', 'autolink']);
   md.validateLink = (url) => {
     const trimmed = url.trim();
     // Control characters or whitespace inside a scheme are how javascript: URLs are disguised.
@@ -57,6 +61,7 @@ export function createMarkdown(fastPaths = true): MarkdownIt.MarkdownIt {
     return SAFE_SCHEME.test(trimmed) || !HAS_SCHEME.test(trimmed);
   };
   chatSyntax(md);
+  md.core.ruler.after('linkify', 'zulip_web_links', (state) => linkWebLinks(state, fastPaths));
   md.core.ruler.push('zulip_linkifiers', applyLinkifiers);
   if (fastPaths) addFastPaths(md);
   const rules = md.renderer.rules;
@@ -124,15 +129,18 @@ type Token = ReturnType<MarkdownIt.MarkdownIt['parse']>[number];
  */
 const PLAIN_URL = /^https?:\/\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::[0-9]{1,5})?(?:[/?#][A-Za-z0-9\-._~/?#=&+,;!*]*)?$/;
 
-/** Characters linkify-it's test() needs in a text: a scheme ("http:", "//", "mailto:"…) or an e-mail's "@" (fuzzy links are off). */
-const MAY_LINKIFY = /[:/@]/;
+/** Characters linkify-it's test() needs in a text: a scheme ("http:", "//", "mailto:"…); its fuzzy links and e-mails are off. */
+const MAY_LINKIFY = /[:/]/;
 
 /**
  * Shortcuts that change no output (issue #23: the Markdown parse was most of a send's checks):
  * - normalizeLink returns a plain http(s) URL as it is, without parsing, punycode and re-encoding it;
- * - the core linkify rule runs only when a text token holds a character a bare link or an e-mail
- *   address needs: otherwise it tests the whole paragraph (a Markdown link's URL included, with
- *   linkify-it's long host expression) only to find nothing to link in its text tokens.
+ * - the core linkify rule runs only when a text token holds a character a link with a scheme
+ *   needs: otherwise it tests the whole paragraph (a Markdown link's URL included, with
+ *   linkify-it's long host expression) only to find nothing to link in its text tokens;
+ * - Zulip's bare domains and e-mail addresses (linkWebLinks) are searched for only in text tokens
+ *   with a "." before a letter, digit, "_" or "-" (mayHoldWebLink: every domain and address has
+ *   one, a sentence's full stop does not): an indexOf per "." in the text token.
  */
 function addFastPaths(md: MarkdownIt.MarkdownIt): void {
   const normalizeLink = md.normalizeLink.bind(md);
@@ -143,6 +151,85 @@ function addFastPaths(md: MarkdownIt.MarkdownIt): void {
   md.core.ruler.at('linkify', (state: MarkdownIt.StateCore) => {
     if (state.tokens.some((block) => block.children?.some((token) => token.type === 'text' && MAY_LINKIFY.test(token.content)))) linkify(state);
   });
+}
+
+/**
+ * The source character next to a text token, as Zulip's AutoLink sees it: it runs before emphasis
+ * (so `*`, `_`, `~` are still there) and after code spans, mentions, channel links and Markdown
+ * links (which it sees as placeholders, neither whitespace nor punctuation it accepts).
+ */
+function edgeChar(token: Token | undefined, side: 'before' | 'after'): string {
+  if (token === undefined) return '';
+  const pick = (s: string) => (side === 'before' ? s.slice(-1) : s.slice(0, 1));
+  switch (token.type) {
+    case 'text':
+      return pick(token.content);
+    case 'text_special': // an escape or an entity: Zulip sees the characters as typed
+    case 'strong_open':
+    case 'strong_close':
+    case 'em_open':
+    case 'em_close':
+    case 's_open':
+    case 's_close':
+      return pick(token.markup);
+    case 'softbreak':
+    case 'hardbreak':
+      return '\n';
+    case 'zulip_emoji': // emoji come after links in Zulip: `:name:` is still text
+      return ':';
+    default:
+      return '\u0002';
+  }
+}
+
+/**
+ * Zulip's AutoLink for links without a scheme: bare domains (`zulip.com`, href `http://zulip.com`)
+ * and e-mail addresses (href `mailto:…`) in text tokens, never inside code or a link. `fastPath`
+ * skips the search in a text that cannot hold one (mayHoldWebLink).
+ */
+function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
+  for (const block of state.tokens) {
+    const tokens = block.children;
+    if (block.type !== 'inline' || !tokens) continue;
+    let children: Token[] | undefined;
+    let linkDepth = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (token.type === 'link_open') linkDepth++;
+      else if (token.type === 'link_close') linkDepth--;
+      const links =
+        token.type !== 'text' || linkDepth > 0 || (fastPath && !mayHoldWebLink(token.content))
+          ? []
+          : findWebLinks(token.content, edgeChar(tokens[i - 1], 'before'), edgeChar(tokens[i + 1], 'after'));
+      if (links.length === 0) {
+        children?.push(token);
+        continue;
+      }
+      children ??= tokens.slice(0, i);
+      let pos = 0;
+      const text = (content: string) => {
+        const t = new state.Token('text', '', 0);
+        t.content = content;
+        children!.push(t);
+      };
+      for (const link of links) {
+        if (link.start > pos) text(token.content.slice(pos, link.start));
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrs = [['href', link.href]];
+        open.markup = 'linkify';
+        open.info = 'auto';
+        children.push(open);
+        text(link.text);
+        const close = new state.Token('link_close', 'a', -1);
+        close.markup = 'linkify';
+        close.info = 'auto';
+        children.push(close);
+        pos = link.end;
+      }
+      if (pos < token.content.length) text(token.content.slice(pos));
+    }
+    if (children) block.children = children;
+  }
 }
 
 /**
