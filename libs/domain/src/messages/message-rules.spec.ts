@@ -90,6 +90,45 @@ describe('recipient syntax (extract_stream_indicator, extract_private_recipients
     expect(extractStreamIndicator('[5]')).toBe(5);
   });
 
+  it('reads exactly what JSON.parse reads as JSON, and everything else as text', () => {
+    // The reference: JSON.parse tried on every text.
+    const reference = (to: string): string | number | Error => {
+      let data: unknown;
+      try {
+        data = JSON.parse(to);
+      } catch {
+        return to;
+      }
+      if (Array.isArray(data)) data = data.length === 1 ? data[0] : new Error('list');
+      return typeof data === 'string' || (typeof data === 'number' && Number.isInteger(data)) ? data : new Error('type');
+    };
+    const read = (to: string) => {
+      try {
+        return extractStreamIndicator(to);
+      } catch {
+        return 'error';
+      }
+    };
+    const texts = [
+      'news', 'team', 'frank@example.com', 'nullable', 'true story', 'falsehood', '2024 plans', '2024-plans', '-5 degrees', '0x10', '01',
+      ' 12 ', '\t-0\n', '-0.5e3', '1E2', '7', 'true', ' false ', 'null', '"news"', ' ["team"] ', '[7]', '{}', '[', '"unterminated', '\u00a012',
+    ];
+    for (const text of texts) {
+      const expected = reference(text);
+      expect([text, read(text)]).toEqual([text, expected instanceof Error ? 'error' : expected]);
+    }
+    // Random texts from JSON-ish characters.
+    const alphabet = ' \t\n-+.0123456789eEtruefalsn"[]{},ab';
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let i = 0; i < 5000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      const expected = reference(text);
+      expect([text, read(text)]).toEqual([text, expected instanceof Error ? 'error' : expected]);
+    }
+    expect(extractPrivateRecipients('frank@x.test, nora@x.test')).toEqual({ emails: ['frank@x.test', 'nora@x.test'] });
+  });
+
   it('refuses lists of other lengths and other JSON types', () => {
     expect(() => extractStreamIndicator('[1, 2]')).toThrow('Expected exactly one channel');
     expect(() => extractStreamIndicator('[]')).toThrow('Expected exactly one channel');

@@ -19,11 +19,16 @@ export type Addressee =
   | { kind: 'channel'; channel: { name: string } | { id: number }; topic: string }
   | { kind: 'direct'; recipients: { emails: string[] } | { ids: number[] } };
 
-/** Text that cannot start a JSON value (most channel names) skips JSON.parse and its throw. */
-const CANNOT_START_JSON = /^\s*[^\s[{"\-0-9tfn]/;
+/**
+ * Whether `text` may be JSON: a string, list or object (which JSON.parse still has to check), or
+ * as a whole a literal or a number. Anything else is not JSON, so names and e-mail addresses skip
+ * JSON.parse and its throw (a thrown SyntaxError cost about 13 µs a send) — also those starting
+ * like a literal or a number ("news", "team", "2024 plans", "frank@…").
+ */
+const MAY_BE_JSON = /^\s*(?:["[{]|(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*$)/;
 
 const tryJson = (text: string): { ok: true; value: unknown } | { ok: false } => {
-  if (CANNOT_START_JSON.test(text)) return { ok: false };
+  if (!MAY_BE_JSON.test(text)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
