@@ -29,6 +29,8 @@ function fakeMongo() {
     },
     findOne: async () => null,
     createIndex: async () => 'ix',
+    indexes: async () => [{ name: '_id_' }],
+    dropIndex: async () => undefined,
   });
   const db = {
     collection,
