@@ -1,7 +1,7 @@
 import { enableLinearRegExpFallback } from './linear-regexp';
 import { propertyRanges, translateRe2Pattern } from './re2-pattern';
 import { expandUrlTemplate } from './url-template';
-import { findTopicWebLink } from '../messages/rendering/web-links';
+import { findTopicWebLink } from './web-links';
 
 enableLinearRegExpFallback();
 

@@ -4,7 +4,7 @@ import { chatSyntax, type ChatSyntaxEnv, type LinkableChannel, type MentionableG
 import { emojiCode } from './emoji';
 import { compileLinkifiers, type CompiledLinkifier, type LinkifierFacts, linkifyText, mayMatch } from '../../linkifiers/linkify';
 import { encodeChannel, hashUtilEncode } from './url-encoding';
-import { findWebLinks, mayHoldWebLink } from './web-links';
+import { findWebLinks, mayHoldWebLink } from '../../linkifiers/web-links';
 
 export type { LinkableChannel, MentionableGroup, MentionableUser } from './chat-syntax';
 
