@@ -144,8 +144,7 @@ export class SqliteReadStore implements ReadStorePort {
       }
       // Indexes of this table that the spec no longer declares (a field that lost its index, or
       // left the spec) would still be written by every put: they go. Their columns stay, unread.
-      const existingIndexes = this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(name) as string[];
-      for (const index of existingIndexes) {
+      for (const { name: index } of this.indexesOf(name)) {
         if ((index.startsWith(`ix_${name}_`) || index.startsWith(`ux_${name}_`)) && !declared.has(index)) this.db.exec(`DROP INDEX ${index}`);
       }
     })();
@@ -303,6 +302,11 @@ export class SqliteReadStore implements ReadStorePort {
     prepared.upsert.run(op.id, json, position, values);
   }
 
+  /** The indexes of a table that were created by a statement (not those of its key): name and SQL. */
+  private indexesOf(table: string): { name: string; sql: string }[] {
+    return this.statement(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(table) as { name: string; sql: string }[];
+  }
+
   /**
    * A large batch into an empty collection (a replay from zero) loads the rows first and builds
    * the indexes after, inside the same transaction (so no reader ever sees the table without
@@ -312,10 +316,7 @@ export class SqliteReadStore implements ReadStorePort {
   private dropIndexesIfEmpty(collection: string): string[] {
     const name = table(collection);
     if (this.statement(`SELECT 1 FROM ${name} LIMIT 1`).get() !== undefined) return [];
-    const indexes = this.statement(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(name) as {
-      name: string;
-      sql: string;
-    }[];
+    const indexes = this.indexesOf(name);
     for (const index of indexes) this.db.exec(`DROP INDEX ${index.name}`);
     return indexes.map((index) => index.sql);
   }

@@ -182,12 +182,20 @@ function edgeChar(token: Token | undefined, side: 'before' | 'after'): string {
   }
 }
 
+/** A link found in a text token: its place in the token's content, its text and its href. */
+type TextLink = { start: number; end: number; text: string; href: string };
+
 /**
- * Zulip's AutoLink for links without a scheme: bare domains (`zulip.com`, href `http://zulip.com`)
- * and e-mail addresses (href `mailto:…`) in text tokens, never inside code or a link. `fastPath`
- * skips the search in a text that cannot hold one (mayHoldWebLink).
+ * Replaces the links `find` reports in the text tokens outside links (never inside code, which
+ * is not a text token, nor inside a Markdown link or an earlier autolink) with link tokens marked
+ * `markup` (and `info`, and `closeMarkup` on the closing token). The shared step of Zulip's
+ * AutoLink and LinkifierPattern; a block's children are copied only once it has a link.
  */
-function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
+function linkTextTokens(
+  state: MarkdownIt.StateCore,
+  find: (tokens: Token[], index: number) => TextLink[],
+  mark: { markup: string; info?: string; closeMarkup?: string },
+): void {
   for (const block of state.tokens) {
     const tokens = block.children;
     if (block.type !== 'inline' || !tokens) continue;
@@ -197,10 +205,7 @@ function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
       const token = tokens[i];
       if (token.type === 'link_open') linkDepth++;
       else if (token.type === 'link_close') linkDepth--;
-      const links =
-        token.type !== 'text' || linkDepth > 0 || (fastPath && !mayHoldWebLink(token.content))
-          ? []
-          : findWebLinks(token.content, edgeChar(tokens[i - 1], 'before'), edgeChar(tokens[i + 1], 'after'));
+      const links = token.type === 'text' && linkDepth === 0 ? find(tokens, i) : [];
       if (links.length === 0) {
         children?.push(token);
         continue;
@@ -216,13 +221,13 @@ function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
         if (link.start > pos) text(token.content.slice(pos, link.start));
         const open = new state.Token('link_open', 'a', 1);
         open.attrs = [['href', link.href]];
-        open.markup = 'linkify';
-        open.info = 'auto';
+        open.markup = mark.markup;
+        if (mark.info !== undefined) open.info = mark.info;
         children.push(open);
         text(link.text);
         const close = new state.Token('link_close', 'a', -1);
-        close.markup = 'linkify';
-        close.info = 'auto';
+        if (mark.closeMarkup !== undefined) close.markup = mark.closeMarkup;
+        if (mark.info !== undefined) close.info = mark.info;
         children.push(close);
         pos = link.end;
       }
@@ -230,6 +235,20 @@ function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
     }
     if (children) block.children = children;
   }
+}
+
+/**
+ * Zulip's AutoLink for links without a scheme: bare domains (`zulip.com`, href `http://zulip.com`)
+ * and e-mail addresses (href `mailto:…`) in text tokens, never inside code or a link. `fastPath`
+ * skips the search in a text that cannot hold one (mayHoldWebLink).
+ */
+function linkWebLinks(state: MarkdownIt.StateCore, fastPath: boolean): void {
+  linkTextTokens(
+    state,
+    (tokens, i) =>
+      fastPath && !mayHoldWebLink(tokens[i].content) ? [] : findWebLinks(tokens[i].content, edgeChar(tokens[i - 1], 'before'), edgeChar(tokens[i + 1], 'after')),
+    { markup: 'linkify', info: 'auto', closeMarkup: 'linkify' },
+  );
 }
 
 /**
@@ -247,39 +266,14 @@ function applyLinkifiers(state: MarkdownIt.StateCore): void {
   const joined = texts.join('\n');
   const linkifiers = all.filter((l) => mayMatch(l, joined));
   if (linkifiers.length === 0) return;
-  for (const block of state.tokens) {
-    if (block.type !== 'inline' || !block.children) continue;
-    const children: Token[] = [];
-    let linkDepth = 0;
-    for (const token of block.children) {
-      if (token.type === 'link_open') linkDepth++;
-      if (token.type === 'link_close') linkDepth--;
-      const matches = token.type === 'text' && linkDepth === 0 ? linkifyText(token.content, linkifiers) : [];
-      const valid = matches.filter((m) => state.md.validateLink(m.url));
-      if (valid.length === 0) {
-        children.push(token);
-        continue;
-      }
-      let pos = 0;
-      const text = (content: string) => {
-        const t = new state.Token('text', '', 0);
-        t.content = content;
-        children.push(t);
-      };
-      for (const match of valid) {
-        if (match.start > pos) text(token.content.slice(pos, match.start));
-        const open = new state.Token('link_open', 'a', 1);
-        open.attrs = [['href', match.url]];
-        open.markup = 'linkifier';
-        children.push(open);
-        text(match.text);
-        children.push(new state.Token('link_close', 'a', -1));
-        pos = match.end;
-      }
-      if (pos < token.content.length) text(token.content.slice(pos));
-    }
-    block.children = children;
-  }
+  linkTextTokens(
+    state,
+    (tokens, i) =>
+      linkifyText(tokens[i].content, linkifiers)
+        .filter((m) => state.md.validateLink(m.url))
+        .map((m) => ({ start: m.start, end: m.end, text: m.text, href: m.url })),
+    { markup: 'linkifier' },
+  );
 }
 
 let shared: MarkdownIt.MarkdownIt | undefined;
