@@ -351,6 +351,24 @@ describe('message flags', () => {
       expect(await unreadMsgs('cordelia')).toMatchObject({ count: 0, pms: [], streams: [], huddles: [] });
     });
 
+    it('their update_message_flags events name only the rows they changed; mark_all_as_read says all: true (zulip-terminal counts every listed id read)', async () => {
+      const queueId = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['update_message_flags'] })).queue_id as string;
+      const events = async () =>
+        (expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(
+          ({ id: _id, ...e }) => e,
+        );
+      const read = (messages: number[], all = false) => ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all });
+      // Already read before the range selections: m[0] (topic one) and m[3] (Elsinore).
+      expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [m[0], m[3]], op: 'add', flag: 'read' }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_topic_as_read', { stream_id: denmark, topic_name: 'one' }));
+      // Nothing left unread in the topic: no event (do_mark_stream_messages_as_read returns early).
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_topic_as_read', { stream_id: denmark, topic_name: 'one' }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_stream_as_read', { stream_id: denmark }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_all_as_read'));
+      expect(await events()).toEqual([read([m[0], m[3]]), read([m[1]]), read([m[2]]), read([], true)]);
+      expect(await unreadIds('cordelia')).toEqual([]);
+    });
+
     it('unread_msgs needs both the message and update_message_flags fetch types', async () => {
       const only = expectSuccess(await api.as('cordelia').post('/api/v1/register', { fetch_event_types: ['update_message_flags'] }));
       expect(only).not.toHaveProperty('unread_msgs');
