@@ -572,6 +572,11 @@ describe('POST /register is race-free: state + queued events = a fresh register'
               all.add(e.message.id);
               if (e.flags.includes('mentioned') || e.flags.includes('wildcard_mentioned')) mentions.add(e.message.id);
             }
+            if (e.type === 'update_message_flags' && e.flag === 'read' && e.op === 'add' && e.all) {
+              // do_mark_all_as_read names no messages.
+              all.clear();
+              mentions.clear();
+            }
             if (e.type === 'update_message_flags' && e.flag === 'read') {
               for (const m of e.messages) {
                 if (e.op === 'add') {

@@ -1,4 +1,6 @@
-import { ID_ALLOCATOR, type IdAllocatorPort, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
+import { randomUUID } from 'node:crypto';
+import { ID_ALLOCATOR, type IdAllocatorPort, rawEventStore, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
+import { messageFlagsStream } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -349,6 +351,44 @@ describe('message flags', () => {
       expect(await unreadMsgs('cordelia')).toMatchObject({ count: 2, streams: [expect.objectContaining({ unread_message_ids: [m[3]] })] });
       expectSuccess(await api.as('cordelia').post('/api/v1/mark_all_as_read'));
       expect(await unreadMsgs('cordelia')).toMatchObject({ count: 0, pms: [], streams: [], huddles: [] });
+    });
+
+    it('their update_message_flags events name only the rows they changed; mark_all_as_read says all: true (zulip-terminal counts every listed id read)', async () => {
+      const queueId = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['update_message_flags'] })).queue_id as string;
+      const events = async () =>
+        (expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(
+          ({ id: _id, ...e }) => e,
+        );
+      const read = (messages: number[], all = false) => ({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all });
+      // Already read before the range selections: m[0] (topic one) and m[3] (Elsinore).
+      expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [m[0], m[3]], op: 'add', flag: 'read' }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_topic_as_read', { stream_id: denmark, topic_name: 'one' }));
+      // Nothing left unread in the topic: no event (do_mark_stream_messages_as_read returns early).
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_topic_as_read', { stream_id: denmark, topic_name: 'one' }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_stream_as_read', { stream_id: denmark }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_all_as_read'));
+      expect(await events()).toEqual([read([m[0], m[3]]), read([m[1]]), read([m[2]]), read([], true)]);
+      expect(await unreadIds('cordelia')).toEqual([]);
+    });
+
+    it('a channel selection recorded before changedIds existed still maps: its event lists the read messages in the range', async () => {
+      const cordelia = id('cordelia');
+      expectSuccess(await api.as('cordelia').post(FLAGS, { messages: [m[0]], op: 'add', flag: 'read' }));
+      await api.markEvents();
+      expectSuccess(await api.as('cordelia').post('/api/v1/mark_stream_as_read', { stream_id: denmark }));
+      const [recorded] = await api.newEvents();
+      expect(recorded).toMatchObject({ type: 'MessageFlagsChanged', data: { changedIds: [m[1], m[2]] } });
+      const queueId = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['update_message_flags'] })).queue_id as string;
+      // The same change as an older server wrote it (no changedIds), appended verbatim.
+      const { changedIds: _ids, ...older } = recorded.data as Record<string, unknown>;
+      await rawEventStore(api.eventStore).appendToStream(
+        messageFlagsStream(cordelia),
+        [{ id: randomUUID(), type: 'MessageFlagsChanged', data: older, metadata: recorded.metadata }],
+        { expectedRevision: 'any' },
+      );
+      // Long-polls until the reactor has mapped it (the rows it reads were projected by the real change).
+      const body = expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id: queueId, last_event_id: -1 }));
+      expect(body.events).toMatchObject([{ type: 'update_message_flags', flag: 'read', messages: [m[0], m[1], m[2]], all: false }]);
     });
 
     it('unread_msgs needs both the message and update_message_flags fetch types', async () => {

@@ -3,10 +3,10 @@ import { type Actor, DomainError, EMPTY_TOPIC_FALLBACK_NAME, type FlagOperation,
 import { ChannelQueries } from '../channels/channel.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { MessageQueries } from './get-messages.queries';
-import { MessageFlagQueries } from './message-flags.queries';
+import { MAX_NAMED_CHANGED_IDS, MessageFlagQueries } from './message-flags.queries';
 
 /** A resolved flag change: what the decider records, and how many rows it changes. */
-export type ResolvedFlagChange = { flag: MessageFlag; op: FlagOperation; selection: FlagSelection; updatedCount: number };
+export type ResolvedFlagChange = { flag: MessageFlag; op: FlagOperation; selection: FlagSelection; updatedCount: number; changedIds?: number[] };
 
 /**
  * What the flag commands read before they are decided (zerver/actions/message_flags.py): the
@@ -56,12 +56,19 @@ export class MessageFlagsFactsLoader {
 
   /**
    * The mark-as-read endpoints: the selection bounded by the user's newest message id, and how
-   * many of its rows are unread; null when the user has no messages.
+   * many of its rows are unread; for a channel or topic also which (do_mark_stream_messages_as_read
+   * names them in its event; do_mark_all_as_read sends `all: true` instead). Null when the user
+   * has no messages.
    */
   async readUpTo(actor: Actor, userId: number, selection: (upToMessageId: number) => FlagSelection): Promise<ResolvedFlagChange | null> {
     const upTo = await this.flags.newestMessageId(actor.realmId, userId);
     if (upTo === null) return null;
     const chosen = selection(upTo);
+    if (chosen.kind === 'channel') {
+      const changedIds = await this.flags.unreadIdsIn(actor.realmId, userId, chosen);
+      const updatedCount = changedIds.length < MAX_NAMED_CHANGED_IDS ? changedIds.length : await this.flags.countUnread(userId, chosen);
+      return { flag: 'read', op: 'add', selection: chosen, updatedCount, changedIds };
+    }
     const updatedCount = await this.flags.countUnread(userId, chosen);
     return { flag: 'read', op: 'add', selection: chosen, updatedCount };
   }

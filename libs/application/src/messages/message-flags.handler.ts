@@ -43,7 +43,16 @@ abstract class FlagChangeRecorder {
   protected async record(actor: Actor, userId: number, change: ResolvedFlagChange): Promise<number> {
     const command: ChangeMessageFlags = {
       type: 'ChangeMessageFlags',
-      data: { realmId: actor.realmId, userId, flag: change.flag, op: change.op, selection: change.selection, updatedCount: change.updatedCount, at: this.clock.now().toISOString() },
+      data: {
+        realmId: actor.realmId,
+        userId,
+        flag: change.flag,
+        op: change.op,
+        selection: change.selection,
+        updatedCount: change.updatedCount,
+        ...(change.changedIds !== undefined ? { changedIds: change.changedIds } : {}),
+        at: this.clock.now().toISOString(),
+      },
     };
     const { newEvents, position } = await this.runner.run(messageFlagsDecider, messageFlagsStream(userId), command, { actorId: actor.userId }, { stateless: true });
     if (newEvents.length === 0) return 0;

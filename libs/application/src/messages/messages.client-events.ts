@@ -110,11 +110,18 @@ export class MessagesClientEvents implements AreaClientEvents {
   /**
    * do_update_message_flags: `messages` are the ids the change covered. Removing `read` also
    * carries `message_details` (what the client needs to count the message unread again).
-   * Range selections (mark a channel / topic / everything read) name no ids: see rangeSelectionIds.
+   * Marking a channel or topic read names the rows it changed (do_mark_stream_messages_as_read:
+   * `changedIds`; an event recorded before those were kept: see rangeSelectionIds); marking
+   * everything read names none and says `all: true` (do_mark_all_as_read: "the client reloads
+   * anyway"). Listing rows that were already read made zulip-terminal count them read a second
+   * time (its unread counts went negative).
    */
   private async flagsChanged(e: Recorded<MessageFlagsChanged>): Promise<ClientEventDelivery[]> {
     const d = e.data;
-    const ids = d.selection.kind === 'ids' ? d.selection.messageIds : await this.rangeSelectionIds(e);
+    if (d.selection.kind === 'all') {
+      return [{ userIds: [d.userId], event: { type: 'update_message_flags', op: d.op, operation: d.op, flag: d.flag, messages: [], all: true } as { type: string } }];
+    }
+    const ids = d.selection.kind === 'ids' ? d.selection.messageIds : (d.changedIds ?? (await this.rangeSelectionIds(e)));
     const event: Record<string, unknown> = { type: 'update_message_flags', op: d.op, operation: d.op, flag: d.flag, messages: ids, all: false };
     if (d.op === 'remove' && d.flag === 'read' && ids.length > 0) {
       // Where each message is now: a moved message is counted unread in its new channel and topic.
@@ -135,10 +142,10 @@ export class MessagesClientEvents implements AreaClientEvents {
   }
 
   /**
-   * The ids of a range selection (do_mark_stream_messages_as_read, do_mark_all_as_read). The rows
-   * it changed cannot be told apart any more (the projection ran), so the event lists the user's
-   * messages in the range that now have the flag set (removed: unset), newest 50,000 first: a
-   * superset of what changed, which clients apply idempotently, as marking a read message read.
+   * The ids of a channel selection recorded without `changedIds` (before 2026-11-26). The rows it
+   * changed cannot be told apart any more (the projection ran), so the event lists the user's
+   * messages in the range that now have the flag set (removed: unset), newest 50,000: a superset
+   * of what changed.
    */
   private async rangeSelectionIds(e: Recorded<MessageFlagsChanged>): Promise<number[]> {
     const d = e.data;

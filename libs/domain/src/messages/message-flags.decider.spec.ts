@@ -20,6 +20,16 @@ describe('messageFlagsDecider', () => {
     given([]).when(change({ selection: { kind: 'all', upToMessageId: 900 } })).thenMatches([{ data: { selection: { kind: 'all', upToMessageId: 900 } } }]);
   });
 
+  it('records the ids a channel selection changes (the event names them), and only for a channel selection', () => {
+    const channel: FlagSelection = { kind: 'channel', streamId: 5, topic: null, upToMessageId: 900 };
+    given([]).when(change({ selection: channel, updatedCount: 2, changedIds: [7, 9] })).then([
+      { type: 'MessageFlagsChanged', data: { realmId: 1, userId: 10, flag: 'read', op: 'add', selection: channel, changedIds: [7, 9], at: AT } },
+    ]);
+    given([]).when(change({ changedIds: [1] })).then([
+      { type: 'MessageFlagsChanged', data: { realmId: 1, userId: 10, flag: 'read', op: 'add', selection: { kind: 'ids', messageIds: [1, 2] }, at: AT } },
+    ]);
+  });
+
   it('records nothing when nothing changes (or nothing is selected)', () => {
     given([]).when(change({ updatedCount: 0 })).thenNothingHappened();
     given([]).when(change({ selection: { kind: 'ids', messageIds: [] } })).thenNothingHappened();

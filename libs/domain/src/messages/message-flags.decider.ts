@@ -39,19 +39,26 @@ export type FlagSelection =
 
 export type FlagOperation = 'add' | 'remove';
 
-/** The user's flag changed on the selected rows (zerver/actions/message_flags.py). */
+/**
+ * The user's flag changed on the selected rows (zerver/actions/message_flags.py).
+ *
+ * `changedIds` (a `channel` selection, recorded since the zulip-terminal session of
+ * 2026-11-26): the rows the change found unset (removed: set) when it was decided, ascending,
+ * newest 50,000; do_mark_stream_messages_as_read sends exactly these as the event's `messages`.
+ * The projection still applies the range; the ids are only what clients are told.
+ */
 export type MessageFlagsChanged = {
   type: 'MessageFlagsChanged';
-  data: { realmId: number; userId: number; flag: MessageFlag; op: FlagOperation; selection: FlagSelection; at: string };
+  data: { realmId: number; userId: number; flag: MessageFlag; op: FlagOperation; selection: FlagSelection; changedIds?: number[]; at: string };
 };
 
 /**
- * The handler has resolved the selection and counted what would change (`updatedCount`); a
- * change that updates nothing records nothing.
+ * The handler has resolved the selection and counted what would change (`updatedCount`; for a
+ * `channel` selection, `changedIds`); a change that updates nothing records nothing.
  */
 export type ChangeMessageFlags = {
   type: 'ChangeMessageFlags';
-  data: { realmId: number; userId: number; flag: string; op: string; selection: FlagSelection; updatedCount: number; at: string };
+  data: { realmId: number; userId: number; flag: string; op: string; selection: FlagSelection; updatedCount: number; changedIds?: number[]; at: string };
 };
 
 /** The flag names a client may send (UserMessage.flags minus NON_API_FLAGS). */
@@ -77,10 +84,11 @@ export type MessageFlagsState = Record<string, never>;
 export const messageFlagsDecider: Decider<ChangeMessageFlags, MessageFlagsChanged, MessageFlagsState> = {
   snapshot: { name: 'message-flags', version: 1 },
   decide: (command) => {
-    const { realmId, userId, selection, updatedCount, at } = command.data;
+    const { realmId, userId, selection, updatedCount, changedIds, at } = command.data;
     const { flag, op } = checkFlagChange(command.data.flag, command.data.op);
     if (updatedCount === 0) return [];
     if (selection.kind === 'ids' && selection.messageIds.length === 0) return [];
+    if (selection.kind === 'channel' && changedIds !== undefined) return [{ type: 'MessageFlagsChanged', data: { realmId, userId, flag, op, selection, changedIds, at } }];
     return [{ type: 'MessageFlagsChanged', data: { realmId, userId, flag, op, selection, at } }];
   },
   evolve: (state) => state,
