@@ -1,0 +1,174 @@
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiTestClient, expectSuccess } from '../support';
+import { DartDecoders } from '../support/dart-decoders';
+import { coverageWorkload, randomWorkload } from '../replay/workload';
+
+/**
+ * The Zulip mobile app (zulip-flutter) decodes every response and event with strict decoders
+ * (docs/clients.md, "zulip-flutter (the mobile app)"). This suite reads the app's own decoder
+ * sources at run time (lib/api of a zulip-flutter git directory; nothing of the app is in this
+ * repository) and holds the server's answers against them with test/support/dart-decoders.ts:
+ * POST /register with the app's exact parameters on a populated organization, GET /messages and
+ * GET /messages/{id} as the app asks for them, and every event of a workload through the app's
+ * Event.fromJson dispatch.
+ *
+ *   ZULIP_FLUTTER_GIT_DIR=/path/to/zulip-flutter/.git npx jest test/e2e/zulip-flutter-decoders.e2e-spec.ts
+ */
+const GIT_DIR = process.env.ZULIP_FLUTTER_GIT_DIR ?? '/work/.mirror/zulip+zulip-flutter/repo';
+
+/** lib/api/route/events.dart registerQueue: the parameters the app sends (no event_types: everything). */
+export const FLUTTER_REGISTER_PARAMS = {
+  apply_markdown: true,
+  client_gravatar: false,
+  slim_presence: true,
+  client_capabilities: {
+    notification_settings_null: true,
+    bulk_message_deletion: true,
+    user_avatar_url_field_optional: true,
+    stream_typing_notifications: true,
+    user_settings_object: true,
+    include_deactivated_groups: true,
+    empty_topic_name: true,
+    individual_emoji_changes: true,
+  },
+};
+
+function exportLibApi(): { dir: string; commit: string } | { skip: string } {
+  if (!existsSync(GIT_DIR)) return { skip: `no zulip-flutter git directory at ${GIT_DIR} (set ZULIP_FLUTTER_GIT_DIR)` };
+  const dir = mkdtempSync(join(tmpdir(), 'zulip-flutter-'));
+  // `git archive | tar` may complain about a binary asset outside lib/api; the check below is what matters.
+  execSync(`git --git-dir="${GIT_DIR}" archive HEAD lib/api | tar -x -C "${dir}" || true`, { stdio: 'ignore', shell: '/bin/sh' });
+  if (!existsSync(join(dir, 'lib/api/model/events.g.dart'))) return { skip: `could not export lib/api from ${GIT_DIR}` };
+  const commit = execSync(`git --git-dir="${GIT_DIR}" log -1 --format="%h %ci"`).toString().trim();
+  return { dir, commit };
+}
+
+const exported = exportLibApi();
+if ('skip' in exported) console.warn(`zulip-flutter decoder check skipped: ${exported.skip}`);
+const describeWithApp = 'skip' in exported ? describe.skip : describe;
+
+describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, read at run time)', () => {
+  const { dir, commit } = exported as { dir: string; commit: string };
+  const PERSONAS = ['hamlet', 'iago', 'cordelia', 'desdemona', 'polonius', 'shiva'];
+  let decoders: DartDecoders;
+  let api: ApiTestClient;
+  const queues = new Map<string, string>();
+  const responses: { events: Record<string, any>[] }[] = [];
+
+  beforeAll(async () => {
+    decoders = new DartDecoders(join(dir, 'lib/api'));
+    process.stderr.write(`zulip-flutter ${commit}: ${decoders.generated.size} generated decoders, ${decoders.enumMaps.size} enum maps\n`);
+    api = await ApiTestClient.start({ config: { pushNotificationsBouncerUrl: 'https://push.example.com' } });
+    for (const name of PERSONAS) queues.set(name, expectSuccess(await api.as(name).post('/api/v1/register', FLUTTER_REGISTER_PARAMS)).queue_id);
+    await coverageWorkload(api);
+    await randomWorkload(api, 1, 40);
+    expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'start', to: JSON.stringify([api.user('cordelia').userId]) }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'stop', to: JSON.stringify([api.user('cordelia').userId]) }));
+    for (const name of PERSONAS) {
+      const response = await api.as(name).get('/api/v1/events', { queue_id: queues.get(name), last_event_id: -1, dont_block: true });
+      // A persona the workload deactivated has lost its queue with its account.
+      if (response.status === 200) responses.push(response.body);
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The personas still active after the workload (it deactivates some). */
+  const active = async () => {
+    const names: string[] = [];
+    for (const name of PERSONAS) if ((await api.as(name).get('/api/v1/users/me')).status === 200) names.push(name);
+    return names;
+  };
+
+  it('POST /register with the app parameters, on a populated organization, decodes as InitialSnapshot', async () => {
+    const problems: string[] = [];
+    for (const name of await active()) {
+      const snapshot = expectSuccess(await api.as(name).post('/api/v1/register', FLUTTER_REGISTER_PARAMS));
+      // the check is not vacuous: the organization has the things the app reads
+      if (name === 'iago') {
+        expect(snapshot.streams.length).toBeGreaterThan(1);
+        expect(snapshot.realm_users.length).toBeGreaterThan(3);
+        expect(snapshot.realm_user_groups.length).toBeGreaterThan(0);
+      }
+      problems.push(...decoders.check('InitialSnapshot', snapshot).map((p) => `${name}: ${p}`));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('GET /messages with the app parameters decodes as GetMessagesResult, and GET /messages/{id} as GetMessageResult', async () => {
+    const problems: string[] = [];
+    let decoded = 0;
+    for (const name of await active()) {
+      const narrows = [[], [{ operator: 'is', operand: 'dm' }], [{ operator: 'is', operand: 'starred' }], [{ operator: 'is', operand: 'mentioned' }]];
+      for (const narrow of narrows) {
+        for (const anchor of ['newest', 'first_unread', 'oldest']) {
+          const body = expectSuccess(
+            await api.as(name).get('/api/v1/messages', { narrow: JSON.stringify(narrow), anchor, num_before: anchor === 'oldest' ? 0 : 100, num_after: anchor === 'newest' ? 0 : 100, allow_empty_topic_name: true }),
+          );
+          decoded += body.messages.length;
+          problems.push(...decoders.check('GetMessagesResult', body).map((p) => `${name} ${JSON.stringify(narrow)} ${anchor}: ${p}`));
+          for (const message of body.messages.slice(0, 3)) {
+            const one = expectSuccess(await api.as(name).get(`/api/v1/messages/${message.id}`, { allow_empty_topic_name: true }));
+            problems.push(...decoders.check('GetMessageResult', one).map((p) => `${name} GET /messages/${message.id}: ${p}`));
+          }
+        }
+      }
+    }
+    expect(decoded).toBeGreaterThan(20);
+    expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it('every event of the workload decodes through Event.fromJson; the types the app maps to UnexpectedEvent are listed', () => {
+    const problems = new Set<string>();
+    for (const body of responses) for (const p of decoders.check('GetEventsResult', { ...body, events: [] })) problems.add(`GET /events: ${p}`);
+    const events = responses.flatMap((body) => body.events);
+    const decodedKinds = new Set<string>();
+    const unexpected = new Set<string>();
+    for (const event of events) {
+      const kind = `${event.type}/${event.op ?? ''}`;
+      if (decoders.eventClass(event)) decodedKinds.add(kind);
+      else unexpected.add(kind);
+      for (const p of decoders.check('Event', event)) problems.add(`${kind}: ${p}`);
+    }
+    process.stderr.write(`zulip-flutter events: ${events.length} events; decoded kinds: ${[...decodedKinds].sort().join(' ')}\n`);
+    process.stderr.write(`zulip-flutter events: kinds the app reads as UnexpectedEvent (ignored): ${[...unexpected].sort().join(' ')}\n`);
+    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/']) {
+      expect([...decodedKinds]).toContain(expected);
+    }
+    expect([...problems]).toEqual([]);
+  });
+
+  it('the checker is not vacuous: a missing key, a wrong JSON type, an enum value outside its map and an unknown message type are caught', async () => {
+    const snapshot = expectSuccess(await api.as('iago').post('/api/v1/register', FLUTTER_REGISTER_PARAMS));
+    expect(decoders.check('InitialSnapshot', snapshot)).toEqual([]);
+    const broken = structuredClone(snapshot);
+    delete broken.realm_users[0].full_name;
+    broken.zulip_feature_level = String(broken.zulip_feature_level);
+    broken.realm_wildcard_mention_policy = 4; // not in _$RealmWildcardMentionPolicyEnumMap
+    broken.user_settings.emojiset = 'not-a-set'; // fine: that enum has unknownValue
+    broken.subscriptions[0].color = 'red';
+    expect(decoders.check('InitialSnapshot', broken).sort()).toEqual([
+      '$.realm_users[].full_name: required String, got absent',
+      '$.realm_wildcard_mention_policy: 4 is not in _$RealmWildcardMentionPolicyEnumMap (1, 2, 3, 5, 6, 7)',
+      '$.subscriptions[].color: expected a color "#rrggbb", got "red"',
+      '$.zulip_feature_level: expected num, got "494"',
+    ].sort());
+    const messages = expectSuccess(await api.as('iago').get('/api/v1/messages', { narrow: '[]', anchor: 'newest', num_before: 5, num_after: 0 }));
+    messages.messages[0].type = 'channel';
+    expect(decoders.check('GetMessagesResult', messages)).toEqual(['$.messages[].type: Message.fromJson: unexpected message type "channel"']);
+    expect(decoders.check('Event', { id: 1, type: 'typing', op: 'start', message_type: 'stream', sender: { user_id: 1 } })).toEqual([
+      expect.stringContaining('TypingEvent.fromJson requires streamId'),
+    ]);
+  });
+
+  it('the checker understood every decoder pattern it met (nothing accepted unchecked)', () => {
+    process.stderr.write(`zulip-flutter classes checked: ${[...decoders.classesSeen].sort().join(' ')}\n`);
+    expect([...decoders.unknownPatterns]).toEqual([]);
+  });
+});
