@@ -111,6 +111,8 @@ export class DartDecoders {
   readonly generated = new Map<string, string[]>();
   /** `_$XEnumMap` -> its JSON values. */
   readonly enumMaps = new Map<string, unknown[]>();
+  /** `_$XEnumMap` -> enum member name -> JSON value (for fromRawString lookups). */
+  private readonly enumMembers = new Map<string, Map<string, unknown>>();
   /** `$checkKeys` of block-bodied generated decoders: keys that must be present / must not be null. */
   private readonly checkKeys = new Map<string, { required: string[]; disallowNull: string[] }>();
   /** Classes whose hand-written fromJson first runs the generated one, then checks more. */
@@ -167,10 +169,13 @@ export class DartDecoders {
       if (!this.generated.has(m[2])) this.unknownPatterns.add(`block-bodied _$${m[2]}FromJson`);
     }
     for (const m of src.matchAll(/const (_\$\w+EnumMap) = \{([\s\S]*?)\};/g)) {
-      const values = splitTop(normalizeDart(m[2]), ',')
-        .filter((e) => e)
-        .map((e) => literal(e.slice(e.indexOf(':') + 1).trim()).value);
-      this.enumMaps.set(m[1], values);
+      const members = new Map<string, unknown>();
+      for (const entry of splitTop(normalizeDart(m[2]), ',').filter((e) => e)) {
+        const colon = entry.indexOf(':');
+        members.set(entry.slice(0, colon).trim().split('.')[1], literal(entry.slice(colon + 1).trim()).value);
+      }
+      this.enumMembers.set(m[1], members);
+      this.enumMaps.set(m[1], [...members.values()]);
     }
   }
 
@@ -482,7 +487,7 @@ export class DartDecoders {
     const property = json.property;
     if (typeof property !== 'string') throw new DecodeFailure(`${path}.property`, `expected String, got ${show(property)}`);
     // fromRawString: the enum member whose JSON name (from `_$EnumMap`, snake_case) is the property.
-    const src = this.enumMapSource.get(`_$${sw.enumName}EnumMap`) ?? new Map<string, unknown>();
+    const src = this.enumMembers.get(`_$${sw.enumName}EnumMap`) ?? new Map<string, unknown>();
     const member = [...src.entries()].find(([, raw]) => raw === property)?.[0];
     const body = sw.cases.get(member ?? 'null') ?? sw.cases.get('unknown') ?? 'return null;';
     const at = `${path}.value`;
@@ -496,30 +501,6 @@ export class DartDecoders {
     return this.unknown(`${cls}._readValue case ${member}: ${body}`, path);
   }
 
-  /** `_$XEnumMap` member names -> JSON values, for fromRawString lookups. */
-  private get enumMapSource(): Map<string, Map<string, unknown>> {
-    if (this.enumMemberCache) return this.enumMemberCache;
-    this.enumMemberCache = new Map();
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const p = join(dir, name);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (p.endsWith('.g.dart')) {
-          for (const m of readFileSync(p, 'utf8').matchAll(/const (_\$\w+EnumMap) = \{([\s\S]*?)\};/g)) {
-            const members = new Map<string, unknown>();
-            for (const e of splitTop(normalizeDart(m[2]), ',').filter((x) => x)) {
-              const [k, v] = e.split(/:(.*)/);
-              members.set(k.trim().split('.')[1], literal(v.trim()).value);
-            }
-            this.enumMemberCache.set(m[1], members);
-          }
-        }
-      }
-    };
-    walk(this.libApiDir);
-    return this.enumMemberCache;
-  }
-  private enumMemberCache?: Map<string, Map<string, unknown>>;
 
   /**
    * `@JsonKey(readValue: X._readY)` helpers: what each one reads instead of `json[key]`, transcribed
