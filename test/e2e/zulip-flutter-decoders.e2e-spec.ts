@@ -2,6 +2,8 @@ import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type request from 'supertest';
+import { TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { DartDecoders } from '../support/dart-decoders';
 import { coverageWorkload, randomWorkload } from '../replay/workload';
@@ -36,6 +38,47 @@ export const FLUTTER_REGISTER_PARAMS = {
   },
 };
 
+/**
+ * State the app reads at start that the shared workload leaves empty (it undoes what it does):
+ * kept after it, so that /register and /messages carry each kind of item at least once.
+ */
+async function populate(api: ApiTestClient): Promise<void> {
+  const id = (name: string) => api.user(name).userId;
+  const ok = async (response: Promise<request.Response> | request.Response) => expectSuccess(await response);
+  await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Elsinore', description: 'The **castle**' }], principals: [id('iago'), id('hamlet'), id('polonius')] }));
+  await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Secret' }], principals: [id('iago'), id('hamlet')], invite_only: true }));
+  const channel = (await ok(api.as('iago').get('/api/v1/get_stream_id', { stream: 'Elsinore' }))).stream_id as number;
+  const send = async (who: string, body: Record<string, unknown>) => (await ok(api.as(who).post('/api/v1/messages', body))).id as number;
+  const first = await send('iago', { type: 'stream', to: 'Elsinore', topic: 'ghosts', content: 'Who is there? @**King Hamlet** @**all**' });
+  await send('polonius', { type: 'stream', to: 'Elsinore', topic: '', content: 'A message in the general chat (empty topic)' });
+  await send('iago', { type: 'stream', to: 'Secret', topic: 'plots', content: 'private channel' });
+  await send('polonius', { type: 'direct', to: JSON.stringify([id('hamlet'), id('iago')]), content: 'a group DM' });
+  await send('hamlet', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: 'a note to self' });
+  await send('polonius', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: '/me waves' });
+  await ok(api.as('iago').patch(`/api/v1/messages/${first}`, { content: 'Who is there? (edited) @**King Hamlet**' }));
+  await ok(api.as('iago').patch(`/api/v1/messages/${first}`, { topic: 'the ghost', propagate_mode: 'change_all' }));
+  const { email, apiKey } = api.user('iago');
+  await ok(api.http.post('/api/v1/realm/emoji/ghost').auth(email, apiKey).attach('f1', TINY_PNG, 'ghost.png'));
+  await ok(api.as('hamlet').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'ghost' }));
+  await ok(api.as('polonius').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'thumbs_up' }));
+  await ok(api.as('hamlet').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'zulip' }));
+  await ok(api.as('hamlet').post('/api/v1/messages/flags', { messages: JSON.stringify([first]), op: 'add', flag: 'starred' }));
+  await ok(api.as('hamlet').post(`/api/v1/users/me/muted_users/${id('polonius')}`));
+  await ok(api.as('hamlet').post('/api/v1/saved_snippets', { title: 'Greeting', content: 'Good morrow' }));
+  await ok(api.as('hamlet').post('/api/v1/drafts', { drafts: [{ type: 'private', to: [id('iago')], topic: '', content: 'draft', timestamp: 1_700_000_000 }] }));
+  await ok(api.as('hamlet').post('/api/v1/users/me/status', { status_text: 'thinking', emoji_name: 'ghost', away: true }));
+  await ok(api.as('polonius').post('/api/v1/users/me/status', { status_text: 'at court', emoji_name: 'thumbs_up' }));
+  await ok(api.as('hamlet').post('/api/v1/user_topics', { stream_id: channel, topic: 'the ghost', visibility_policy: 3 }));
+  await ok(api.as('hamlet').post('/api/v1/user_topics', { stream_id: channel, topic: '', visibility_policy: 1 }));
+  await ok(api.as('hamlet').patch(`/api/v1/users/me/subscriptions/${channel}`, { property: 'pin_to_top', value: true }));
+  await ok(api.as('hamlet').post('/api/v1/users/me/alert_words', { alert_words: ['ghost'] }));
+  const field = (await ok(api.as('iago').post('/api/v1/realm/profile_fields', { name: 'Castle', field_type: 1 }))).id as number;
+  const choice = (await ok(api.as('iago').post('/api/v1/realm/profile_fields', { name: 'House', field_type: 3, field_data: JSON.stringify({ a: { text: 'Denmark', order: '1' } }) }))).id as number;
+  await ok(api.as('iago').post('/api/v1/realm/profile_fields', { name: 'GitHub', field_type: 7, field_data: JSON.stringify({ subtype: 'github' }) }));
+  await ok(api.as('hamlet').patch('/api/v1/users/me/profile_data', { data: [{ id: field, value: 'Elsinore' }, { id: choice, value: 'a' }] }));
+  await ok(api.as('hamlet').post('/api/v1/user_groups/create', { name: 'court', description: 'The court', members: [id('hamlet'), id('polonius')] }));
+}
+
 function exportLibApi(): { dir: string; commit: string } | { skip: string } {
   if (!existsSync(GIT_DIR)) return { skip: `no zulip-flutter git directory at ${GIT_DIR} (set ZULIP_FLUTTER_GIT_DIR)` };
   const dir = mkdtempSync(join(tmpdir(), 'zulip-flutter-'));
@@ -65,6 +108,10 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     for (const name of PERSONAS) queues.set(name, expectSuccess(await api.as(name).post('/api/v1/register', FLUTTER_REGISTER_PARAMS)).queue_id);
     await coverageWorkload(api);
     await randomWorkload(api, 1, 40);
+    await populate(api);
+    // What the shared workload does not do: presence, typing.
+    expectSuccess(await api.as('cordelia').post('/api/v1/users/me/presence', { status: 'active', new_user_input: true, slim_presence: true }));
+    expectSuccess(await api.as('polonius').post('/api/v1/users/me/presence', { status: 'idle' }));
     expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'start', to: JSON.stringify([api.user('cordelia').userId]) }));
     expectSuccess(await api.as('hamlet').post('/api/v1/typing', { op: 'stop', to: JSON.stringify([api.user('cordelia').userId]) }));
     for (const name of PERSONAS) {
@@ -104,6 +151,7 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
   it('GET /messages with the app parameters decodes as GetMessagesResult, and GET /messages/{id} as GetMessageResult', async () => {
     const problems: string[] = [];
     let decoded = 0;
+    const seenMessageKeys = new Set<string>();
     for (const name of await active()) {
       const narrows = [[], [{ operator: 'is', operand: 'dm' }], [{ operator: 'is', operand: 'starred' }], [{ operator: 'is', operand: 'mentioned' }]];
       for (const narrow of narrows) {
@@ -112,6 +160,8 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
             await api.as(name).get('/api/v1/messages', { narrow: JSON.stringify(narrow), anchor, num_before: anchor === 'oldest' ? 0 : 100, num_after: anchor === 'newest' ? 0 : 100, allow_empty_topic_name: true }),
           );
           decoded += body.messages.length;
+          for (const m of body.messages) for (const key of Object.keys(m)) seenMessageKeys.add(key);
+          for (const m of body.messages) if (m.edit_history?.some((e: any) => 'prev_topic' in e)) seenMessageKeys.add('edit_history[].prev_topic');
           problems.push(...decoders.check('GetMessagesResult', body).map((p) => `${name} ${JSON.stringify(narrow)} ${anchor}: ${p}`));
           for (const message of body.messages.slice(0, 3)) {
             const one = expectSuccess(await api.as(name).get(`/api/v1/messages/${message.id}`, { allow_empty_topic_name: true }));
@@ -121,6 +171,8 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
       }
     }
     expect(decoded).toBeGreaterThan(20);
+    // the app's optional and hand-read fields were present at least once
+    expect([...seenMessageKeys]).toEqual(expect.arrayContaining(['edit_history', 'edit_history[].prev_topic', 'last_edit_timestamp', 'reactions', 'submessages', 'topic_links']));
     expect([...new Set(problems)]).toEqual([]);
   });
 
@@ -138,7 +190,7 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     }
     process.stderr.write(`zulip-flutter events: ${events.length} events; decoded kinds: ${[...decodedKinds].sort().join(' ')}\n`);
     process.stderr.write(`zulip-flutter events: kinds the app reads as UnexpectedEvent (ignored): ${[...unexpected].sort().join(' ')}\n`);
-    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/']) {
+    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/', 'presence/']) {
       expect([...decodedKinds]).toContain(expected);
     }
     expect([...problems]).toEqual([]);

@@ -537,10 +537,18 @@ export class DartDecoders {
       return { value: json.submessages ?? [], path: `${path}.submessages` };
     },
     // model.dart MessageEditState._readFromMessage: `edit_history as List<dynamic>?`, `last_edit_timestamp as int?`,
-    // then for each entry `prev_content`/`prev_stream`/`prev_topic` presence checks (no further casts that throw).
+    // then over the entries, until one has `prev_content`: skip one with `prev_stream`, else
+    // `entry['prev_topic'] as String?` and, when present, `entry['topic'] as String`.
     'MessageEditState._readFromMessage': (json, _key, path) => {
-      this.cast(json.edit_history, 'List<dynamic>?', `${path}.edit_history`);
+      const history = this.cast(json.edit_history, 'List<dynamic>?', `${path}.edit_history`) as Record<string, unknown>[] | null;
       this.cast(json.last_edit_timestamp, 'int?', `${path}.last_edit_timestamp`);
+      for (const [i, entry] of (history ?? []).entries()) {
+        const at = `${path}.edit_history[${i}]`;
+        if (jsonType(entry) !== 'map') throw new DecodeFailure(at, `expected an object, got ${show(entry)}`);
+        if (!isNull(entry.prev_content)) break;
+        if (!isNull(entry.prev_stream)) continue;
+        if (!isNull(this.cast(entry.prev_topic, 'String?', `${at}.prev_topic`))) this.cast(entry.topic, 'String', `${at}.topic`);
+      }
       return { value: '<MessageEditState>', path };
     },
     // model.dart StreamMessage._readConversation, events.dart _readMoveData/_readChange: the whole object.
