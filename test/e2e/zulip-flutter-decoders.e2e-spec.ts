@@ -190,7 +190,7 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     }
     process.stderr.write(`zulip-flutter events: ${events.length} events; decoded kinds: ${[...decodedKinds].sort().join(' ')}\n`);
     process.stderr.write(`zulip-flutter events: kinds the app reads as UnexpectedEvent (ignored): ${[...unexpected].sort().join(' ')}\n`);
-    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/', 'presence/', 'stream/delete']) {
+    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/', 'presence/', 'stream/delete', 'realm_emoji/add', 'realm_emoji/update_one']) {
       expect([...decodedKinds]).toContain(expected);
     }
     expect([...problems]).toEqual([]);
