@@ -221,6 +221,7 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
 
   it('the checker understood every decoder pattern it met (nothing accepted unchecked)', () => {
     process.stderr.write(`zulip-flutter classes checked: ${[...decoders.classesSeen].sort().join(' ')}\n`);
+    process.stderr.write(`zulip-flutter optional keys never sent: ${[...decoders.absentOptional].sort().join(' ')}\n`);
     expect([...decoders.unknownPatterns]).toEqual([]);
   });
 });

@@ -124,6 +124,8 @@ export class DartDecoders {
   /** Event.fromJson dispatch: type -> class, or type -> op -> class. */
   readonly eventDispatch = new Map<string, string | Map<string, string>>();
   readonly unknownPatterns = new Set<string>();
+  /** Keys the app reads as optional (nullable or with a default) that were absent: not errors, but worth a look. */
+  readonly absentOptional = new Set<string>();
   /** Classes this run decoded, for the coverage summary. */
   readonly classesSeen = new Set<string>();
 
@@ -381,6 +383,7 @@ export class DartDecoders {
     const nullable = type.endsWith('?');
     const base = nullable ? type.slice(0, -1) : type;
     if (isNull(value)) {
+      if (value === undefined) this.absentOptional.add(path.replace(/\[\d+\]/g, '[]'));
       if (nullable || base === 'dynamic' || base === 'Object?') return null;
       throw new DecodeFailure(path, `required ${base}, got ${show(value)}`);
     }
