@@ -196,6 +196,36 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     expect([...problems]).toEqual([]);
   });
 
+  it('the other responses the app decodes (lib/api/route/*.dart, with its parameters) decode', async () => {
+    const problems: string[] = [];
+    const check = (what: string, cls: string, body: unknown) => problems.push(...decoders.check(cls, body).map((p) => `${what}: ${p}`));
+    const as = api.as('iago');
+    check('GET /server_settings', 'GetServerSettingsResult', expectSuccess(await api.http.get('/api/v1/server_settings')));
+    check('POST /fetch_api_key', 'FetchApiKeyResult', expectSuccess(await api.http.post('/api/v1/fetch_api_key').type('form').send({ username: api.user('iago').email, password: 'iago-password' })));
+    check('GET /users/me', 'GetOwnUserResult', expectSuccess(await as.get('/api/v1/users/me')));
+    const sent = expectSuccess(await as.post('/api/v1/messages', { type: 'stream', to: 'Elsinore', topic: 'checks', content: 'hello' }));
+    check('POST /messages', 'SendMessageResult', sent);
+    check('PATCH /messages/{id}', 'UpdateMessageResult', expectSuccess(await as.patch(`/api/v1/messages/${sent.id}`, { content: 'hello again' })));
+    check('POST /messages/flags', 'UpdateMessageFlagsResult', expectSuccess(await as.post('/api/v1/messages/flags', { messages: JSON.stringify([sent.id]), op: 'add', flag: 'starred' })));
+    check('POST /messages/flags/narrow', 'UpdateMessageFlagsForNarrowResult',
+      expectSuccess(await as.post('/api/v1/messages/flags/narrow', { anchor: 'oldest', include_anchor: true, num_before: 0, num_after: 1000, narrow: '[]', op: 'add', flag: 'read' })));
+    expectSuccess(await as.patch('/api/v1/realm', { enable_read_receipts: true })); // the workload turned them off
+    check('GET /messages/{id}/read_receipts', 'GetReadReceiptsResult', expectSuccess(await as.get(`/api/v1/messages/${sent.id}/read_receipts`)));
+    const channel = expectSuccess(await as.get('/api/v1/get_stream_id', { stream: 'Elsinore' })).stream_id;
+    check('GET /users/me/{id}/topics', 'GetChannelTopicsResult', expectSuccess(await as.get(`/api/v1/users/me/${channel}/topics`, { allow_empty_topic_name: true })));
+    const { email, apiKey } = api.user('iago');
+    const upload = expectSuccess(await api.http.post('/api/v1/user_uploads').auth(email, apiKey).attach('file', Buffer.from('hi'), 'hi.txt'));
+    check('POST /user_uploads', 'UploadFileResult', upload);
+    check('GET /user_uploads/{realm}/{file} (temporary URL)', 'GetFileTemporaryUrlResult', expectSuccess(await as.get(`/api/v1${upload.url}`)));
+    check('POST /saved_snippets', 'CreateSavedSnippetResult', expectSuccess(await as.post('/api/v1/saved_snippets', { title: 'T', content: 'C' })));
+    check('POST /users/me/presence', 'UpdatePresenceResult', expectSuccess(await as.post('/api/v1/users/me/presence', { status: 'active', new_user_input: true, ping_only: false, slim_presence: true, last_update_id: -1 })));
+    const snapshot = expectSuccess(await as.post('/api/v1/register', FLUTTER_REGISTER_PARAMS));
+    const emojiData = await api.http.get(new URL(snapshot.server_emoji_data_url).pathname);
+    expect(emojiData.status).toBe(200);
+    check('GET server_emoji_data_url', 'ServerEmojiData', emojiData.body);
+    expect(problems).toEqual([]);
+  });
+
   it('the checker is not vacuous: a missing key, a wrong JSON type, an enum value outside its map and an unknown message type are caught', async () => {
     const snapshot = expectSuccess(await api.as('iago').post('/api/v1/register', FLUTTER_REGISTER_PARAMS));
     expect(decoders.check('InitialSnapshot', snapshot)).toEqual([]);
