@@ -35,6 +35,9 @@ const jsonType = (v: unknown) =>
   v === undefined ? 'absent' : v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'map' : typeof v;
 const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v)?.slice(0, 80));
 
+/** A JSON path with list indexes and map keys that are ids left out: `$.user_status.{id}.emoji_code`. */
+const keyPattern = (path: string) => path.replace(/\[\d+\]/g, '[]').replace(/\.\d+(?=\.|$)/g, '.{id}');
+
 /** Collapses Dart source whitespace so that patterns can be matched on one line. */
 export function normalizeDart(src: string): string {
   return src
@@ -126,6 +129,12 @@ export class DartDecoders {
   readonly unknownPatterns = new Set<string>();
   /** Keys the app reads as optional (nullable or with a default) that were absent: not errors, but worth a look. */
   readonly absentOptional = new Set<string>();
+  private readonly presentKeys = new Set<string>();
+
+  /** The optional keys the app reads that no checked value ever carried. */
+  neverSent(): string[] {
+    return [...this.absentOptional].filter((path) => !this.presentKeys.has(path)).sort();
+  }
   /** Classes this run decoded, for the coverage summary. */
   readonly classesSeen = new Set<string>();
 
@@ -382,8 +391,9 @@ export class DartDecoders {
   private cast(value: unknown, type: string, path: string): unknown {
     const nullable = type.endsWith('?');
     const base = nullable ? type.slice(0, -1) : type;
+    if (value !== undefined) this.presentKeys.add(keyPattern(path));
     if (isNull(value)) {
-      if (value === undefined) this.absentOptional.add(path.replace(/\[\d+\]/g, '[]'));
+      if (value === undefined) this.absentOptional.add(keyPattern(path));
       if (nullable || base === 'dynamic' || base === 'Object?') return null;
       throw new DecodeFailure(path, `required ${base}, got ${show(value)}`);
     }
