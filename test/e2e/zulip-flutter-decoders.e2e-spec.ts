@@ -49,13 +49,14 @@ async function populate(api: ApiTestClient): Promise<void> {
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Secret' }], principals: [id('iago'), id('hamlet')], invite_only: true }));
   const channel = (await ok(api.as('iago').get('/api/v1/get_stream_id', { stream: 'Elsinore' }))).stream_id as number;
   const send = async (who: string, body: Record<string, unknown>) => (await ok(api.as(who).post('/api/v1/messages', body))).id as number;
-  const first = await send('iago', { type: 'stream', to: 'Elsinore', topic: 'ghosts', content: 'Who is there? @**King Hamlet** @**all**' });
+  const hamlet = (await ok(api.as('hamlet').get('/api/v1/users/me'))).full_name as string; // the workload renamed him
+  const first = await send('iago', { type: 'stream', to: 'Elsinore', topic: 'ghosts', content: `Who is there? @**${hamlet}** @**all**` });
   await send('polonius', { type: 'stream', to: 'Elsinore', topic: '', content: 'A message in the general chat (empty topic)' });
   await send('iago', { type: 'stream', to: 'Secret', topic: 'plots', content: 'private channel' });
   await send('polonius', { type: 'direct', to: JSON.stringify([id('hamlet'), id('iago')]), content: 'a group DM' });
   await send('hamlet', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: 'a note to self' });
   await send('polonius', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: '/me waves' });
-  await ok(api.as('iago').patch(`/api/v1/messages/${first}`, { content: 'Who is there? (edited) @**King Hamlet**' }));
+  await ok(api.as('iago').patch(`/api/v1/messages/${first}`, { content: `Who is there? (edited) @**${hamlet}**` }));
   await ok(api.as('iago').patch(`/api/v1/messages/${first}`, { topic: 'the ghost', propagate_mode: 'change_all' }));
   const { email, apiKey } = api.user('iago');
   await ok(api.http.post('/api/v1/realm/emoji/ghost').auth(email, apiKey).attach('f1', TINY_PNG, 'ghost.png'));
