@@ -663,9 +663,9 @@ export class DartDecoders {
     TopicName: (value) => value,
     // permission.dart DefaultGroupName.fromJson(String): unknown names become DefaultGroupNameUnknown.
     DefaultGroupName: (value) => value,
-    // submessage.dart Poll.fromJson / Submessage.parseSubmessagesJson: widget content is not checked here
-    // (the workload sends no widgets; the caller's cast already checked `submessages` is a list).
-    Poll: () => null,
+    // submessage.dart Poll.fromJson / Submessage.parseSubmessagesJson: widget content is not
+    // transcribed (this server has no widgets); an empty list is nothing to parse, anything else is reported.
+    Poll: (value, path) => ((value as unknown[]).length === 0 ? null : this.unknown('Poll.fromJson of non-empty submessages', path)),
     // events.dart UpdateMessageMoveData.tryParseFromJson.
     'UpdateMessageMoveData.tryParseFromJson': (value, path) => {
       const json = value as Record<string, unknown>;
