@@ -168,12 +168,26 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     let decoded = 0;
     const seenMessageKeys = new Set<string>();
     for (const name of await active()) {
-      const narrows = [[], [{ operator: 'is', operand: 'dm' }], [{ operator: 'is', operand: 'starred' }], [{ operator: 'is', operand: 'mentioned' }]];
+      // lib/api/model/narrow.dart: the operators and `is` operands the app sends (feature level ≥ 271 forms).
+      const channel = expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: 'Elsinore' })).stream_id;
+      const anyMessage = expectSuccess(await api.as(name).get('/api/v1/messages', { narrow: '[]', anchor: 'newest', num_before: 1, num_after: 0 })).messages[0]?.id ?? 1;
+      const narrows = [
+        [],
+        ...['dm', 'starred', 'mentioned', 'alerted', 'followed', 'resolved', 'unread'].map((operand) => [{ operator: 'is', operand }]),
+        [{ operator: 'channel', operand: channel }],
+        [{ operator: 'channel', operand: channel }, { operator: 'topic', operand: 'the ghost' }],
+        [{ operator: 'channel', operand: channel }, { operator: 'topic', operand: '' }],
+        [{ operator: 'dm', operand: [api.user('hamlet').userId, api.user('iago').userId] }],
+        [{ operator: 'with', operand: anyMessage }],
+        [{ operator: 'id', operand: anyMessage }],
+        [{ operator: 'search', operand: 'ghost' }],
+      ];
       for (const narrow of narrows) {
         for (const anchor of ['newest', 'first_unread', 'oldest']) {
-          const body = expectSuccess(
-            await api.as(name).get('/api/v1/messages', { narrow: JSON.stringify(narrow), anchor, num_before: anchor === 'oldest' ? 0 : 100, num_after: anchor === 'newest' ? 0 : 100, allow_empty_topic_name: true }),
-          );
+          const response = await api.as(name).get('/api/v1/messages', { narrow: JSON.stringify(narrow), anchor, num_before: anchor === 'oldest' ? 0 : 100, num_after: anchor === 'newest' ? 0 : 100, allow_empty_topic_name: true });
+          if (response.status !== 200) problems.push(`${name} ${JSON.stringify(narrow)} ${anchor}: HTTP ${response.status} ${response.body.msg}`);
+          if (response.status !== 200) continue;
+          const body = expectSuccess(response);
           decoded += body.messages.length;
           for (const m of body.messages) for (const key of Object.keys(m)) seenMessageKeys.add(key);
           for (const m of body.messages) if (m.edit_history?.some((e: any) => 'prev_topic' in e)) seenMessageKeys.add('edit_history[].prev_topic');
