@@ -226,6 +226,7 @@ export class DartDecoders {
         else if (direct && current) current.set(direct[1], direct[2]);
         else if (direct) this.eventDispatch.set(direct[1], direct[2]);
         else if (group) this.eventDispatch.set(group[1], (current = new Map()));
+        else if (/case |return /.test(line) && !/default: return UnexpectedEvent\.fromJson\(json\);/.test(line)) this.unknownPatterns.add(`Event.fromJson line: ${line.trim()}`);
       }
     }
   }
