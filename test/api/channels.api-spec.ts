@@ -228,6 +228,23 @@ describe('channels', () => {
       expect(archived).toEqual([expect.objectContaining({ name: 'general', is_archived: true, subscriber_count: 1 })]);
     });
 
+    it('sends the is_archived update and then stream/delete; unarchiving, the update and then stream/create (as Zulip to clients without archived_channels)', async () => {
+      const channelId = await create('hamlet', 'general');
+      const { queue_id } = expectSuccess(await api.as('hamlet').post('/api/v1/register', { event_types: ['stream'], client_capabilities: { include_deactivated_groups: true } }));
+      const events = async (after: number) =>
+        (expectSuccess(await api.as('hamlet').get('/api/v1/events', { queue_id, last_event_id: after, dont_block: true })).events as Record<string, any>[]).map(({ id: _id, ...e }) => e);
+      expectSuccess(await api.as('iago').delete(`/api/v1/streams/${channelId}`));
+      expect(await events(-1)).toEqual([
+        { type: 'stream', op: 'update', stream_id: channelId, name: 'general', property: 'is_archived', value: true },
+        { type: 'stream', op: 'delete', streams: [{ stream_id: channelId }], stream_ids: [channelId] },
+      ]);
+      expectSuccess(await api.as('iago').patch(`/api/v1/streams/${channelId}`, { is_archived: false }));
+      expect(await events(1)).toEqual([
+        { type: 'stream', op: 'update', stream_id: channelId, name: 'general', property: 'is_archived', value: false },
+        { type: 'stream', op: 'create', streams: [expect.objectContaining({ stream_id: channelId, name: 'general', is_archived: false })] },
+      ]);
+    });
+
     it('lets the creator archive their channel, not other members', async () => {
       const channelId = await create('hamlet', 'general');
       await api.markEvents();

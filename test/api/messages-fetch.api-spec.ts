@@ -116,6 +116,12 @@ describe('reading messages', () => {
       expect(await ids('hamlet', newest(resolved))).toEqual(expected.map((k) => s[k]));
     });
 
+    it('answers a narrow nothing can match (is:followed, no followed topic) from the first unread too, not a 500', async () => {
+      for (const anchor of ['newest', 'first_unread', 'oldest']) {
+        expect(await get('desdemona', { anchor, num_before: 10, num_after: 10, narrow: [{ operator: 'is', operand: 'followed' }] })).toMatchObject({ messages: [], found_oldest: true, found_newest: true });
+      }
+    });
+
     it('finds a message by id', async () => expect(await ids('hamlet', newest([{ operator: 'id', operand: s.dm }]))).toEqual([s.dm]));
 
     it.each<[unknown[], string, string]>([
@@ -127,6 +133,36 @@ describe('reading messages', () => {
     ])('refuses %j with BAD_NARROW', async (narrow, msg, desc) => {
       const body = expectError(await api.as('hamlet').get(MESSAGES, newest(narrow)), msg, { code: 'BAD_NARROW' });
       expect(body.desc).toBe(desc);
+    });
+
+    describe('with (topic permalinks, feature level 271)', () => {
+      const denmark = async () => expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'Denmark' })).stream_id as number;
+
+      it('reads the conversation the message is in now, even after a move, with an integer or string operand', async () => {
+        expectSuccess(await api.as('hamlet').patch(`${MESSAGES}/${s.lunch}`, { topic: 'Dinner', propagate_mode: 'change_one', send_notification_to_new_thread: false, send_notification_to_old_thread: false }));
+        const stale = [{ operator: 'channel', operand: await denmark() }, { operator: 'topic', operand: 'Lunch' }];
+        expect(await ids('hamlet', newest([...stale, { operator: 'with', operand: s.lunch }]))).toEqual([s.lunch]);
+        expect(await ids('hamlet', newest([...stale, { operator: 'with', operand: String(s.reply) }]))).toEqual([s.reply]);
+        expect(await ids('hamlet', newest([{ operator: 'with', operand: s.group }]))).toEqual([s.group]);
+        expect(await ids('hamlet', newest([{ operator: 'with', operand: s.dm }, { operator: 'is', operand: 'unread' }]))).toEqual([s.dm]);
+      });
+
+      it('drops with for a message the user cannot read when the rest names a conversation, else refuses it', async () => {
+        const conversation = [{ operator: 'channel', operand: await denmark() }, { operator: 'topic', operand: 'lunch' }];
+        // Iago is not in the private channel: its message is not his to follow.
+        await createChannel('cordelia', 'Secret', { invite_only: true });
+        const secret = await toChannel('cordelia', 'Secret', 'plans', 'hush');
+        expect(await ids('iago', newest([...conversation, { operator: 'with', operand: secret }]))).toEqual([s.lunch, s.reply]);
+        const refused = expectError(await api.as('iago').get(MESSAGES, newest([{ operator: 'with', operand: secret }])), "Invalid narrow operator: Invalid 'with' operator", { code: 'BAD_NARROW' });
+        expect(refused.desc).toBe("Invalid 'with' operator");
+        expectError(await api.as('hamlet').get(MESSAGES, newest([{ operator: 'with', operand: 'abc' }])), "Invalid narrow operator: Invalid 'with' operator", { code: 'BAD_NARROW' });
+        const twice = expectError(
+          await api.as('hamlet').get(MESSAGES, newest([{ operator: 'with', operand: s.dm }, { operator: 'with', operand: s.dm }])),
+          "Invalid narrow operator combination: Duplicate 'with' operators.",
+          { code: 'BAD_NARROW' },
+        );
+        expect(twice.desc).toBe("Duplicate 'with' operators.");
+      });
     });
 
     it('refuses malformed terms', async () => {

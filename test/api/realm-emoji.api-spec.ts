@@ -126,6 +126,30 @@ describe('custom emoji', () => {
     });
   });
 
+  describe('realm_emoji events', () => {
+    const queue = async (who: string, capabilities: Record<string, boolean>) => {
+      const { queue_id } = expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['realm_emoji'], client_capabilities: capabilities }));
+      return async () => (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+    };
+
+    it('sends add and update_one to clients with individual_emoji_changes (feature level 491), the whole dict in update to the others', async () => {
+      const modern = await queue('cordelia', { individual_emoji_changes: true });
+      const legacy = await queue('iago', {});
+      expectSuccess(await upload('hamlet', 'party'));
+      const [added] = Object.values(await emoji());
+      expectSuccess(await api.as('hamlet').delete('/api/v1/realm/emoji/party'));
+      const deactivated = { ...added, deactivated: true };
+      expect(await modern()).toEqual([
+        { type: 'realm_emoji', op: 'add', emoji: added },
+        { type: 'realm_emoji', op: 'update_one', emoji_id: added.id, data: { deactivated: true } },
+      ]);
+      expect(await legacy()).toEqual([
+        { type: 'realm_emoji', op: 'update', realm_emoji: { [added.id as string]: added } },
+        { type: 'realm_emoji', op: 'update', realm_emoji: { [added.id as string]: deactivated } },
+      ]);
+    });
+  });
+
   it('answers 404 for an image that does not exist', async () => {
     expect((await api.http.get(`/user_avatars/${api.realmId}/emoji/images/00000000.png`)).status).toBe(404);
     expect((await api.http.get(`/user_avatars/${api.realmId}/emoji/images/..%2F..%2Fevents.sqlite`)).status).toBe(404);

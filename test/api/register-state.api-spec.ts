@@ -119,6 +119,8 @@ describe('POST /register initial state', () => {
       // The legacy forms the mobile app still reads, consistent with the settings that replaced them.
       expect(body).toMatchObject({ realm_wildcard_mention_policy: 5, realm_mandatory_topics: false, realm_enable_read_receipts: true, realm_waiting_period_threshold: 0 });
       expect(body.server_emoji_data_url).toMatch(/^http.*\/static\/generated\/emoji\/emoji_api\.json$/);
+      // Always sent by Zulip (feature level 273); no thumbnails here, so none offered.
+      expect(body.server_thumbnail_formats).toEqual([]);
       // Zulip's edit_topic_policy was replaced by the group settings (feature level 316): not sent.
       expect(body).not.toHaveProperty('realm_edit_topic_policy');
     });

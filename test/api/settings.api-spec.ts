@@ -70,6 +70,18 @@ describe('PATCH /settings', () => {
       expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/me')).timezone).toBe('America/Denver');
     });
 
+    it('sends a time zone change as realm_user update to the users who can see the user, and user_settings update to the user', async () => {
+      const queue = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['realm_user', 'user_settings'] })).queue_id as string;
+      const events = async (who: string, queueId: string) =>
+        (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+      const [mine, theirs] = [await queue('hamlet'), await queue('cordelia')];
+      expectSuccess(await api.as('hamlet').patch(SETTINGS, { timezone: 'US/Mountain' }));
+      // do_change_user_setting: "Updates to the time zone display setting are sent to all users".
+      const person = { type: 'realm_user', op: 'update', person: { email: api.user('hamlet').email, user_id: id('hamlet'), timezone: 'America/Denver' } };
+      expect(await events('cordelia', theirs)).toEqual([person]);
+      expect(await events('hamlet', mine)).toEqual([{ type: 'user_settings', op: 'update', property: 'timezone', value: 'America/Denver' }, person]);
+    });
+
     it('refuses bad values with Zulip\'s messages, changing nothing', async () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ color_scheme: 4 }, 'Invalid color_scheme: Value error, Not in the list of possible values'],

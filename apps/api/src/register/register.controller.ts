@@ -49,6 +49,7 @@ export class RegisterController {
           emptyTopicName: params.client_capabilities?.empty_topic_name === true,
           linkifierUrlTemplate: params.client_capabilities?.linkifier_url_template === true,
           simplifiedPresenceEvents: params.client_capabilities?.simplified_presence_events === true,
+          individualEmojiChanges: params.client_capabilities?.individual_emoji_changes === true,
           slimPresence: params.slim_presence === true,
           includeDeactivatedGroups: params.client_capabilities?.include_deactivated_groups === true,
         },

@@ -39,9 +39,20 @@ export class ChannelsClientEvents implements AreaClientEvents {
           is_web_public: e.data.new.isWebPublic,
         }),
       ChannelFolderChanged: (e: Recorded<ChannelFolderChanged>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'folder_id', value: e.data.newFolderId }),
-      // Since feature level 315 archiving is an `update` of is_archived.
-      ChannelDeactivated: (e: Recorded<ChannelDeactivated>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: true }),
-      ChannelReactivated: (e: Recorded<ChannelReactivated>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false }),
+      // do_deactivate_stream: an `update` of is_archived (feature level 315), then
+      // send_stream_deletion_event(for_archiving=True): `delete` for clients without the
+      // archived_channels capability, which this server does not offer (/register leaves archived
+      // channels out), so for every client, as Zulip does for the mobile app.
+      ChannelDeactivated: async (e: Recorded<ChannelDeactivated>) => {
+        const updates = await this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: true });
+        const deletion = { type: 'stream', op: 'delete', streams: [{ stream_id: e.data.channelId }], stream_ids: [e.data.channelId] };
+        return [...updates, ...updates.map((u) => ({ userIds: u.userIds, event: deletion }))];
+      },
+      // do_unarchive_stream: the `update`, then send_stream_creation_event(for_unarchiving=True).
+      ChannelReactivated: async (e: Recorded<ChannelReactivated>) => [
+        ...(await this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false })),
+        ...(await this.streamCreated(e.data.realmId, e.data.channelId)),
+      ],
     };
   }
 

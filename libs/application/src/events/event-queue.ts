@@ -21,6 +21,9 @@ export type QueueCapabilities = {
   /** The register's `slim_presence`: legacy `presence` events without `email`. */
   slimPresence?: boolean;
 
+  /** `realm_emoji` `add` / `update_one` (feature level 491) instead of the whole dict in `update`. */
+  individualEmojiChanges?: boolean;
+
   /** Deactivated user groups stay visible (`user_group` update events); without it they are removed. */
   includeDeactivatedGroups?: boolean;
 };
@@ -111,6 +114,11 @@ export class EventQueue {
       if (message?.type === 'stream' && message.subject === '') return { ...event, message: { ...message, subject: displayTopic('', false) } };
     }
     if (event.type === 'presence' && event.presences !== undefined) return this.presenceShape(event);
+    if (event.type === 'realm_emoji' && event.op !== 'update') {
+      // process_realm_emoji_event: the single change, or the legacy whole dict.
+      const { realm_emoji: all, ...single } = event;
+      return this.capabilities.individualEmojiChanges ? single : { type: 'realm_emoji', op: 'update', realm_emoji: all };
+    }
     return event;
   }
 

@@ -1,12 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Actor,
+  badNarrow,
+  badNarrowCombination,
   DomainError,
   invalidMessage,
   LARGER_THAN_MAX_MESSAGE_ID,
   limitToRange,
   MAX_MESSAGES_PER_FETCH,
   MESSAGE_FLAG_BITS,
+  narrowDefinesConversation,
   type NarrowParameter,
   NoSuchUserError,
   parseAnchor,
@@ -86,7 +89,7 @@ export class MessageQueries {
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
 
     const viewer = await this.viewer(actor);
-    const { terms, includeHistory } = await this.narrows.resolve(viewer, params.narrow ?? []);
+    const { terms, includeHistory } = await this.narrows.resolve(viewer, await this.withResolved(viewer, params.narrow ?? []));
     const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
 
     if (byIds) {
@@ -129,7 +132,7 @@ export class MessageQueries {
     let anchor = parseAnchor(params.anchor, false);
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
     const viewer = await this.viewer(actor);
-    const { terms, includeHistory } = await this.narrows.resolve(viewer, params.narrow);
+    const { terms, includeHistory } = await this.narrows.resolve(viewer, await this.withResolved(viewer, params.narrow));
     const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
     if (anchor === null) {
       const [first] = await this.store.findMessages(
@@ -240,6 +243,39 @@ export class MessageQueries {
     const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
     if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
     return doc;
+  }
+
+  /**
+   * update_narrow_terms_containing_with_operator (clean_narrow_for_message_fetch, feature level
+   * 271): `with` names a message; when the viewer may read it, the narrow's channel, topic and dm
+   * terms become the conversation the message is in now (it may have moved since the link was
+   * made), the other terms stay; when not, `with` is dropped if the rest names a conversation,
+   * else refused.
+   */
+  private async withResolved(viewer: UserDocument, narrow: NarrowParameter[]): Promise<NarrowParameter[]> {
+    const withTerms = narrow.filter((t) => t.operator === 'with');
+    if (withTerms.length === 0) return narrow;
+    if (withTerms.length > 1) throw badNarrowCombination("Duplicate 'with' operators.");
+    const rest = narrow.filter((t) => t.operator !== 'with');
+    const operand = String(withTerms[0].operand).trim();
+    if (!/^[-+]?\d+$/.test(operand)) throw badNarrow("Invalid 'with' operator");
+    const messageId = Number(operand);
+    const [doc] = messageId > 0 ? await this.documents([messageId]) : [];
+    let accessible = false;
+    if (doc && doc.realm_id === viewer.realm_id) {
+      const hasRow = (await this.store.flagsFor(viewer.user_id, [messageId])).has(messageId);
+      accessible = await this.hasAccess(viewer, doc, hasRow);
+    }
+    if (!doc || !accessible) {
+      if (narrowDefinesConversation(rest)) return rest;
+      throw badNarrow("Invalid 'with' operator");
+    }
+    const others = rest.filter((t) => !['stream', 'channel', 'topic', 'dm', 'pm-with'].includes(t.operator));
+    const conversation: NarrowParameter[] =
+      doc.type === 'stream'
+        ? [{ operator: 'channel', operand: doc.stream_id!, negated: false }, { operator: 'topic', operand: doc.subject, negated: false }]
+        : [{ operator: 'dm', operand: doc.dm_user_ids ?? [], negated: false }];
+    return [...conversation, ...others];
   }
 
   /** zerver/lib/message.py has_message_access. */

@@ -1,23 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import type { RealmEmojiAdded, RealmEmojiRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import { RealmEmojiQueries } from './realm-emoji.queries';
 
-/** notify_realm_emoji: the whole (current) emoji dict to everyone in the organization. */
+/**
+ * `realm_emoji` events to everyone in the organization (zerver/actions/realm_emoji.py). Since
+ * feature level 491 an addition is `add` (the new emoji) and a deactivation `update_one`
+ * (`emoji_id`, `data: {deactivated: true}`) for clients with the `individual_emoji_changes`
+ * capability; the others get the legacy `update` with the whole emoji dict. Both shapes travel in
+ * one event (as Zulip's InternalRealmEmoji*Event); EventQueue gives each client its own.
+ */
 @Injectable()
 export class RealmEmojiClientEvents implements AreaClientEvents {
   constructor(private readonly realmEmoji: RealmEmojiQueries) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
     return {
-      RealmEmojiAdded: (e: Recorded<RealmEmojiAdded>, c) => this.changed(e.data.realmId, c),
-      RealmEmojiRemoved: (e: Recorded<RealmEmojiRemoved>, c) => this.changed(e.data.realmId, c),
+      RealmEmojiAdded: async (e: Recorded<RealmEmojiAdded>, c) => {
+        const all = await this.realmEmoji.list(e.data.realmId);
+        return toRealm(c, e.data.realmId, { type: 'realm_emoji', op: 'add', emoji: all[String(e.data.emojiId)], realm_emoji: all });
+      },
+      RealmEmojiRemoved: async (e: Recorded<RealmEmojiRemoved>, c) => {
+        const all = await this.realmEmoji.list(e.data.realmId);
+        return toRealm(c, e.data.realmId, { type: 'realm_emoji', op: 'update_one', emoji_id: String(e.data.emojiId), data: { deactivated: true }, realm_emoji: all });
+      },
     };
-  }
-
-  private async changed(realmId: number, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
-    return toRealm(c, realmId, { type: 'realm_emoji', op: 'update', realm_emoji: await this.realmEmoji.list(realmId) });
   }
 }

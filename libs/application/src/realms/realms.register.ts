@@ -104,6 +104,9 @@ const SERVER_PROPERTIES = {
   server_typing_started_expiry_period_milliseconds: 45000,
   server_typing_stopped_wait_period_milliseconds: 5000,
   server_typing_started_wait_period_milliseconds: 10000,
+  // Zulip lists the thumbnail formats its image uploads come in (feature level 273); this server
+  // makes no thumbnails (docs/uploads.md), so clients such as the mobile app ask for none.
+  server_thumbnail_formats: [],
 } as const;
 
 /**

@@ -6,8 +6,11 @@ export type NarrowParameter = { operator: string; operand: string | number | num
 /** zerver/lib/narrow.py BadNarrowOperatorError: code BAD_NARROW, with `desc`. */
 export const badNarrow = (desc: string) => new DomainError(`Invalid narrow operator: ${desc}`, 'BAD_NARROW', 400, { desc });
 
+/** zerver/lib/narrow.py InvalidOperatorCombinationError: code BAD_NARROW, with `desc`. */
+export const badNarrowCombination = (desc: string) => new DomainError(`Invalid narrow operator combination: ${desc}`, 'BAD_NARROW', 400, { desc });
+
 const CHANNEL_OPERATORS = ['channel', 'stream'];
-const ID_OPERATORS = [...CHANNEL_OPERATORS, 'id', 'sender', 'group-pm-with', 'dm-including'];
+const ID_OPERATORS = [...CHANNEL_OPERATORS, 'id', 'sender', 'group-pm-with', 'dm-including', 'with'];
 const IDS_OPERATORS = ['pm-with', 'dm'];
 
 const isInteger = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -15,8 +18,8 @@ const invalid = (message: string) => new DomainError(message);
 
 /**
  * NarrowParameter's validation: each term is a [operator, operand] pair of strings (the legacy
- * form) or an object with `operator`, `operand` and optionally `negated`; channel, id, sender and
- * dm-including operands may be integers, dm operands lists of user ids, search operands must not
+ * form) or an object with `operator`, `operand` and optionally `negated`; channel, id, sender,
+ * dm-including and with operands may be integers, dm operands lists of user ids, search operands must not
  * be blank. An empty narrow is no narrow.
  */
 export function parseNarrow(raw: unknown[]): NarrowParameter[] {
@@ -54,6 +57,12 @@ export function parseNarrow(raw: unknown[]): NarrowParameter[] {
     if (term.negated !== undefined && term.negated !== null && typeof term.negated !== 'boolean') throw invalid('negated is not a boolean');
     return { operator, operand: checked, negated: term.negated === true };
   });
+}
+
+/** can_narrow_define_conversation: a direct message conversation, or a channel and a topic. */
+export function narrowDefinesConversation(narrow: NarrowParameter[]): boolean {
+  if (narrow.some((t) => t.operator === 'dm' || t.operator === 'pm-with')) return true;
+  return narrow.some((t) => CHANNEL_OPERATORS.includes(t.operator)) && narrow.some((t) => t.operator === 'topic');
 }
 
 export const isChannelOperator = (operator: string) => CHANNEL_OPERATORS.includes(operator);

@@ -21,6 +21,13 @@ export function flagTest(column: string, mask: number, set: 'all' | 'none' | 'an
 }
 
 /** Whether a condition reads the message index (um_messages m) rather than only the user's row. */
+/**
+ * A condition no message meets. Not the constant 0: SQLite drops a WHERE that is false before it
+ * plans, and a statement with INDEXED BY (the partial indexes of is:unread, is:starred, …) then
+ * fails to prepare ("no query solution"); a bound parameter keeps it a condition like any other.
+ */
+const NEVER: Sql = { sql: '(? = 1)', params: [0] };
+
 export const needsMessage = (c: NarrowCondition): boolean => c.kind !== 'flags' && c.kind !== 'id' && c.kind !== 'ids' && c.kind !== 'nothing';
 
 function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
@@ -29,7 +36,7 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
     case 'stream':
       return { sql: 'm.stream_id = ?', params: [int(c.streamId)] };
     case 'streams':
-      if (c.streamIds.length === 0) return { sql: '0', params: [] };
+      if (c.streamIds.length === 0) return NEVER;
       return { sql: `m.stream_id IN (${c.streamIds.map(() => '?').join(',')})`, params: c.streamIds.map(int) };
     case 'topic':
       return { sql: 'm.topic_key = ?', params: [c.topic.toLowerCase()] };
@@ -61,7 +68,7 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
       };
     }
     case 'nothing':
-      return { sql: '0', params: [] };
+      return NEVER;
     case 'topics':
       return inTopics(c.topics);
     case 'muted': {
@@ -76,7 +83,7 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
           parts.push({ sql: `(${streams.sql} AND NOT (${visible.sql}))`, params: [...streams.params, ...visible.params] });
         }
       }
-      if (parts.length === 0) return { sql: '0', params: [] };
+      if (parts.length === 0) return NEVER;
       return { sql: `(m.stream_id IS NOT NULL AND (${parts.map((p) => p.sql).join(' OR ')}))`, params: parts.flatMap((p) => p.params) };
     }
   }
@@ -87,7 +94,7 @@ export const channelTopicKey = (streamId: number, topic: string) => `${int(strea
 
 /** Channel messages of the listed topics; one JSON parameter, so the statement text does not depend on the list. */
 function inTopics(topics: { streamId: number; topic: string }[]): Sql {
-  if (topics.length === 0) return { sql: '0', params: [] };
+  if (topics.length === 0) return NEVER;
   return {
     sql: "(m.stream_id IS NOT NULL AND (m.stream_id || ':' || m.topic_key) IN (SELECT value FROM json_each(?)))",
     params: [JSON.stringify(topics.map((t) => channelTopicKey(t.streamId, t.topic)))],
