@@ -36,56 +36,80 @@ describe('POST /mobile_push/register with a push service configured', () => {
   afterEach(() => api.close());
 
   const registrationOf = (name: string) => api.app.get(PushRegistrationQueries).of(api.realmId, api.user(name).userId);
+  /** POST /register_client_device: the device record a registration names. */
+  const newDevice = async (name = 'hamlet') => expectSuccess(await api.as(name).post('/api/v1/register_client_device')).device_id as number;
   const refused = async (response: Parameters<typeof expectError>[0], msg: string) => {
     expectError(response, msg);
     expect(await api.newEvents()).toEqual([]);
   };
 
   it('stores an initial registration; repeating it changes nothing', async () => {
-    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    const id = await newDevice();
+    expectSuccess(await api.as('hamlet').post(REGISTER, full(id)));
     expect((await registrationOf('hamlet')).devices).toEqual({
-      1: { push_key_id: 2408, push_token_id: tokenIdOf('fcm-token'), push_token_kind: 'fcm', push_token_last_updated_timestamp: Math.floor(api.clock.now().getTime() / 1000) },
+      [id]: {
+        push_key_id: 2408, push_token_id: tokenIdOf('fcm-token'), pending_push_token_id: null, push_token_last_updated_timestamp: Math.floor(api.clock.now().getTime() / 1000),
+        push_registration_error_code: null, push_token_kind: 'fcm',
+      },
     });
     await api.markEvents();
-    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    expectSuccess(await api.as('hamlet').post(REGISTER, full(id)));
     expect(await api.newEvents()).toEqual([]);
   });
 
   it('accepts the multipart shape zulip-js sends', async () => {
-    expectSuccess(await api.as('hamlet').postMultipart(REGISTER, full(7)));
-    expect(Object.keys((await registrationOf('hamlet')).devices)).toEqual(['7']);
+    const id = await newDevice();
+    expectSuccess(await api.as('hamlet').postMultipart(REGISTER, full(id)));
+    expect((await registrationOf('hamlet')).devices[String(id)]).toMatchObject({ push_key_id: 2408 });
+  });
+
+  it('needs a device of the caller: "Invalid `device_id`" for an unknown, removed or another user\'s device', async () => {
+    const cordelias = await newDevice('cordelia');
+    const removed = await newDevice();
+    expectSuccess(await api.as('hamlet').post('/api/v1/remove_client_device', { device_id: removed }));
+    await api.markEvents();
+    await refused(await api.as('hamlet').post(REGISTER, full(cordelias)), 'Invalid `device_id`');
+    await refused(await api.as('hamlet').post(REGISTER, full(removed)), 'Invalid `device_id`');
+    await refused(await api.as('hamlet').post(REGISTER, full(99999)), 'Invalid `device_id`');
+    // Checked before the fields (check_device_id comes first in register_push_device).
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: 99999 }), 'Invalid `device_id`');
+    expect((await registrationOf('cordelia')).devices[String(cordelias)]).toMatchObject({ push_key_id: null });
   });
 
   it('answers Zulip\'s errors and stores nothing', async () => {
+    const id = await newDevice();
     await api.markEvents();
-    await refused(await api.as('hamlet').post(REGISTER, { device_id: 1, push_key: PUSH_KEY, token_kind: 'fcm' }), 'Missing parameters: must provide either all push key fields, all token fields, or both.');
-    await refused(await api.as('hamlet').post(REGISTER, { ...full(), push_key: '@abcdefg' }), 'Invalid `push_key`');
-    await refused(await api.as('hamlet').post(REGISTER, { ...full(), push_key: 'abcd' }), 'Invalid `push_key`');
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: id, push_key: PUSH_KEY, token_kind: 'fcm' }), 'Missing parameters: must provide either all push key fields, all token fields, or both.');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(id), push_key: '@abcdefg' }), 'Invalid `push_key`');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(id), push_key: 'abcd' }), 'Invalid `push_key`');
     const wrongPrefix = Buffer.concat([Buffer.from([0x32]), Buffer.from(PUSH_KEY, 'base64').subarray(1)]).toString('base64');
-    await refused(await api.as('hamlet').post(REGISTER, { ...full(), push_key: wrongPrefix }), 'Invalid `push_key`');
-    await refused(await api.as('hamlet').post(REGISTER, { ...full(), token_id: 'not base64!' }), '`token_id` is not Base64 encoded');
-    await refused(await api.as('hamlet').post(REGISTER, { device_id: 1, ...keyFields }), 'No push registration exists to rotate key for.');
-    await refused(await api.as('hamlet').post(REGISTER, { device_id: 1, ...tokenFields() }), 'No push registration exists to rotate token for.');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(id), push_key: wrongPrefix }), 'Invalid `push_key`');
+    await refused(await api.as('hamlet').post(REGISTER, { ...full(id), token_id: 'not base64!' }), '`token_id` is not Base64 encoded');
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: id, ...keyFields }), 'No push registration exists to rotate key for.');
+    await refused(await api.as('hamlet').post(REGISTER, { device_id: id, ...tokenFields() }), 'No push registration exists to rotate token for.');
   });
 
   it('rotates the push key, then the token, of a registration', async () => {
-    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
-    expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: 1, push_key: OTHER_PUSH_KEY, push_key_id: 1144 }));
-    expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: 1, ...tokenFields('new-token') }));
-    expect((await registrationOf('hamlet')).devices['1']).toMatchObject({ push_key_id: 1144, push_token_id: tokenIdOf('new-token') });
+    const id = await newDevice();
+    expectSuccess(await api.as('hamlet').post(REGISTER, full(id)));
+    expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: id, push_key: OTHER_PUSH_KEY, push_key_id: 1144 }));
+    expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: id, ...tokenFields('new-token') }));
+    expect((await registrationOf('hamlet')).devices[String(id)]).toMatchObject({ push_key_id: 1144, push_token_id: tokenIdOf('new-token'), pending_push_token_id: null });
   });
 
   it('keeps each user\'s registrations apart', async () => {
-    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    const id = await newDevice();
+    expectSuccess(await api.as('hamlet').post(REGISTER, full(id)));
+    await newDevice('cordelia');
     await api.markEvents();
-    await refused(await api.as('cordelia').post(REGISTER, { device_id: 1, ...keyFields }), 'No push registration exists to rotate key for.');
+    await refused(await api.as('cordelia').post(REGISTER, { device_id: id, ...keyFields }), 'Invalid `device_id`');
   });
 
   it('removes the legacy registration of the same token', async () => {
     expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'fcm-token' }));
     expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'other-phone' }));
     expect((await registrationOf('hamlet')).legacy_tokens.map((t) => t.token)).toEqual(['fcm-token', 'other-phone']);
-    expectSuccess(await api.as('hamlet').post(REGISTER, full()));
+    expectSuccess(await api.as('hamlet').post(REGISTER, full(await newDevice())));
     expect((await registrationOf('hamlet')).legacy_tokens.map((t) => t.token)).toEqual(['other-phone']);
   });
 

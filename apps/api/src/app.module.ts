@@ -42,6 +42,7 @@ import { LinkifiersController } from './linkifiers/linkifiers.controller';
 import { RealmEmojiController } from './realm-emoji/realm-emoji.controller';
 import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
 import { PushDevicesController } from './push-devices/push-devices.controller';
+import { ClientDevicesController } from './push-devices/client-devices.controller';
 import { RealmController } from './realm/realm.controller';
 import { OperationsController } from './operations/operations.controller';
 import { MetricsController } from './metrics/metrics.controller';
@@ -70,7 +71,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

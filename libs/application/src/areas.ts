@@ -39,6 +39,8 @@ import { AlertWordsClientEvents } from './alert-words/alert-words.client-events'
 import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
 import { UserGroupsClientEvents } from './user-groups/user-groups.client-events';
 import { UserGroupsRegisterSections } from './user-groups/user-groups.register';
+import { PushDevicesClientEvents } from './push-devices/push-devices.client-events';
+import { PushDevicesRegisterSections } from './push-devices/push-devices.register';
 
 /**
  * The one registration line per area for what every area may contribute to shared lists: its
@@ -67,6 +69,7 @@ export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
   LinkifiersClientEvents,
   AlertWordsClientEvents,
   UserGroupsClientEvents,
+  PushDevicesClientEvents,
 ];
 
 export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
@@ -88,4 +91,5 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   LinkifiersRegisterSections,
   AlertWordsRegisterSections,
   UserGroupsRegisterSections,
+  PushDevicesRegisterSections,
 ];

@@ -57,6 +57,8 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
   'POST /api/v1/realm/profile_fields': object({ id: int }),
   'POST /api/v1/users/:user_id/status': ENVELOPE_ONLY,
   'POST /api/v1/mobile_push/register': ENVELOPE_ONLY,
+  'POST /api/v1/register_client_device': object({ device_id: int }),
+  'POST /api/v1/remove_client_device': ENVELOPE_ONLY,
   'POST /api/v1/messages/flags/narrow': object(
     {
       processed_count: int,

@@ -50,3 +50,9 @@ export class LegacyTokenDto {
   @StringParam({ description: 'The token provided by the device.' })
   token!: string;
 }
+
+/** POST /remove_client_device (remove_device). */
+export class RemoveClientDeviceDto {
+  @IntParam({ description: 'The ID of the device to remove.' })
+  device_id!: number;
+}

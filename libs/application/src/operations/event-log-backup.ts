@@ -150,6 +150,9 @@ const ID_SEQUENCES: Record<string, string> = {
   scheduledMessageId: 'scheduled_message',
   draftId: 'draft',
   linkifierId: 'linkifier',
+  // Registrations recorded before feature level 468 carry a device id the client chose: the
+  // sequence then only moves above it, which is harmless.
+  deviceId: 'client_device',
 };
 
 /** The largest value of each id field anywhere in an event's payload (nested lists included). */

@@ -34,3 +34,20 @@ export class LegacyPushTokenCommand extends Command<void> {
     super();
   }
 }
+
+/** `POST /register_client_device` (register_device): a new device record of the user; returns its id. */
+export class RegisterClientDeviceCommand extends Command<{ deviceId: number }> {
+  constructor(readonly context: CommandContext) {
+    super();
+  }
+}
+
+/** `POST /remove_client_device` (remove_device). */
+export class RemoveClientDeviceCommand extends Command<void> {
+  constructor(
+    readonly context: CommandContext,
+    readonly deviceId: number,
+  ) {
+    super();
+  }
+}

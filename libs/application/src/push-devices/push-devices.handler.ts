@@ -4,11 +4,12 @@ import { createHash } from 'node:crypto';
 import type { AppConfig } from '@app/config';
 import { checkAppId, checkLegacyToken, pushDevicesDecider, pushDevicesStream, type PushDevicesCommand } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
-import { APP_CONFIG, CLOCK } from '../ports/tokens';
+import type { IdAllocatorPort } from '../ports/id-allocator.port';
+import { APP_CONFIG, CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import type { CommandContext } from '../shared/command-context';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { LegacyPushTokenCommand, RegisterPushDeviceCommand } from './push-devices.command';
+import { LegacyPushTokenCommand, RegisterClientDeviceCommand, RegisterPushDeviceCommand, RemoveClientDeviceCommand } from './push-devices.command';
 
 /**
  * The token id of a legacy token, as a client computes it for the E2EE registration of the same
@@ -52,5 +53,32 @@ export class LegacyPushTokenHandler extends PushDevicesHandler implements IComma
       type: 'AddLegacyPushToken',
       data: { ...meta, kind, token: stored, tokenId: legacyTokenId(stored), iosAppId: kind === 'apns' ? iosAppId : null },
     }));
+  }
+}
+
+/** register_device: Zulip's Device ids are global, so the id comes from the server-wide sequence `client_device`. */
+@CommandHandler(RegisterClientDeviceCommand)
+export class RegisterClientDeviceHandler extends PushDevicesHandler implements ICommandHandler<RegisterClientDeviceCommand> {
+  constructor(
+    runner: DeciderRunner,
+    projections: ProjectionWaiter,
+    @Inject(CLOCK) clock: ClockPort,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
+  ) {
+    super(runner, projections, clock, config);
+  }
+
+  async execute({ context }: RegisterClientDeviceCommand): Promise<{ deviceId: number }> {
+    const deviceId = await this.ids.next('client_device');
+    await this.run(context, (meta) => ({ type: 'RegisterClientDevice', data: { ...meta, deviceId } }));
+    return { deviceId };
+  }
+}
+
+@CommandHandler(RemoveClientDeviceCommand)
+export class RemoveClientDeviceHandler extends PushDevicesHandler implements ICommandHandler<RemoveClientDeviceCommand> {
+  execute({ context, deviceId }: RemoveClientDeviceCommand) {
+    return this.run(context, (meta) => ({ type: 'RemoveClientDevice', data: { ...meta, deviceId } }));
   }
 }

@@ -1,5 +1,5 @@
-import { LegacyPushTokenHandler, RegisterPushDeviceHandler } from './push-devices.handler';
+import { LegacyPushTokenHandler, RegisterClientDeviceHandler, RegisterPushDeviceHandler, RemoveClientDeviceHandler } from './push-devices.handler';
 import { PushRegistrationQueries } from './push-registration.queries';
 
-export const PUSH_DEVICES_HANDLERS = [RegisterPushDeviceHandler, LegacyPushTokenHandler];
+export const PUSH_DEVICES_HANDLERS = [RegisterPushDeviceHandler, LegacyPushTokenHandler, RegisterClientDeviceHandler, RemoveClientDeviceHandler];
 export const PUSH_DEVICES_QUERIES = [PushRegistrationQueries];

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
-import { PUSH_REGISTRATIONS, type PushRegistrationDocument } from './push-registration.documents';
+import { PUSH_REGISTRATIONS, type PushRegistrationDocument, toApiDevice } from './push-registration.documents';
 
 /** Reads of users' push registrations (for `POST /register`'s `devices` and the notification sender). */
 @Injectable()
@@ -11,5 +11,11 @@ export class PushRegistrationQueries {
   async of(realmId: number, userId: number): Promise<PushRegistrationDocument> {
     const doc = await this.readStore.get<PushRegistrationDocument>(PUSH_REGISTRATIONS, String(userId));
     return doc && doc.realm_id === realmId ? doc : { user_id: userId, realm_id: realmId, devices: {}, legacy_tokens: [] };
+  }
+
+  /** `devices` of `POST /register`: the user's device records by id (get_devices). */
+  async devices(realmId: number, userId: number) {
+    const { devices } = await this.of(realmId, userId);
+    return Object.fromEntries(Object.entries(devices).map(([id, info]) => [id, toApiDevice(info)]));
   }
 }

@@ -1,4 +1,4 @@
-import { deciderSpec, legacyTokenAdded, OTHER_PUSH_KEY, PUSH_KEY, pushDeviceRegistered, tokenIdOf } from '@app/testing';
+import { clientDeviceRegistered, clientDeviceRemoved, deciderSpec, legacyTokenAdded, OTHER_PUSH_KEY, PUSH_KEY, pushDeviceRegistered, tokenIdOf } from '@app/testing';
 import {
   decodeStrictBase64,
   PushRegistrationError,
@@ -18,19 +18,26 @@ const register = (fields: Partial<RegisterPushDevice['data']>, serviceConfigured
   type: 'RegisterPushDevice', data: { realmId: 1, userId: 10, now: AT, serviceConfigured, deviceId: 1, ...fields },
 });
 const meta = { realmId: 1, userId: 10, now: AT, serviceConfigured: true };
+const device = clientDeviceRegistered(1);
 
 describe('pushDevicesDecider', () => {
   describe('RegisterPushDevice', () => {
     it('registers with both the push key fields and the token fields', () =>
-      given([]).when(register({ ...keyFields, ...tokenFields })).then([pushDeviceRegistered({ at: AT })]));
+      given([device]).when(register({ ...keyFields, ...tokenFields })).then([pushDeviceRegistered({ at: AT })]));
 
     it('answers PUSH_SERVICE_NOT_CONFIGURED when no push service is configured, before anything else', () =>
       given([]).when(register({}, false)).thenThrows(PushServiceNotConfiguredError, 'Server is not configured to use push notification service.'));
 
+    it('needs a device of the user (check_device_id), before checking the fields', () => {
+      given([]).when(register({ ...keyFields, ...tokenFields })).thenThrows(PushRegistrationError, 'Invalid `device_id`');
+      given([clientDeviceRegistered(2)]).when(register({})).thenThrows(PushRegistrationError, 'Invalid `device_id`');
+      given([device, clientDeviceRemoved(1)]).when(register({ ...keyFields, ...tokenFields })).thenThrows(PushRegistrationError, 'Invalid `device_id`');
+    });
+
     it('needs all the key fields or all the token fields', () => {
       const message = 'Missing parameters: must provide either all push key fields, all token fields, or both.';
-      given([]).when(register({})).thenThrows(PushRegistrationError, message);
-      given([]).when(register({ pushKey: PUSH_KEY, ...tokenFields, tokenId: undefined })).thenThrows(PushRegistrationError, message);
+      given([device]).when(register({})).thenThrows(PushRegistrationError, message);
+      given([device]).when(register({ pushKey: PUSH_KEY, ...tokenFields, tokenId: undefined })).thenThrows(PushRegistrationError, message);
     });
 
     it.each([
@@ -38,47 +45,67 @@ describe('pushDevicesDecider', () => {
       ['abcd', 'not 33 bytes'],
       [Buffer.concat([Buffer.from([0x32]), decodeAsBuffer(PUSH_KEY).subarray(1)]).toString('base64'), 'not prefixed 0x31'],
       [PUSH_KEY.slice(0, -1), 'badly padded'],
-    ])('refuses the push key %s (%s)', (pushKey) => given([]).when(register({ ...tokenFields, pushKey, pushKeyId: 1 })).thenThrows(PushRegistrationError, 'Invalid `push_key`'));
+    ])('refuses the push key %s (%s)', (pushKey) => given([device]).when(register({ ...tokenFields, pushKey, pushKeyId: 1 })).thenThrows(PushRegistrationError, 'Invalid `push_key`'));
 
     it('refuses a token id that is not Base64', () =>
-      given([]).when(register({ ...keyFields, ...tokenFields, tokenId: 'not base64!' })).thenThrows(PushRegistrationError, '`token_id` is not Base64 encoded'));
+      given([device]).when(register({ ...keyFields, ...tokenFields, tokenId: 'not base64!' })).thenThrows(PushRegistrationError, '`token_id` is not Base64 encoded'));
 
     it('rotates the key of a registration, and needs one', () => {
-      given([]).when(register(keyFields)).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.');
-      given([pushDeviceRegistered()]).when(register({ pushKey: OTHER_PUSH_KEY, pushKeyId: 1144 })).then([
+      given([device]).when(register(keyFields)).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.');
+      given([device, pushDeviceRegistered()]).when(register({ pushKey: OTHER_PUSH_KEY, pushKeyId: 1144 })).then([
         { type: 'PushKeyRotated', data: { realmId: 1, userId: 10, deviceId: 1, oldPushKeyId: 2408, pushKey: OTHER_PUSH_KEY, pushKeyId: 1144, at: AT } },
       ]);
-      given([pushDeviceRegistered()]).when(register(keyFields)).thenNothingHappened();
+      given([device, pushDeviceRegistered()]).when(register(keyFields)).thenNothingHappened();
     });
 
     it('checks for a registration before checking the key of a rotation', () =>
-      given([]).when(register({ pushKey: '@@', pushKeyId: 1 })).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.'));
+      given([device]).when(register({ pushKey: '@@', pushKeyId: 1 })).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.'));
 
     it('rotates the token of a registration, and needs one', () => {
       const newToken = { ...tokenFields, tokenId: tokenIdOf('new-token') };
-      given([]).when(register(newToken)).thenThrows(PushRegistrationError, 'No push registration exists to rotate token for.');
-      given([pushDeviceRegistered()]).when(register(newToken)).thenMatches([{ type: 'PushTokenRotated', data: { oldTokenId: TOKEN_ID, tokenId: tokenIdOf('new-token') } }]);
-      given([pushDeviceRegistered()]).when(register(tokenFields)).thenNothingHappened();
+      given([device]).when(register(newToken)).thenThrows(PushRegistrationError, 'No push registration exists to rotate token for.');
+      given([device, pushDeviceRegistered()]).when(register(newToken)).thenMatches([{ type: 'PushTokenRotated', data: { oldTokenId: TOKEN_ID, tokenId: tokenIdOf('new-token') } }]);
+      given([device, pushDeviceRegistered()]).when(register(tokenFields)).thenNothingHappened();
     });
 
     it('is idempotent, and registers again when anything differs', () => {
-      given([pushDeviceRegistered()]).when(register({ ...keyFields, ...tokenFields })).thenNothingHappened();
-      given([pushDeviceRegistered()]).when(register({ ...keyFields, ...tokenFields, tokenKind: 'apns' })).thenMatches([{ type: 'PushDeviceRegistered' }]);
+      given([device, pushDeviceRegistered()]).when(register({ ...keyFields, ...tokenFields })).thenNothingHappened();
+      given([device, pushDeviceRegistered()]).when(register({ ...keyFields, ...tokenFields, tokenKind: 'apns' })).thenMatches([{ type: 'PushDeviceRegistered' }]);
     });
 
-    it('keeps devices apart', () => given([pushDeviceRegistered({ deviceId: 1 })]).when(register({ ...keyFields, deviceId: 2 })).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.'));
+    it('keeps devices apart', () => given([device, clientDeviceRegistered(2), pushDeviceRegistered({ deviceId: 1 })]).when(register({ ...keyFields, deviceId: 2 })).thenThrows(PushRegistrationError, 'No push registration exists to rotate key for.'));
 
     it('removes the legacy registration of the same token, and only that one', () =>
-      given([legacyTokenAdded('fcm-token'), legacyTokenAdded('other-token')]).when(register({ ...keyFields, ...tokenFields })).thenMatches([
+      given([device, legacyTokenAdded('fcm-token'), legacyTokenAdded('other-token')]).when(register({ ...keyFields, ...tokenFields })).thenMatches([
         { type: 'PushDeviceRegistered' },
         { type: 'LegacyPushTokenRemoved', data: { kind: 'fcm', token: 'fcm-token', reason: 'replaced_by_e2ee' } },
       ]));
 
     it('removes it on a token rotation too', () =>
-      given([pushDeviceRegistered(), legacyTokenAdded('new-token')]).when(register({ ...tokenFields, tokenId: tokenIdOf('new-token') })).thenMatches([
+      given([device, pushDeviceRegistered(), legacyTokenAdded('new-token')]).when(register({ ...tokenFields, tokenId: tokenIdOf('new-token') })).thenMatches([
         { type: 'PushTokenRotated' },
         { type: 'LegacyPushTokenRemoved', data: { token: 'new-token' } },
       ]));
+  });
+
+  describe('client devices', () => {
+    const registerDevice = (deviceId: number, serviceConfigured = false): PushDevicesCommand => ({ type: 'RegisterClientDevice', data: { ...meta, serviceConfigured, deviceId } });
+    const removeDevice = (deviceId: number): PushDevicesCommand => ({ type: 'RemoveClientDevice', data: { ...meta, deviceId } });
+
+    it('registers a device under the id it is given, with or without a push service', () =>
+      given([]).when(registerDevice(7)).then([{ type: 'ClientDeviceRegistered', data: { realmId: 1, userId: 10, deviceId: 7, at: AT } }]));
+
+    it('removes a device of the user; any other id is "Invalid `device_id`"', () => {
+      given([clientDeviceRegistered(7)]).when(removeDevice(7)).then([{ type: 'ClientDeviceRemoved', data: { realmId: 1, userId: 10, deviceId: 7, at: AT } }]);
+      given([clientDeviceRegistered(7)]).when(removeDevice(8)).thenThrows(PushRegistrationError, 'Invalid `device_id`');
+      given([clientDeviceRegistered(7), clientDeviceRemoved(7)]).when(removeDevice(7)).thenThrows(PushRegistrationError, 'Invalid `device_id`');
+    });
+
+    it('removes a device with its push registration', () =>
+      given([clientDeviceRegistered(1), pushDeviceRegistered(), clientDeviceRemoved(1)]).when(register({ ...keyFields, ...tokenFields })).thenThrows(PushRegistrationError, 'Invalid `device_id`'));
+
+    it('knows a device named by a registration recorded before device records existed', () =>
+      given([pushDeviceRegistered({ deviceId: 3 })]).when(removeDevice(3)).thenMatches([{ type: 'ClientDeviceRemoved', data: { deviceId: 3 } }]));
   });
 
   describe('legacy tokens', () => {

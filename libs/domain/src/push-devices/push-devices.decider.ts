@@ -28,11 +28,19 @@ export type AddLegacyPushToken = { type: 'AddLegacyPushToken'; data: Meta & { ki
 /** `DELETE /users/me/apns_device_token`, `DELETE /users/me/android_gcm_reg_id`. */
 export type RemoveLegacyPushToken = { type: 'RemoveLegacyPushToken'; data: Meta & { kind: TokenKind; token: string } };
 
-export type PushDevicesCommand = RegisterPushDevice | AddLegacyPushToken | RemoveLegacyPushToken;
+/** `POST /register_client_device` (register_device): a new device record; the handler allocates its id. */
+export type RegisterClientDevice = { type: 'RegisterClientDevice'; data: Meta & { deviceId: number } };
 
+/** `POST /remove_client_device` (remove_device). */
+export type RemoveClientDevice = { type: 'RemoveClientDevice'; data: Meta & { deviceId: number } };
+
+export type PushDevicesCommand = RegisterPushDevice | AddLegacyPushToken | RemoveLegacyPushToken | RegisterClientDevice | RemoveClientDevice;
+
+/** A device's E2EE push registration. */
 export type PushDeviceState = { pushKey: string; pushKeyId: number; tokenKind: TokenKind; tokenId: string };
 export type PushDevicesState = {
-  devices: Record<number, PushDeviceState>;
+  /** The user's device records by id (Zulip's Device rows): null until the device registers for push. */
+  devices: Record<number, PushDeviceState | null>;
   legacy: { kind: TokenKind; token: string; tokenId: string }[];
 };
 
@@ -42,9 +50,16 @@ const replacedLegacy = (state: PushDevicesState, d: Meta, tokenId: string): Push
     .filter((l) => sameTokenId(l.tokenId, tokenId))
     .map((l) => ({ type: 'LegacyPushTokenRemoved', data: { realmId: d.realmId, userId: d.userId, kind: l.kind, token: l.token, reason: 'replaced_by_e2ee', at: d.now } }));
 
-/** register_push_device, in Zulip's order of checks. */
+/**
+ * register_push_device, in Zulip's order of checks. Zulip then hands the token to the bouncer in a
+ * queue worker and refuses another token while that is pending ("A registration for the device
+ * already in progress."); here the registration is complete within the request (see the client
+ * events: `pending_push_token_id` is set, then moves to `push_token_id`), so nothing is ever pending
+ * between two requests.
+ */
 function decideRegister(d: RegisterPushDevice['data'], state: PushDevicesState): PushDeviceEvent[] {
   if (!d.serviceConfigured) throw new PushServiceNotConfiguredError();
+  if (!(d.deviceId in state.devices)) throw PushRegistrationError.invalidDeviceId();
   const keyFields = d.pushKey !== undefined && d.pushKeyId !== undefined;
   const tokenFields = d.tokenKind !== undefined && d.tokenId !== undefined && d.bouncerPublicKey !== undefined && d.encryptedPushRegistration !== undefined;
   if (!keyFields && !tokenFields) throw PushRegistrationError.missingParameters();
@@ -72,7 +87,8 @@ function decideRegister(d: RegisterPushDevice['data'], state: PushDevicesState):
 
 /** The push registrations of one user (stream `push_devices-<userId>`). */
 export const pushDevicesDecider: Decider<PushDevicesCommand, PushDeviceEvent, PushDevicesState> = {
-  snapshot: { name: 'push-devices', version: 1 },
+  // Version 2: devices without a push registration (client device records) are kept as null.
+  snapshot: { name: 'push-devices', version: 2 },
   initialState: () => ({ devices: {}, legacy: [] }),
 
   decide: (command, state) => {
@@ -81,6 +97,11 @@ export const pushDevicesDecider: Decider<PushDevicesCommand, PushDeviceEvent, Pu
     switch (command.type) {
       case 'RegisterPushDevice':
         return decideRegister(command.data, state);
+      case 'RegisterClientDevice':
+        return [{ type: 'ClientDeviceRegistered', data: { ...base, deviceId: command.data.deviceId } }];
+      case 'RemoveClientDevice':
+        if (!(command.data.deviceId in state.devices)) throw PushRegistrationError.invalidDeviceId();
+        return [{ type: 'ClientDeviceRemoved', data: { ...base, deviceId: command.data.deviceId } }];
       case 'AddLegacyPushToken': {
         const { kind, token, tokenId, iosAppId } = command.data;
         if (state.legacy.some((l) => l.kind === kind && l.token === token)) return [];
@@ -100,6 +121,15 @@ export const pushDevicesDecider: Decider<PushDevicesCommand, PushDeviceEvent, Pu
 
   evolve: (state, event) => {
     switch (event.type) {
+      case 'ClientDeviceRegistered':
+        return { ...state, devices: { ...state.devices, [event.data.deviceId]: null } };
+      case 'ClientDeviceRemoved': {
+        const devices = { ...state.devices };
+        delete devices[event.data.deviceId];
+        return { ...state, devices };
+      }
+      // Also makes the device known: registrations recorded before feature level 468 named a device
+      // the client chose, with no ClientDeviceRegistered before them.
       case 'PushDeviceRegistered': {
         const { deviceId, pushKey, pushKeyId, tokenKind, tokenId } = event.data;
         return { ...state, devices: { ...state.devices, [deviceId]: { pushKey, pushKeyId, tokenKind, tokenId } } };

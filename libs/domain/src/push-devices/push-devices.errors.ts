@@ -9,6 +9,8 @@ export class PushServiceNotConfiguredError extends DomainError {
 
 /** The JsonableErrors of register_push_device and the legacy token endpoints. */
 export class PushRegistrationError extends DomainError {
+  /** zerver/lib/devices.py check_device_id: no such device, or another user's. */
+  static invalidDeviceId = () => new PushRegistrationError('Invalid `device_id`');
   static missingParameters = () =>
     new PushRegistrationError('Missing parameters: must provide either all push key fields, all token fields, or both.');
   static noRegistrationForKey = () => new PushRegistrationError('No push registration exists to rotate key for.');

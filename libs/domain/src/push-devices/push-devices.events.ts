@@ -53,9 +53,34 @@ export type LegacyPushTokenRemoved = {
   data: { realmId: number; userId: number; kind: TokenKind; token: string; reason: 'removed' | 'replaced_by_e2ee'; at: string };
 };
 
-export type PushDeviceEvent = PushDeviceRegistered | PushKeyRotated | PushTokenRotated | LegacyPushTokenAdded | LegacyPushTokenRemoved;
+/**
+ * do_register_device (`POST /register_client_device`, feature level 468): a logged-in client's
+ * device record, with no push registration yet. The id comes from the server-wide sequence
+ * `client_device`, as Zulip's Device ids are global.
+ */
+export type ClientDeviceRegistered = {
+  type: 'ClientDeviceRegistered';
+  data: { realmId: number; userId: number; deviceId: number; at: string };
+};
+
+/** do_remove_device (`POST /remove_client_device`, feature level 470): the record and its push registration go. */
+export type ClientDeviceRemoved = {
+  type: 'ClientDeviceRemoved';
+  data: { realmId: number; userId: number; deviceId: number; at: string };
+};
+
+export type PushDeviceEvent =
+  | ClientDeviceRegistered
+  | ClientDeviceRemoved
+  | PushDeviceRegistered
+  | PushKeyRotated
+  | PushTokenRotated
+  | LegacyPushTokenAdded
+  | LegacyPushTokenRemoved;
 
 export const PUSH_DEVICE_EVENT_TYPES: readonly PushDeviceEvent['type'][] = [
+  'ClientDeviceRegistered',
+  'ClientDeviceRemoved',
   'PushDeviceRegistered',
   'PushKeyRotated',
   'PushTokenRotated',

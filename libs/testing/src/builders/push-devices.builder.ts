@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LegacyPushTokenAdded, PushDeviceRegistered } from '@app/domain';
+import type { ClientDeviceRegistered, ClientDeviceRemoved, LegacyPushTokenAdded, PushDeviceRegistered } from '@app/domain';
 
 const AT = '2026-01-01T00:00:00.000Z';
 
@@ -22,4 +22,14 @@ export const pushDeviceRegistered = (overrides: Partial<PushDeviceRegistered['da
 export const legacyTokenAdded = (token: string, kind: 'apns' | 'fcm' = 'fcm', userId = 10): LegacyPushTokenAdded => ({
   type: 'LegacyPushTokenAdded',
   data: { realmId: 1, userId, kind, token, tokenId: tokenIdOf(token), iosAppId: kind === 'apns' ? 'org.zulip.Zulip' : null, at: AT },
+});
+
+export const clientDeviceRegistered = (deviceId = 1, userId = 10): ClientDeviceRegistered => ({
+  type: 'ClientDeviceRegistered',
+  data: { realmId: 1, userId, deviceId, at: AT },
+});
+
+export const clientDeviceRemoved = (deviceId = 1, userId = 10): ClientDeviceRemoved => ({
+  type: 'ClientDeviceRemoved',
+  data: { realmId: 1, userId, deviceId, at: AT },
 });
