@@ -18,7 +18,7 @@ const PERSONA: Partial<Record<Caller, string>> = {
 };
 
 /** ok: success; 401: credential failure; admin / owner / human / guest: the refusal of that guard; no_channel / not_channel_admin: Zulip's channel access refusals. */
-type Outcome = 'ok' | 401 | 'admin' | 'owner' | 'human' | 'no_guest' | 'no_channel' | 'not_channel_admin' | 'bot_only' | 'insufficient' | 'not_emoji_author' | 'no_push' | 'invalid_message' | 'only_owner' | 'invalid_attachment' | 'no_edit' | 'no_delete';
+type Outcome = 'ok' | 401 | 'admin' | 'owner' | 'human' | 'no_guest' | 'no_channel' | 'not_channel_admin' | 'bot_only' | 'insufficient' | 'not_emoji_author' | 'no_push' | 'invalid_device' | 'invalid_message' | 'only_owner' | 'invalid_attachment' | 'no_edit' | 'no_delete';
 const AUTHENTICATED: Caller[] = ['guest', 'member', 'moderator', 'administrator', 'owner', 'bot'];
 
 type Row = {
@@ -329,6 +329,26 @@ const ADMINISTRATION_ROWS: Row[] = [
     outcomes: { ...everyone('no_push'), bot: 'human' },
     send: (api, as) =>
       form(as(api.http.post('/api/v1/mobile_push/register')), { device_id: '1', push_key: PUSH_KEY, push_key_id: '1', token_kind: 'fcm', token_id: 'AAAAAAAAAAA=', bouncer_public_key: 'k', encrypted_push_registration: 'e' }),
+  },
+  // zerver/views/devices.py: no human_users_only; a device belongs to its user.
+  { name: 'POST /register_client_device', outcomes: everyone('ok'), send: (api, as) => as(api.http.post('/api/v1/register_client_device')) },
+  {
+    name: 'POST /remove_client_device',
+    outcomes: everyone('ok'),
+    send: async (api, as) => {
+      const registered = await as(api.http.post('/api/v1/register_client_device'));
+      return form(as(api.http.post('/api/v1/remove_client_device')), { device_id: String(registered.body.device_id ?? 1) });
+    },
+  },
+  {
+    // Desdemona's device: administrators may not remove it either; only she (the owner caller) may.
+    name: 'POST /remove_client_device (another\'s)',
+    outcomes: { ...everyone('invalid_device'), owner: 'ok' },
+    send: async (api, as) => {
+      const { email, apiKey } = api.user('desdemona');
+      const registered = await api.http.post('/api/v1/register_client_device').auth(email, apiKey);
+      return form(as(api.http.post('/api/v1/remove_client_device')), { device_id: String(registered.body.device_id) });
+    },
   },
   {
     name: 'POST /users/me/android_gcm_reg_id',
@@ -825,6 +845,7 @@ const EXPECTED_MESSAGE: Record<Exclude<Outcome, 'ok' | 401>, string> = {
   insufficient: 'Insufficient permission',
   not_emoji_author: 'Must be an organization administrator or emoji author',
   no_push: 'Server is not configured to use push notification service.',
+  invalid_device: 'Invalid `device_id`',
   invalid_message: 'Invalid message(s)',
   only_owner: 'Cannot deactivate the only organization owner.',
   invalid_attachment: 'Invalid attachment',

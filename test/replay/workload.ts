@@ -182,9 +182,12 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('remove gcm token', api.as('hamlet').delete('/api/v1/users/me/android_gcm_reg_id', { token: 'android-token' }));
   // (The app must be started with a push service: `config: { pushNotificationsBouncerUrl }`.)
   const token = (t: string) => ({ token_kind: 'fcm', token_id: tokenIdOf(t), bouncer_public_key: 'bouncer-public-key', encrypted_push_registration: 'encrypted-push-registration-data' });
-  await ok('push register', api.as('hamlet').post('/api/v1/mobile_push/register', { device_id: 1, push_key: PUSH_KEY, push_key_id: 2408, ...token('fcm-token') }));
-  await ok('push key rotation', api.as('hamlet').post('/api/v1/mobile_push/register', { device_id: 1, push_key: OTHER_PUSH_KEY, push_key_id: 1144 }));
-  await ok('push token rotation', api.as('hamlet').post('/api/v1/mobile_push/register', { device_id: 1, ...token('new-token') }));
+  const deviceId = (await ok('client device', api.as('hamlet').post('/api/v1/register_client_device'))).device_id as number;
+  await ok('push register', api.as('hamlet').post('/api/v1/mobile_push/register', { device_id: deviceId, push_key: PUSH_KEY, push_key_id: 2408, ...token('fcm-token') }));
+  await ok('push key rotation', api.as('hamlet').post('/api/v1/mobile_push/register', { device_id: deviceId, push_key: OTHER_PUSH_KEY, push_key_id: 1144 }));
+  await ok('push token rotation', api.as('hamlet').post('/api/v1/mobile_push/register', { device_id: deviceId, ...token('new-token') }));
+  const loggedOut = (await ok('second client device', api.as('hamlet').post('/api/v1/register_client_device'))).device_id as number;
+  await ok('remove client device', api.as('hamlet').post('/api/v1/remove_client_device', { device_id: loggedOut }));
 
   // Users and bots.
   const created = (await ok('create user', api.as('iago').post('/api/v1/users', { email: 'newbie@acme.test', password: 'long-enough', full_name: 'New Bie' }))).user_id as number;
