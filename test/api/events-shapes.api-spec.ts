@@ -76,6 +76,10 @@ const DOCUMENTED: Record<string, [string[], string[]]> = {
   'alert_words/': [['alert_words'], []],
   'realm_linkifiers/': [['realm_linkifiers'], []],
   'realm_filters/': [['realm_filters'], []],
+  // Client devices (feature level 468): only device_id is required of an update.
+  'device/add': [['device_id'], []],
+  'device/remove': [['device_id'], []],
+  'device/update': [['device_id'], ['push_key_id', 'push_token_id', 'pending_push_token_id', 'push_token_last_updated_timestamp', 'push_registration_error_code']],
 };
 /** The forms of realm_user/update's `person` (one per kind of change). */
 const PERSON_UPDATES = [
@@ -111,7 +115,7 @@ describe('event shapes (zulip.yaml GET /events)', () => {
 
   it('the workload produced the common event types (the check below is not vacuous)', () => {
     const kinds = new Set(events.map(kind));
-    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'subscription/add', 'subscription/peer_add', 'stream/create', 'stream/update', 'realm_user/add', 'realm_user/update', 'realm/update', 'user_topic/', 'typing/start', 'typing/stop', 'realm_emoji/update', 'realm_emoji/add', 'realm_emoji/update_one', 'stream/delete']) {
+    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'subscription/add', 'subscription/peer_add', 'stream/create', 'stream/update', 'realm_user/add', 'realm_user/update', 'realm/update', 'user_topic/', 'typing/start', 'typing/stop', 'realm_emoji/update', 'realm_emoji/add', 'realm_emoji/update_one', 'stream/delete', 'device/add', 'device/update', 'device/remove']) {
       expect([...kinds]).toContain(expected);
     }
   });
