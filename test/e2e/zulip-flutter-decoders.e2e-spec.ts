@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type request from 'supertest';
-import { TINY_PNG } from '@app/testing';
+import { PUSH_KEY, TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { DartDecoders } from '../support/dart-decoders';
 import { coverageWorkload, randomWorkload } from '../replay/workload';
@@ -294,10 +294,18 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     await run('removeApnsToken', call('delete', 'users/me/apns_device_token', { token: raw('c0ffee0123456789abcdef') }));
     await run('reportMessage', call('post', `messages/${sent.id}/report`, { report_type: raw('spam') }));
     await run('sendSubmessage', call('post', 'submessage', { message_id: sent.id, msg_type: raw('widget'), content: { type: 'vote', key: 'canned,1', vote: 1 } }));
-    await run('registerClientDevice', call('post', 'register_client_device'));
+    // push_device.dart: registerClientDevice, then registerPushDevice with the device's id (push key
+    // and token fields), and removeClientDevice at logout (actions.dart).
+    const device = await run('registerClientDevice', call('post', 'register_client_device'));
+    expect(decoders.check('RegisterClientDeviceResult', device)).toEqual([]);
+    await run('registerPushDevice', call('post', 'mobile_push/register', {
+      device_id: device.device_id, push_key_id: 2408, push_key: raw(PUSH_KEY),
+      token_kind: raw('fcm'), token_id: raw('hGsEWGmyyfI='), bouncer_public_key: raw('mm4F/3WLqECY637NulC5j/ZeHkmpwmtlfIxwt8MfREM='), encrypted_push_registration: raw('c2VhbGVk'),
+    }));
+    await run('removeClientDevice', call('post', 'remove_client_device', { device_id: device.device_id }));
     await run('deleteMessage', api.http.delete(`/api/v1/messages/${sent.id}`).auth(api.user('iago').email, api.user('iago').apiKey));
-    // Not implemented here (docs/clients.md): message reports, widgets, client devices.
-    const KNOWN_UNSUPPORTED = ['reportMessage', 'sendSubmessage', 'registerClientDevice'];
+    // Not implemented here (docs/clients.md): message reports, widgets.
+    const KNOWN_UNSUPPORTED = ['reportMessage', 'sendSubmessage'];
     const failed = outcomes.filter(([, r]) => r.status !== 200 || r.body?.result !== 'success').map(([what, r]) => `${what}: HTTP ${r.status} ${r.body?.msg}`);
     process.stderr.write(`zulip-flutter requests not supported: ${failed.filter((f) => KNOWN_UNSUPPORTED.some((k) => f.startsWith(`${k}:`))).join('; ')}\n`);
     expect(failed.filter((f) => !KNOWN_UNSUPPORTED.some((k) => f.startsWith(`${k}:`)))).toEqual([]);
