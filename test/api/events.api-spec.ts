@@ -90,10 +90,6 @@ describe('event queues', () => {
     expectError(await api.as('hamlet').get('/api/v1/events', { dont_block: true }), "Missing 'queue_id' argument", { code: 'REQUEST_VARIABLE_MISSING' });
   });
 
-  it('keeps a queue of a given lifespan at least 10 minutes (Zulip clamps queue_lifespan_secs)', async () => {
-    const { queue_id } = await register('hamlet', { queue_lifespan_secs: 1 });
-    expect(api.appFor('hamlet').get(EventQueues).get(queue_id)?.lifespanMs).toBe(600_000);
-  });
 
   describe('message events', () => {
     let denmark: number;
@@ -239,6 +235,75 @@ describe('event queues', () => {
       expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'start', type: 'stream', stream_id: 1 }), 'Missing topic');
       expectError(await api.as('hamlet').post('/api/v1/typing', { op: 'dance', to: '[1]' }), 'Invalid op');
       expectError(await api.as('hamlet').post('/api/v1/typing', { to: '[1]' }), "Missing 'op' argument");
+    });
+  });
+
+  it('keeps a queue of a given lifespan at least 10 minutes (Zulip clamps queue_lifespan_secs)', async () => {
+    const { queue_id, idle_queue_timeout_secs } = await register('hamlet', { queue_lifespan_secs: 1 });
+    expect(api.appFor('hamlet').get(EventQueues).get(queue_id)?.lifespanMs).toBe(600_000);
+    expect(idle_queue_timeout_secs).toBe(600);
+  });
+  describe('idle_queue_timeout (feature level 481)', () => {
+    const queuesOf = (who: string) => api.appFor(who).get(EventQueues);
+
+    it('accepts seconds or "mobile" (JSON-encoded as zulip-flutter sends it, or bare) and answers idle_queue_timeout_secs', async () => {
+      const cases: [unknown, number][] = [
+        [undefined, 600],
+        ['"mobile"', 12 * 3600],
+        ['mobile', 12 * 3600],
+        [3600, 3600],
+        [30, 30],
+        [7 * 24 * 3600, 7 * 24 * 3600],
+        [30 * 24 * 3600, 7 * 24 * 3600], // capped at MAX_QUEUE_TIMEOUT_SECS
+      ];
+      for (const [value, secs] of cases) {
+        const body = await register('hamlet', value === undefined ? { event_types: ['heartbeat'] } : { event_types: ['heartbeat'], idle_queue_timeout: value });
+        expect({ value, secs: body.idle_queue_timeout_secs }).toEqual({ value, secs });
+        expect(body.ignored_parameters_unsupported).toBeUndefined();
+        expect(queuesOf('hamlet').get(body.queue_id)?.lifespanMs).toBe(secs * 1000);
+        expectSuccess(await api.as('hamlet').delete('/api/v1/events', { queue_id: body.queue_id }));
+      }
+      // It wins over the older queue_lifespan_secs.
+      const both = await register('hamlet', { idle_queue_timeout: 45, queue_lifespan_secs: 3600 });
+      expect(both.idle_queue_timeout_secs).toBe(45);
+    });
+
+    it('refuses anything else, and creates no queue', async () => {
+      const before = queuesOf('cordelia').size;
+      for (const value of [0, -5, 1.5, '"desktop"', 'true', '[60]', '{"secs": 60}', 'null', '1e300']) {
+        expectError(await api.as('cordelia').post('/api/v1/register', { idle_queue_timeout: value }), 'Invalid idle_queue_timeout', { code: 'BAD_REQUEST', status: 400 });
+      }
+      for (const value of ['desktop', '', '12 hours']) {
+        expectError(await api.as('cordelia').post('/api/v1/register', { idle_queue_timeout: value }), 'idle_queue_timeout is not valid JSON', { code: 'BAD_REQUEST', status: 400 });
+      }
+      expect(queuesOf('cordelia').size).toBe(before);
+    });
+
+    // Last in this file: collecting ahead of time also collects the earlier tests' queues.
+    it('collects a queue after its own timeout: a short one first, a "mobile" one survives the default 10 minutes', async () => {
+      const short = await register('polonius', { event_types: ['muted_users'], idle_queue_timeout: 30 });
+      const plain = await register('polonius', { event_types: ['muted_users'] });
+      const mobile = await register('polonius', { event_types: ['muted_users'], idle_queue_timeout: '"mobile"' });
+      const alive = async (queueId: string) => (await api.as('polonius').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).status === 200;
+      const gc = (afterMs: number) => queuesOf('polonius').collectIdle(Date.now() + afterMs);
+
+      gc(20_000);
+      expect([await alive(short.queue_id), await alive(plain.queue_id), await alive(mobile.queue_id)]).toEqual([true, true, true]);
+      // A poll restarts the idle clock; 31 s after it the short queue is gone, the others stay.
+      gc(31_000);
+      expectError(await api.as('polonius').get('/api/v1/events', { queue_id: short.queue_id, last_event_id: -1, dont_block: true }), `Bad event queue ID: ${short.queue_id}`, {
+        code: 'BAD_EVENT_QUEUE_ID',
+      });
+      expect([await alive(plain.queue_id), await alive(mobile.queue_id)]).toEqual([true, true]);
+      gc(11 * 60_000);
+      expect(await alive(plain.queue_id)).toBe(false);
+      expect(await alive(mobile.queue_id)).toBe(true);
+      // Still delivering after the default would have expired it.
+      expectSuccess(await api.as('polonius').post(`/api/v1/users/me/muted_users/${id('hamlet')}`));
+      expect((await events('polonius', mobile.queue_id)).map((e) => e.type)).toEqual(['muted_users']);
+      expectSuccess(await api.as('polonius').delete(`/api/v1/users/me/muted_users/${id('hamlet')}`));
+      gc(12 * 3600_000 + 1_000);
+      expect(await alive(mobile.queue_id)).toBe(false);
     });
   });
 });

@@ -5,8 +5,6 @@ import {
   type EventStorePort,
   EventQueues,
   type EventQueue,
-  type NarrowPredicate,
-  type QueueCapabilities,
   type GlobalPosition,
   ProjectionWaiter,
   READ_STORE,
@@ -60,7 +58,7 @@ export class RegisterCoordinator {
   ) {}
 
   async register<T>(
-    args: { userId: number; realmId: number; eventTypes: string[] | null; queueLifespanSecs?: number; capabilities?: QueueCapabilities; narrow?: NarrowPredicate },
+    args: Parameters<EventQueues['create']>[0],
     readState: () => Promise<T>,
   ): Promise<{ queue: EventQueue; state: T; position: GlobalPosition }> {
     const start = this.reactor.position;

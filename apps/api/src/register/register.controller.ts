@@ -42,6 +42,7 @@ export class RegisterController {
         userId: actor.userId!,
         realmId: actor.realmId,
         eventTypes: params.event_types ?? null,
+        idleQueueTimeout: params.idle_queue_timeout,
         queueLifespanSecs: params.queue_lifespan_secs,
         narrow,
         capabilities: {
@@ -65,6 +66,8 @@ export class RegisterController {
     return {
       ...state,
       queue_id: queue.id,
+      // Feature level 481: how long the queue survives without a poll.
+      idle_queue_timeout_secs: queue.lifespanMs / 1000,
       // Every event the queue holds (ids from 0) comes after the state: the client asks from -1.
       last_event_id: -1,
       ...versionFields({ zulipAliases: this.config.zulipAliases }),

@@ -1,5 +1,30 @@
-import { BoolParam, IntParam, JsonParam } from '../http/params/param.decorators';
-import { shapes } from '../http/params/json-shapes';
+import { BoolParam, IntParam, JsonParam, TextParam } from '../http/params/param.decorators';
+import { type Shape, shapes } from '../http/params/json-shapes';
+import { InvalidParamError } from '../http/params/param.errors';
+import { checkJsonDepth } from '../http/request-limits';
+
+/**
+ * `idle_queue_timeout` (Zulip 12.0, feature level 481): a positive number of seconds (JSON) or
+ * "mobile" — JSON-encoded as zulip-flutter sends it (`"mobile"`), or bare as the Python bindings
+ * send strings. Anything else: "Invalid idle_queue_timeout" ("… is not valid JSON" for text that
+ * is neither).
+ */
+const idleQueueTimeoutChoices = shapes.union<number | 'mobile'>(shapes.int({ min: 1 }), shapes.literal(['mobile'] as const));
+export const idleQueueTimeoutShape: Shape<number | 'mobile'> = {
+  describe: idleQueueTimeoutChoices.describe,
+  parse: (value, name) => {
+    const text = String(value);
+    if (text === 'mobile') return 'mobile';
+    checkJsonDepth(text, name);
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(text);
+    } catch {
+      throw new InvalidParamError(`${name} is not valid JSON`);
+    }
+    return idleQueueTimeoutChoices.parse(decoded, name);
+  },
+};
 
 /** POST /register parameters (zerver/views/events_register.py events_register_backend). */
 export class RegisterDto {
@@ -30,7 +55,14 @@ export class RegisterDto {
   @BoolParam({ optional: true })
   slim_presence?: boolean;
 
-  @IntParam({ optional: true, min: 0, description: 'Seconds an idle queue is kept.' })
+  @TextParam(idleQueueTimeoutShape, {
+    optional: true,
+    description:
+      'How long the queue is kept without a poll: seconds (at most 7 days; more is capped), or "mobile" (12 hours). Default 10 minutes. The answer reports it as idle_queue_timeout_secs.',
+  })
+  idle_queue_timeout?: number | 'mobile';
+
+  @IntParam({ optional: true, min: 0, description: 'Older name: seconds an idle queue is kept (clamped to [10 minutes, 7 days]); idle_queue_timeout wins.' })
   queue_lifespan_secs?: number;
 
   @IntParam({ optional: true, min: 0 })

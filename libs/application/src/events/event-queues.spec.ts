@@ -1,4 +1,4 @@
-import { BadEventQueueIdError, EventQueues } from './event-queues';
+import { BadEventQueueIdError, EventQueues, queueTimeoutSecs } from './event-queues';
 
 describe('EventQueues', () => {
   let now = 0;
@@ -99,6 +99,30 @@ describe('EventQueues', () => {
     expect(queues.collectIdle()).toEqual([]);
     now += 1;
     expect(queues.collectIdle()).toEqual([long.id]);
+  });
+
+  it('reads idle_queue_timeout: "mobile" is 12 hours, seconds are capped at 7 days, and it wins over queue_lifespan_secs', () => {
+    expect(queueTimeoutSecs(undefined)).toBe(600);
+    expect(queueTimeoutSecs('mobile')).toBe(12 * 3600);
+    expect(queueTimeoutSecs(30)).toBe(30);
+    expect(queueTimeoutSecs(3600)).toBe(3600);
+    expect(queueTimeoutSecs(7 * 24 * 3600 + 1)).toBe(7 * 24 * 3600);
+    expect(queueTimeoutSecs(60, 3600)).toBe(60);
+    expect(queueTimeoutSecs('mobile', 60)).toBe(12 * 3600);
+    expect(queueTimeoutSecs(undefined, 60)).toBe(600);
+    expect(queueTimeoutSecs(undefined, 0)).toBe(600);
+  });
+
+  it('collects a queue after its own idle_queue_timeout, shorter or longer than the default', () => {
+    const quick = queues.create({ userId: 1, realmId: 1, eventTypes: null, idleQueueTimeout: 30 });
+    const mobile = queues.create({ userId: 1, realmId: 1, eventTypes: null, idleQueueTimeout: 'mobile' });
+    const plain = queues.create({ userId: 1, realmId: 1, eventTypes: null });
+    expect(queues.collectIdle(now + 30_000)).toEqual([]);
+    expect(queues.collectIdle(now + 30_001)).toEqual([quick.id]);
+    expect(queues.collectIdle(now + 600_001)).toEqual([plain.id]);
+    expect(queues.collectIdle(now + 12 * 3600_000)).toEqual([]);
+    expect(queues.collectIdle(now + 12 * 3600_000 + 1)).toEqual([mobile.id]);
+    expect(queues.size).toBe(0);
   });
 
   it('never collects a queue with a poll waiting', () => {

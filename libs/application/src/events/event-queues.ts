@@ -3,9 +3,26 @@ import type { GlobalPosition } from '../ports/event-store.port';
 import { type ClientEvent, EventQueue, type QueueCapabilities, type QueuedEvent } from './event-queue';
 import type { NarrowPredicate } from './narrow-predicate';
 
-/** Zulip's IDLE_EVENT_QUEUE_TIMEOUT_SECS (10 minutes) and MAX_QUEUE_TIMEOUT_SECS (7 days). */
+/** Zulip's DEFAULT_EVENT_QUEUE_TIMEOUT_SECS (10 minutes) and MAX_QUEUE_TIMEOUT_SECS (7 days). */
 export const IDLE_EVENT_QUEUE_TIMEOUT_SECS = 600;
 export const MAX_QUEUE_TIMEOUT_SECS = 7 * 24 * 3600;
+/** Zulip's MOBILE_EVENT_QUEUE_TIMEOUT_SECS (12 hours): POST /register's `idle_queue_timeout: "mobile"`. */
+export const MOBILE_EVENT_QUEUE_TIMEOUT_SECS = 12 * 3600;
+
+/** POST /register's `idle_queue_timeout` (feature level 481): seconds, or "mobile". */
+export type IdleQueueTimeout = number | 'mobile';
+
+/**
+ * How long a queue may stay idle, in seconds (the register answers it as `idle_queue_timeout_secs`).
+ * `idle_queue_timeout` (Zulip 12.0, feature level 481): "mobile" is 12 hours, a number of seconds
+ * is capped at 7 days. Without it, the older `queue_lifespan_secs` as this server has always read
+ * it (0 or absent: 10 minutes; otherwise clamped to [10 minutes, 7 days]).
+ */
+export function queueTimeoutSecs(idleQueueTimeout: IdleQueueTimeout | undefined, queueLifespanSecs?: number): number {
+  if (idleQueueTimeout === 'mobile') return MOBILE_EVENT_QUEUE_TIMEOUT_SECS;
+  if (idleQueueTimeout !== undefined) return Math.min(idleQueueTimeout, MAX_QUEUE_TIMEOUT_SECS);
+  return queueLifespanSecs ? Math.max(IDLE_EVENT_QUEUE_TIMEOUT_SECS, Math.min(queueLifespanSecs, MAX_QUEUE_TIMEOUT_SECS)) : IDLE_EVENT_QUEUE_TIMEOUT_SECS;
+}
 /** A long poll with nothing to say gets a heartbeat event after this long (Zulip: about 45–60 s). */
 export const HEARTBEAT_MS = 50_000;
 
@@ -18,7 +35,7 @@ export class BadEventQueueIdError extends DomainError {
 
 export type EventQueuesOptions = {
   heartbeatMs?: number;
-  /** How often idle queues are collected (Zulip's EVENT_QUEUE_GC_FREQ_MSECS is 5 minutes). */
+  /** How often idle queues are collected (Zulip's EVENT_QUEUE_GC_FREQ_MSECS: every minute). */
   gcIntervalMs?: number;
   now?: () => number;
   /**
@@ -64,13 +81,19 @@ export class EventQueues {
   }
 
   /**
-   * A new queue, still registering (it buffers until `open`). `queue_lifespan_secs` as Zulip reads
-   * it: 0 or absent means the 10-minute default, and a value is clamped to [10 minutes, 7 days].
+   * A new queue, still registering (it buffers until `open`). Its idle timeout: `queueTimeoutSecs`
+   * of the register's `idle_queue_timeout` (or `queue_lifespan_secs`).
    */
-  create(args: { userId: number; realmId: number; eventTypes: string[] | null; queueLifespanSecs?: number; capabilities?: QueueCapabilities; narrow?: NarrowPredicate }): EventQueue {
-    const secs = args.queueLifespanSecs
-      ? Math.max(IDLE_EVENT_QUEUE_TIMEOUT_SECS, Math.min(args.queueLifespanSecs, MAX_QUEUE_TIMEOUT_SECS))
-      : IDLE_EVENT_QUEUE_TIMEOUT_SECS;
+  create(args: {
+    userId: number;
+    realmId: number;
+    eventTypes: string[] | null;
+    idleQueueTimeout?: IdleQueueTimeout;
+    queueLifespanSecs?: number;
+    capabilities?: QueueCapabilities;
+    narrow?: NarrowPredicate;
+  }): EventQueue {
+    const secs = queueTimeoutSecs(args.idleQueueTimeout, args.queueLifespanSecs);
     const queue = new EventQueue({
       id: `${this.instanceId}:${++this.counter}`,
       userId: args.userId,
@@ -156,9 +179,11 @@ export class EventQueues {
     return events;
   }
 
-  /** Removes queues idle (no poll pending) for longer than their lifespan. */
-  collectIdle(): string[] {
-    const now = this.now();
+  /**
+   * Removes queues idle (no poll pending) for longer than their idle timeout; `now` is for tests
+   * that look ahead (the collector runs every minute on the process's clock).
+   */
+  collectIdle(now = this.now()): string[] {
     const expired: string[] = [];
     for (const queue of this.queues.values()) {
       if (!queue.hasPoll && now - queue.lastTouched > queue.lifespanMs) expired.push(queue.id);

@@ -68,3 +68,6 @@ export const RequiredStringParam = (options: CommonOptions & { maxLength?: numbe
 
 /** A literal string parameter checked by a shape (choices, formats) with the shape's own messages. */
 export const CheckedStringParam = (shape: Shape<string>, options: CommonOptions = {}) => register('string', shape, options);
+
+/** A parameter whose raw text a shape reads itself (a value clients send either as JSON or as bare text). */
+export const TextParam = (shape: Shape<unknown>, options: CommonOptions = {}) => register('string', shape, options);
