@@ -23,10 +23,11 @@ const GIT_DIR = process.env.ZULIP_FLUTTER_GIT_DIR ?? '/work/.mirror/zulip+zulip-
 
 /**
  * lib/api/route/events.dart registerQueue: the parameters the app sends (no event_types: everything);
- * lib/model/store.dart calls it with `idleQueueTimeout: .mobile`.
+ * lib/model/store.dart calls it with `idleQueueTimeout: .mobile`, which encodeParameters sends
+ * JSON-encoded: `"mobile"`, quotes included.
  */
 export const FLUTTER_REGISTER_PARAMS = {
-  idle_queue_timeout: 'mobile',
+  idle_queue_timeout: '"mobile"',
   apply_markdown: true,
   client_gravatar: false,
   slim_presence: true,
@@ -152,6 +153,9 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     for (const name of await active()) {
       const snapshot = expectSuccess(await api.as(name).post('/api/v1/register', FLUTTER_REGISTER_PARAMS));
       if (name === 'hamlet') process.stderr.write(`zulip-flutter /register: ignored_parameters_unsupported ${JSON.stringify(snapshot.ignored_parameters_unsupported ?? [])}\n`);
+      // idle_queue_timeout (feature level 481) is read: a 12-hour queue.
+      expect(snapshot.ignored_parameters_unsupported ?? []).not.toContain('idle_queue_timeout');
+      expect(snapshot.idle_queue_timeout_secs).toBe(12 * 3600);
       // the check is not vacuous: the organization has the things the app reads
       if (name === 'iago') {
         expect(snapshot.streams.length).toBeGreaterThan(1);
