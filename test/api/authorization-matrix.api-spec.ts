@@ -751,6 +751,26 @@ const EVERYDAY_ROWS: Row[] = [
   },
 ];
 
+/**
+ * Message reports: anyone who may read the message may report it (access_message), bots and
+ * guests included; the guest cannot read Iago's message in a channel they are not in.
+ */
+const reportsEnabled = async (api: ApiTestClient): Promise<void> => {
+  await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'matrix reports' }], invite_only: true });
+  const channelId = (await api.as('iago').get('/api/v1/get_stream_id', { stream: 'matrix reports' })).body.stream_id;
+  await api.as('iago').patch('/api/v1/realm', { moderation_request_channel_id: channelId });
+};
+const MESSAGE_REPORT_ROWS: Row[] = [
+  {
+    name: 'POST /messages/{id}/report',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => {
+      await reportsEnabled(api);
+      return form(as(api.http.post(`/api/v1/messages/${await channelMessage(api, caller)}/report`)), { report_type: 'spam' });
+    },
+  },
+];
+
 /** Presence (zerver/views/presence.py): pings are for humans; reading is for every caller, bots included. */
 const PRESENCE_ROWS: Row[] = [
   { name: 'POST /users/me/presence', outcomes: { ...everyone('ok'), bot: 'human' }, send: (api, as) => form(as(api.http.post('/api/v1/users/me/presence')), { status: 'active' }) },
@@ -821,6 +841,7 @@ const ROWS: Row[] = [
   ...EVERYDAY_ROWS,
   ...PRESENCE_ROWS,
   ...USER_GROUP_ROWS,
+  ...MESSAGE_REPORT_ROWS,
 ];
 
 /** Routes without a row, each with the reason (shape: method and path with {} for path parameters). */

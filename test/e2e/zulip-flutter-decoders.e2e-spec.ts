@@ -296,7 +296,12 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     await run('removeFcmToken', call('delete', 'users/me/android_gcm_reg_id', { token: raw('fcm-token-from-app') }));
     await run('addApnsToken', call('post', 'users/me/apns_device_token', { token: raw('c0ffee0123456789abcdef'), appid: raw('org.zulip.Zulip') }));
     await run('removeApnsToken', call('delete', 'users/me/apns_device_token', { token: raw('c0ffee0123456789abcdef') }));
+    // The app offers "Report" once realm_moderation_request_channel_id is set (action_sheet.dart).
+    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'App reports' }], invite_only: true }));
+    const reportsChannel = expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: 'App reports' })).stream_id;
+    expectSuccess(await api.as('iago').patch('/api/v1/realm', { moderation_request_channel_id: reportsChannel }));
     await run('reportMessage', call('post', `messages/${sent.id}/report`, { report_type: raw('spam') }));
+    await run('reportMessage (other, with description)', call('post', `messages/${sent.id}/report`, { report_type: raw('other'), description: raw('Reported from the app') }));
     await run('sendSubmessage', call('post', 'submessage', { message_id: sent.id, msg_type: raw('widget'), content: { type: 'vote', key: 'canned,1', vote: 1 } }));
     // push_device.dart: registerClientDevice, then registerPushDevice with the device's id (push key
     // and token fields), and removeClientDevice at logout (actions.dart).
@@ -308,8 +313,8 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     }));
     await run('removeClientDevice', call('post', 'remove_client_device', { device_id: device.device_id }));
     await run('deleteMessage', api.http.delete(`/api/v1/messages/${sent.id}`).auth(api.user('iago').email, api.user('iago').apiKey));
-    // Not implemented here (docs/clients.md): message reports, widgets.
-    const KNOWN_UNSUPPORTED = ['reportMessage', 'sendSubmessage'];
+    // Not implemented here (docs/clients.md): widgets.
+    const KNOWN_UNSUPPORTED = ['sendSubmessage'];
     const failed = outcomes.filter(([, r]) => r.status !== 200 || r.body?.result !== 'success').map(([what, r]) => `${what}: HTTP ${r.status} ${r.body?.msg}`);
     process.stderr.write(`zulip-flutter requests not supported: ${failed.filter((f) => KNOWN_UNSUPPORTED.some((k) => f.startsWith(`${k}:`))).join('; ')}\n`);
     expect(failed.filter((f) => !KNOWN_UNSUPPORTED.some((k) => f.startsWith(`${k}:`)))).toEqual([]);

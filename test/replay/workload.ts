@@ -218,6 +218,11 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   // The organization.
   await ok('realm property', api.as('iago').patch('/api/v1/realm', { name: 'Acme Worldwide' }));
   await ok('realm group setting', api.as('iago').patch('/api/v1/realm', { can_resolve_topics_group: { new: (api.realmId - 1) * 8 + 5 } }));
+  // Message reports: Notification Bot posts to the (private) moderation request channel and confirms by DM.
+  await ok('moderators channel', api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'moderators' }], invite_only: true }));
+  await ok('moderation request channel', api.as('iago').patch('/api/v1/realm', { moderation_request_channel_id: await channelId(api, 'moderators') }));
+  const reported = (await ok('reported message', api.as('cordelia').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic: 'plans', content: 'buy now!' }))).id as number;
+  await ok('report', api.as('hamlet').post(`/api/v1/messages/${reported}/report`, { report_type: 'spam', description: 'an advert' }));
   await bus.execute(new DeactivateRealmCommand({ actor: operatorActor(api.realmId) }));
   await bus.execute(new ReactivateRealmCommand({ actor: operatorActor(api.realmId) }));
 }

@@ -35,6 +35,7 @@ export class RealmController {
           enable_read_receipts: params.enable_read_receipts,
         },
         groups,
+        moderationRequestChannelId: params.moderation_request_channel_id,
       }),
     );
     // update_realm's data: "updated" for the free-text strings, the new value otherwise; group settings by id.

@@ -1,7 +1,7 @@
 import { type GroupSettingChangeRequest, type GroupSettingValueInput, REALM_TOPICS_POLICIES, type RealmTopicsPolicy } from '@app/domain';
 import { isInteger, type Shape, shapes } from '../http/params/json-shapes';
 import { InvalidParamError } from '../http/params/param.errors';
-import { BoolParam, EnumParam, JsonParam, StringParam } from '../http/params/param.decorators';
+import { BoolParam, EnumParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /**
  * `Json[int | str] | None` of update_realm's time limits: a positive integer or "unlimited" (checked
@@ -82,6 +82,9 @@ export class UpdateRealmDto {
 
   @JsonParam(timeLimit, { optional: true, description: 'Seconds after sending during which messages may be moved between topics: a positive integer or "unlimited".' })
   move_messages_within_stream_limit_seconds?: number | string;
+
+  @IntParam({ optional: true, description: 'The private channel Notification Bot posts message reports to (POST /messages/{message_id}/report); -1 disables reporting.' })
+  moderation_request_channel_id?: number;
 
   @StringParam({ optional: true, description: 'The organization\'s name (at most 40 characters).' })
   name?: string;

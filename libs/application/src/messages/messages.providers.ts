@@ -1,4 +1,5 @@
 import { DeleteTopicHandler } from './delete-topic.handler';
+import { ReportMessageHandler } from './report-message.handler';
 import { RenderMessageQueries } from './render-message.queries';
 import { ReadReceiptsQueries } from './read-receipts.queries';
 import type { Provider } from '@nestjs/common';
@@ -38,6 +39,7 @@ export const MESSAGES_HANDLERS: Provider[] = [
   MessageFlagsFactsLoader,
   SetUserTopicVisibilityPolicyHandler,
   UpdateMutedTopicHandler,
+  ReportMessageHandler,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
 export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries, ReadReceiptsQueries, RenderMessageQueries];

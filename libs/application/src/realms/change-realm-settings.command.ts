@@ -24,6 +24,8 @@ export class ChangeRealmSettingsCommand extends Command<ChangeRealmSettingsResul
       description?: string;
       messaging?: RealmMessagingSettingsInput;
       groups?: Partial<Record<RealmGroupSettingName, GroupSettingChangeRequest>>;
+      /** moderation_request_channel_id: a channel id, or -1 (any negative) to disable message reporting. */
+      moderationRequestChannelId?: number;
     },
   ) {
     super();

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { realmDecider, realmStream } from '@app/domain';
+import { ChannelQueries } from '../channels/channel.queries';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
@@ -16,12 +17,15 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
     private readonly projections: ProjectionWaiter,
     private readonly realms: RealmQueries,
     private readonly groupIds: SystemGroupIds,
+    private readonly channels: ChannelQueries,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context: { actor }, settings }: ChangeRealmSettingsCommand): Promise<ChangeRealmSettingsResult> {
     const realm = await this.realms.mustFindById(actor.realmId);
     const systemGroupIds = await this.groupIds.forRealm(actor.realmId);
+    const { moderationRequestChannelId, ...rest } = settings;
+    const moderationRequestChannel = moderationRequestChannelId === undefined ? undefined : await this.moderationChannel(actor.realmId, moderationRequestChannelId);
     const { newEvents, position } = await this.runner.run(realmDecider, realmStream(actor.realmId), {
       type: 'ChangeRealmSettings',
       data: {
@@ -30,7 +34,8 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
         now: this.clock.now().toISOString(),
         registered: { name: realm.name, description: realm.description },
         systemGroupIds,
-        ...settings,
+        ...rest,
+        ...(moderationRequestChannel ? { moderationRequestChannel } : {}),
       },
     });
     await this.projections.waitFor(position);
@@ -40,5 +45,12 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
         e.type === 'RealmGroupSettingChanged' ? [{ setting: e.data.setting, groupId: systemGroupIds[e.data.newValue] }] : [],
       ),
     };
+  }
+
+  /** The channel a moderation_request_channel_id names, as the decider checks it (archived: none). */
+  private async moderationChannel(realmId: number, requestedId: number) {
+    if (requestedId < 0) return { requestedId, channel: null };
+    const channel = await this.channels.byId(realmId, requestedId);
+    return { requestedId, channel: channel && !channel.is_archived ? { inviteOnly: channel.invite_only } : null };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
-import { type Actor, botEmailDomain } from '@app/domain';
+import { type Actor, botEmailDomain, REPORT_MESSAGE_TYPES } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from './realm.queries';
@@ -34,7 +34,6 @@ const FIXED_REALM_PROPERTIES = {
   invite_required: true,
   jitsi_server_url: null,
   message_content_allowed_in_email_notifications: true,
-  moderation_request_channel_id: -1,
   require_unique_names: false,
   send_channel_events_messages: true,
   send_welcome_emails: true,
@@ -107,6 +106,8 @@ const SERVER_PROPERTIES = {
   // Zulip lists the thumbnail formats its image uploads come in (feature level 273); this server
   // makes no thumbnails (docs/uploads.md), so clients such as the mobile app ask for none.
   server_thumbnail_formats: [],
+  // Realm.REPORT_MESSAGE_REASONS as {key, name} (feature level 435): the report types of POST /messages/{id}/report.
+  server_report_message_types: REPORT_MESSAGE_TYPES,
 } as const;
 
 /**

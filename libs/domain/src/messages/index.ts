@@ -26,3 +26,4 @@ export * from './message.decider';
 export * from './message-history';
 export * from './message-move-notices';
 export * from './read-receipts.rules';
+export * from './message-report';

@@ -17,6 +17,9 @@ export const DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS = 7 * 86400;
 export const REALM_TOPICS_POLICIES = ['allow_empty_topic', 'disable_empty_topic'] as const;
 export type RealmTopicsPolicy = (typeof REALM_TOPICS_POLICIES)[number];
 
+/** `moderation_request_channel_id` when no moderation request channel is set (reporting disabled). */
+export const MODERATION_REQUEST_CHANNEL_DISABLED = -1;
+
 export type RealmMessagingSettings = {
   allow_message_editing: boolean;
   /** null: no limit. */
@@ -31,6 +34,11 @@ export type RealmMessagingSettings = {
    * for new organizations that require invitations, which is its default (do_create_realm).
    */
   enable_read_receipts: boolean;
+  /**
+   * The private channel Notification Bot posts message reports to (POST /messages/{id}/report);
+   * -1: none, and reporting is disabled (Zulip's Realm.moderation_request_channel, feature level 331).
+   */
+  moderation_request_channel_id: number;
 };
 export type RealmMessagingProperty = keyof RealmMessagingSettings;
 
@@ -42,6 +50,7 @@ export const DEFAULT_REALM_MESSAGING_SETTINGS: RealmMessagingSettings = {
   move_messages_between_streams_limit_seconds: DEFAULT_MOVE_MESSAGE_LIMIT_SECONDS,
   topics_policy: 'allow_empty_topic',
   enable_read_receipts: true,
+  moderation_request_channel_id: MODERATION_REQUEST_CHANNEL_DISABLED,
 };
 
 /** The time-limit settings, which take a positive integer or "unlimited" (parse_message_time_limit_setting). */
@@ -83,6 +92,13 @@ export const defaultRealmGroupSettings = (): RealmGroupSettings =>
 export type GroupSettingValueInput = number | { direct_members: number[]; direct_subgroups: number[] };
 /** GroupSettingChangeRequest: the new value and, optionally, the value the client believes is current. */
 export type GroupSettingChangeRequest = { new: GroupSettingValueInput; old?: GroupSettingValueInput };
+
+/** do_set_realm_moderation_request_channel: only a private channel may receive reports. */
+export class ModerationRequestChannelNotPrivateError extends DomainError {
+  constructor() {
+    super('Moderation request channel must be private.');
+  }
+}
 
 /** RequestVariableConversionError: "Bad value for 'x': v". */
 export class BadSettingValueError extends DomainError {

@@ -6,6 +6,8 @@ import {
   type RealmSettingsEvent,
   RealmSettingTooLongError,
   realmStream,
+  InvalidChannelIdError,
+  ModerationRequestChannelNotPrivateError,
 } from '@app/domain';
 
 const given = deciderSpec(realmDecider);
@@ -59,6 +61,36 @@ describe('realm decider (organization settings on realm-<realmId>)', () => {
 
     it('allows an empty description', () =>
       given([]).when(change({ description: '' })).then([changed('description', 'Where things get made', '')]));
+  });
+
+  describe('moderation_request_channel_id (do_set_realm_moderation_request_channel)', () => {
+    const setChannel = (requestedId: number, channel: { inviteOnly: boolean } | null): RealmSettingsCommand => ({
+      type: 'ChangeRealmSettings',
+      data: { realmId: 1, actorId: 1, now: NOW, registered, moderationRequestChannel: { requestedId, channel } },
+    });
+    const channelChanged = (oldValue: number, newValue: number): RealmSettingsEvent => ({
+      type: 'RealmPropertyChanged',
+      data: { realmId: 1, property: 'moderation_request_channel_id', oldValue, newValue, actorId: 1, at: NOW },
+    });
+
+    it('given reporting disabled, when a private channel is chosen, then it is recorded', () =>
+      given([]).when(setChannel(20, { inviteOnly: true })).then([channelChanged(-1, 20)]));
+
+    it('given a channel, when -1 (or any negative id) is sent, then reporting is disabled (-1)', () => {
+      given([channelChanged(-1, 20)]).when(setChannel(-1, null)).then([channelChanged(20, -1)]);
+      given([channelChanged(-1, 20)]).when(setChannel(-7, null)).then([channelChanged(20, -1)]);
+    });
+
+    it('when the value does not change, then nothing happens', () => {
+      given([]).when(setChannel(-1, null)).thenNothingHappened();
+      given([channelChanged(-1, 20)]).when(setChannel(20, { inviteOnly: true })).thenNothingHappened();
+    });
+
+    it('when the channel does not exist, then "Invalid channel ID"', () =>
+      given([]).when(setChannel(99, null)).thenThrows(InvalidChannelIdError, 'Invalid channel ID'));
+
+    it('when the channel is public, then "Moderation request channel must be private."', () =>
+      given([]).when(setChannel(21, { inviteOnly: false })).thenThrows(ModerationRequestChannelNotPrivateError, 'Moderation request channel must be private.'));
   });
 
   describe('DeactivateRealm and ReactivateRealm', () => {

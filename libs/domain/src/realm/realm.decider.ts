@@ -1,5 +1,6 @@
 import type { Decider } from '../shared/decider';
 import { InvalidRealmNameError, RealmSettingTooLongError } from './realm.errors';
+import { InvalidChannelIdError } from '../channels/channels.errors';
 import { MAX_REALM_NAME_LENGTH } from './realm-registry.decider';
 import type { RealmDeactivationReason, RealmPropertyValue, RealmSettingsEvent } from './realm.events';
 import type { SystemGroupName } from '../channels/channel-group-settings';
@@ -9,6 +10,8 @@ import {
   defaultRealmGroupSettings,
   type GroupSettingChangeRequest,
   InvalidUserGroupError,
+  MODERATION_REQUEST_CHANNEL_DISABLED,
+  ModerationRequestChannelNotPrivateError,
   parseTimeLimitSetting,
   PreviousSettingValueMismatchedError,
   REALM_GROUP_SETTING_NAMES,
@@ -54,6 +57,11 @@ export type ChangeRealmSettings = {
     groups?: Partial<Record<RealmGroupSettingName, GroupSettingChangeRequest>>;
     /** The organization's system groups' ids (a fact from the user-groups area), to read group ids. */
     systemGroupIds?: Record<SystemGroupName, number>;
+    /**
+     * `moderation_request_channel_id` as sent (negative: disable reporting), with the channel it
+     * names as the handler found it in this organization (null: none, or archived).
+     */
+    moderationRequestChannel?: { requestedId: number; channel: { inviteOnly: boolean } | null };
   };
 };
 export type DeactivateRealm = { type: 'DeactivateRealm'; data: Meta & { reason?: RealmDeactivationReason } };
@@ -72,6 +80,19 @@ export type RealmSettings = {
 };
 
 /**
+ * update_realm's moderation_request_channel_id: a negative id disables reporting (stored as -1);
+ * otherwise the channel must exist in the organization (access_stream_by_id, "Invalid channel ID";
+ * administrators reach every channel's metadata) and be private
+ * (do_set_realm_moderation_request_channel).
+ */
+function moderationRequestChannelId({ requestedId, channel }: { requestedId: number; channel: { inviteOnly: boolean } | null }): number {
+  if (requestedId < 0) return MODERATION_REQUEST_CHANNEL_DISABLED;
+  if (!channel) throw new InvalidChannelIdError();
+  if (!channel.inviteOnly) throw new ModerationRequestChannelNotPrivateError();
+  return requestedId;
+}
+
+/**
  * update_realm for the settings kept here, validated before anything is recorded (Zulip saves
  * setting by setting; here one request is one append, so a refused setting stores nothing).
  */
@@ -85,6 +106,8 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
   if (messaging.allow_message_editing !== undefined) changes.push({ property: 'allow_message_editing', value: messaging.allow_message_editing });
   if (messaging.topics_policy !== undefined) changes.push({ property: 'topics_policy', value: messaging.topics_policy });
   if (messaging.enable_read_receipts !== undefined) changes.push({ property: 'enable_read_receipts', value: messaging.enable_read_receipts });
+  const moderation = command.data.moderationRequestChannel;
+  if (moderation !== undefined) changes.push({ property: 'moderation_request_channel_id', value: moderationRequestChannelId(moderation) });
 
   const groupChanges: { setting: RealmGroupSettingName; value: SystemGroupName }[] = [];
   for (const setting of REALM_GROUP_SETTING_NAMES) {
@@ -126,7 +149,7 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
  * here, so that busy organizations never contend on the registry.
  */
 export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, RealmSettings> = {
-  snapshot: { name: 'realm', version: 1 },
+  snapshot: { name: 'realm', version: 2 },
   initialState: () => ({
     name: null,
     description: null,

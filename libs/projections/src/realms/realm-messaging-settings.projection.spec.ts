@@ -13,6 +13,7 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
     expect(realmMessagingSettingsOf(realm)).toEqual({
       allow_message_editing: true, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: 600, move_messages_within_stream_limit_seconds: 604800,
       move_messages_between_streams_limit_seconds: 604800, topics_policy: 'allow_empty_topic', enable_read_receipts: true,
+      moderation_request_channel_id: -1,
     });
     expect(realmGroupSettingsOf(realm)).toEqual({
       can_create_groups: 'role:members', can_manage_all_groups: 'role:owners',
@@ -30,5 +31,12 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
     expect(realm).toMatchObject({ name: 'Acme', messaging_settings: { message_content_edit_limit_seconds: null }, group_settings: { can_mention_many_users_group: 'role:everyone' } });
     expect(realmMessagingSettingsOf(realm).message_content_edit_limit_seconds).toBeNull();
     expect(realmGroupSettingsOf(realm).can_mention_many_users_group).toBe('role:everyone');
+  });
+
+  it('keeps the moderation request channel, and its disabling (-1)', () => {
+    const set = { type: 'RealmPropertyChanged' as const, data: { realmId: 1, property: 'moderation_request_channel_id' as const, oldValue: -1, newValue: 20, actorId: 1, at: AT } };
+    expect(realmMessagingSettingsOf(realmAfter([set])).moderation_request_channel_id).toBe(20);
+    const unset = { ...set, data: { ...set.data, oldValue: 20, newValue: -1 } };
+    expect(realmMessagingSettingsOf(realmAfter([set, unset])).moderation_request_channel_id).toBe(-1);
   });
 });
