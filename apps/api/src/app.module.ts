@@ -28,6 +28,7 @@ import { AlertWordsController } from './alert-words/alert-words.controller';
 import { MessageExtrasController } from './messages/message-extras.controller';
 import { ChannelExtrasController } from './channels/channel-extras.controller';
 import { ReactionsController } from './reactions/reactions.controller';
+import { SubmessagesController } from './submessages/submessages.controller';
 import { BotStorageController } from './bot-storage/bot-storage.controller';
 import { SettingsController } from './settings/settings.controller';
 import { EmailConfirmationController } from './settings/email-confirmation.controller';
@@ -71,7 +72,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController, SubmessagesController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

@@ -19,6 +19,7 @@ import { DraftsClientEvents } from './drafts/drafts.client-events';
 import { DraftsRegisterSections } from './drafts/drafts.register';
 import { PresenceClientEvents } from './presence/presence.client-events';
 import { ReactionsClientEvents } from './reactions/reactions.client-events';
+import { SubmessagesClientEvents } from './submessages/submessages.client-events';
 import { PresenceRegisterSections } from './presence/presence.register';
 import { RealmsRegisterSections } from './realms/realms.register';
 import { UsersRegisterSections } from './users/users.register';
@@ -66,6 +67,7 @@ export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
   DraftsClientEvents,
   PresenceClientEvents,
   ReactionsClientEvents,
+  SubmessagesClientEvents,
   LinkifiersClientEvents,
   AlertWordsClientEvents,
   UserGroupsClientEvents,

@@ -112,6 +112,7 @@ export * from './realms/system-user-groups';
 export * from './events';
 export * from './areas';
 export * from './reactions';
+export * from './submessages';
 export * from './ports/presence-store.port';
 export * from './linkifiers';
 export * from './messages/read-receipts.queries';

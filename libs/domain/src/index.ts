@@ -65,6 +65,7 @@ export * from './user-status/user-status.events';
 export * from './user-status/user-status.streams';
 export * from './user-status/user-status.decider';
 export * from './reactions';
+export * from './submessages';
 export * from './linkifiers';
 export * from './emoji/emoji-api-data';
 export * from './user-groups';

@@ -19,6 +19,7 @@ import { realmEmojiProjection } from './realm-emoji/realm-emoji.projection';
 import { pushRegistrationsProjection } from './push-devices/push-registrations.projection';
 import { attachmentsProjection, uploadSpaceProjection } from './uploads/attachments.projection';
 import { reactionsProjection } from './reactions/reactions.projection';
+import { submessagesProjection } from './submessages/submessages.projection';
 import { linkifiersProjection } from './linkifiers/linkifiers.projection';
 import { userGroupsProjection } from './user-groups/user-groups.projection';
 
@@ -48,6 +49,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   attachmentsProjection,
   uploadSpaceProjection,
   reactionsProjection,
+  submessagesProjection,
   linkifiersProjection,
   alertWordsProjection,
   userGroupsProjection,

@@ -24,6 +24,7 @@ export * from './uploads/attachments.projection';
 export * from './push-devices/push-registrations.projection';
 export * from './user-status/user-status.projection';
 export * from './reactions/reactions.projection';
+export * from './submessages/submessages.projection';
 export * from './operations/projection-rebuild';
 export * from './operations/operations.module';
 export * from './linkifiers/linkifiers.projection';

@@ -76,6 +76,7 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
   'PATCH /api/v1/saved_snippets/:saved_snippet_id': ENVELOPE_ONLY,
   'POST /api/v1/dev_fetch_api_key': object({ api_key: str, email: str, user_id: int }),
   'DELETE /api/v1/bot_storage': ENVELOPE_ONLY,
+  'POST /api/v1/submessage': ENVELOPE_ONLY,
   'GET /api/v1/drafts': object({ count: int, drafts: { type: 'array', items: ref('Draft') } }),
   'DELETE /api/v1/users/me/muted_users/:muted_user_id': ENVELOPE_ONLY,
   'DELETE /api/v1/realm/emoji/:emoji_name': ENVELOPE_ONLY,

@@ -20,6 +20,7 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { MessageMatch, MessageQuery, UserMessageStorePort } from '../ports/user-message-store.port';
 import { ReactionQueries } from '../reactions/reaction.queries';
+import { SubmessageQueries } from '../submessages/submessage.queries';
 import { RealmQueries } from '../realms/realm.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { USERS, type UserDocument } from '../users/user.documents';
@@ -71,6 +72,7 @@ export class MessageQueries {
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly reactions: ReactionQueries,
+    private readonly submessages: SubmessageQueries,
     private readonly linkifiers: LinkifierQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
@@ -311,12 +313,13 @@ export class MessageQueries {
     // Where the messages are now: moves update the message index, not the documents.
     const locations = await this.store.locationsOf(docs.map((d) => d.id));
     const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => locations.get(d.id)?.streamId ?? d.stream_id!))];
-    const [users, channels, realm, reactions, linkifiers] = await Promise.all([
+    const [users, channels, realm, reactions, linkifiers, submessages] = await Promise.all([
       this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
       this.channels.byIds(viewer.realm_id, channelIds),
       this.realms.byId(viewer.realm_id),
       this.reactions.forMessages(docs.map((d) => d.id)),
       this.linkifiers.facts(viewer.realm_id),
+      this.submessages.forMessages(docs.map((d) => d.id)),
     ]);
     const context = {
       users: new Map(users.map((u) => [u.doc.user_id, u.doc])),
@@ -324,6 +327,7 @@ export class MessageQueries {
       realmStringId: realm?.string_id ?? '',
       locations,
       reactions,
+      submessages,
       applyMarkdown: params.applyMarkdown ?? true,
       allowEmptyTopicName: params.allowEmptyTopicName ?? false,
       topicLinks: topicLinksOf(linkifiers),

@@ -1,6 +1,7 @@
 import { displayTopic, flagsList, type LinkifierFacts, recipientIdOf, topicLinks } from '@app/domain';
 import type { MessageLocation } from '../ports/user-message-store.port';
 import type { ApiReaction } from '../reactions/reaction.documents';
+import type { ApiSubmessage } from '../submessages/submessage.documents';
 import type { UserDocument } from '../users/user.documents';
 import type { EditHistoryEntry, MessageDocument } from './message.documents';
 
@@ -25,7 +26,7 @@ export type ApiMessage = {
   display_recipient: string | DisplayRecipientUser[];
   flags: string[];
   reactions: ApiReaction[];
-  submessages: unknown[];
+  submessages: ApiSubmessage[];
   avatar_url: string | null;
   is_me_message: boolean;
   topic_links: { text: string; url: string }[];
@@ -46,6 +47,8 @@ export type MessageFormatContext = {
   locations?: Map<number, MessageLocation>;
   /** The reactions of the messages that have any (the reactions read model). */
   reactions?: Map<number, ApiReaction[]>;
+  /** The submessages (widgets: polls, to-do lists) of the messages that have any (the submessages read model). */
+  submessages?: Map<number, ApiSubmessage[]>;
   /** topic_links of a topic (the organization's linkifiers and raw URLs, as they are now); absent: as stored. */
   topicLinks?: (topic: string) => { text: string; url: string }[];
 };
@@ -109,7 +112,7 @@ export function formatMessage(stored: MessageDocument, flags: number | null, con
     display_recipient: displayRecipient,
     flags: flags === null ? ['read', 'historical'] : flagsList(flags),
     reactions: context.reactions?.get(doc.id) ?? [],
-    submessages: [],
+    submessages: context.submessages?.get(doc.id) ?? [],
     avatar_url: `/avatar/${doc.sender_id}`,
     is_me_message: doc.is_me_message,
     topic_links: doc.type === 'stream' && context.topicLinks ? context.topicLinks(doc.subject) : doc.topic_links,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CheckedMessage, checkSendMessage, type MessageEditEvent, messageDecider, messageStream, parseAddressee, type SendMessage } from '@app/domain';
+import { type CheckedMessage, checkSendMessage, type MessageEditEvent, messageDecider, messageStream, parseAddressee, type SendMessage, widgetOf } from '@app/domain';
 import type { GlobalPosition } from '../ports/event-store.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { ID_ALLOCATOR } from '../ports/tokens';
@@ -61,16 +61,22 @@ export class MessageSender {
     return this.ids.next('message');
   }
 
+  /** The id of the widget submessage a `/poll` or `/todo` message is sent with (sequence `submessage`); none for other content. */
+  private async widgetSubmessageId(message: CheckedMessage): Promise<number | undefined> {
+    return widgetOf(message.content) === null ? undefined : this.ids.next('submessage');
+  }
+
   /**
    * Appends the checked message as message `messageId`. `fresh`: the id was just taken, so the
    * stream cannot exist and is not read first. Throws MessageAlreadySentError when the stream
    * already holds a message (a racing delivery of the same claim).
    */
-  append(message: CheckedMessage, messageId: number, options: { fresh?: boolean; metadata?: Record<string, unknown> } = {}): Promise<RunResult<MessageEditEvent>> {
+  async append(message: CheckedMessage, messageId: number, options: { fresh?: boolean; metadata?: Record<string, unknown> } = {}): Promise<RunResult<MessageEditEvent>> {
+    const widgetSubmessageId = await this.widgetSubmessageId(message);
     return this.runner.run(
       messageDecider,
       messageStream(messageId),
-      { type: 'SendMessage', data: { messageId, message } },
+      { type: 'SendMessage', data: { messageId, message, ...(widgetSubmessageId === undefined ? {} : { widgetSubmessageId }) } },
       { actorId: message.facts.sender.userId, ...options.metadata },
       { newStream: options.fresh === true },
     );
@@ -82,12 +88,20 @@ export class MessageSender {
    */
   async send(sender: UserDocument, request: SendRequest, now: string, options: SendOptions = {}): Promise<SentMessage> {
     const message = await this.check(sender, request, now, options);
-    const together = await this.runner.runWithNextId(messageDecider, 'message', messageStream, (messageId): SendMessage => ({ type: 'SendMessage', data: { messageId, message } }), {
+    const widgetSubmessageId = await this.widgetSubmessageId(message);
+    const widget = widgetSubmessageId === undefined ? {} : { widgetSubmessageId };
+    const together = await this.runner.runWithNextId(messageDecider, 'message', messageStream, (messageId): SendMessage => ({ type: 'SendMessage', data: { messageId, message, ...widget } }), {
       actorId: message.facts.sender.userId,
     });
     if (together) return { messageId: together.id, newEvents: together.newEvents, position: together.position };
     const messageId = await this.nextMessageId();
-    const { newEvents, position } = await this.append(message, messageId, { fresh: true });
+    const { newEvents, position } = await this.runner.run(
+      messageDecider,
+      messageStream(messageId),
+      { type: 'SendMessage', data: { messageId, message, ...widget } },
+      { actorId: message.facts.sender.userId },
+      { newStream: true },
+    );
     return { messageId, newEvents, position };
   }
 }

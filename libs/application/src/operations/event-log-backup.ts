@@ -150,6 +150,7 @@ const ID_SEQUENCES: Record<string, string> = {
   scheduledMessageId: 'scheduled_message',
   draftId: 'draft',
   linkifierId: 'linkifier',
+  submessageId: 'submessage',
   // Registrations recorded before feature level 468 carry a device id the client chose: the
   // sequence then only moves above it, which is harmless.
   deviceId: 'client_device',

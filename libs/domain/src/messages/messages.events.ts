@@ -1,3 +1,4 @@
+import type { StoredSubmessage } from '../submessages/submessages.events';
 /** Where a message went, as it was sent (the channel's name at send time is display_recipient). */
 export type MessageRecipient =
   | { type: 'stream'; streamId: number; streamName: string; topic: string }
@@ -34,6 +35,11 @@ export type MessageSent = {
     topicWildcardMentionedUserIds: number[];
     /** Recipients whose alert words the content holds (`has_alert_word`); absent when none. */
     alertWordUserIds?: number[];
+    /**
+     * The widget's first submessage, saved with the message (zerver/lib/widget.py
+     * do_widget_post_save_actions): content starting with `/poll` or `/todo`. Absent otherwise.
+     */
+    widget?: StoredSubmessage;
     /** Local echo (delivered to the sending client's queue by the events issue). */
     localId: string | null;
     queueId: string | null;

@@ -1,3 +1,5 @@
+import type { StoredSubmessage } from '../submessages/submessages.events';
+import { pythonJsonDumps, widgetOf } from '../submessages/widgets.rules';
 import { userIdsWithAlertWords } from '../alert-words/alert-words.matcher';
 import { isMeMessage } from './content.rules';
 import {
@@ -17,7 +19,11 @@ import { DEFAULT_TOPIC_AUTOMATION, visibilityPolicyForSend } from './visibility.
  * them, so deciding a send is building its events; the one rule left to the stream is that an id
  * is sent once (MessageAlreadySentError). Decided by messageDecider (message.decider.ts).
  */
-export type SendMessage = { type: 'SendMessage'; data: { messageId: number; message: CheckedMessage } };
+/**
+ * `widgetSubmessageId`: the id (sequence `submessage`) of the widget submessage the content makes
+ * (widgetOf), taken by the sender beforehand; without it no widget is made.
+ */
+export type SendMessage = { type: 'SendMessage'; data: { messageId: number; message: CheckedMessage; widgetSubmessageId?: number } };
 
 /** The distinct ids in ascending order; most sets already are (subscriber lists are kept sorted), and skip the sort. */
 const sorted = (ids: ReadonlySet<number>): number[] => {
@@ -91,7 +97,7 @@ function visibilityChanges(checked: CheckedMessage, messageId: number, recipient
   }));
 }
 
-function messageSent(checked: CheckedMessage, messageId: number): MessageSent {
+function messageSent(checked: CheckedMessage, messageId: number, widgetSubmessageId: number | undefined): MessageSent {
   const { target, rendered, facts } = checked;
   const recipient: MessageRecipient =
     target.kind === 'channel'
@@ -112,6 +118,7 @@ function messageSent(checked: CheckedMessage, messageId: number): MessageSent {
       hasImage: rendered.hasImage,
       hasAttachment: rendered.hasAttachment,
       ...recipientsAndFlags(checked),
+      ...widgetSubmessage(checked, widgetSubmessageId),
       localId: facts.localId,
       queueId: facts.queueId,
       at: facts.now,
@@ -119,9 +126,16 @@ function messageSent(checked: CheckedMessage, messageId: number): MessageSent {
   };
 }
 
+/** do_widget_post_save_actions: a `widget` submessage by the sender with the widget's content as Zulip stores it. */
+function widgetSubmessage(checked: CheckedMessage, submessageId: number | undefined): { widget?: StoredSubmessage } {
+  const widget = submessageId === undefined ? null : widgetOf(checked.content);
+  if (widget === null) return {};
+  return { widget: { submessageId: submessageId!, senderId: checked.facts.sender.userId, msgType: 'widget', content: pythonJsonDumps(widget) } };
+}
+
 /** A send's events: `MessageSent`, then the automatic topic visibility changes it causes. */
-export function decideSend({ messageId, message }: SendMessage['data']): [MessageSent, ...UserTopicVisibilityPolicyChanged[]] {
-  const sent = messageSent(message, messageId);
+export function decideSend({ messageId, message, widgetSubmessageId }: SendMessage['data']): [MessageSent, ...UserTopicVisibilityPolicyChanged[]] {
+  const sent = messageSent(message, messageId, widgetSubmessageId);
   return [sent, ...visibilityChanges(message, messageId, sent.data.recipientIds)];
 }
 

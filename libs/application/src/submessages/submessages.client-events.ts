@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SubmessageAdded } from '@app/domain';
+import type { AreaClientEvents } from '../events/area-contributions';
+import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import { USER_MESSAGE_STORE } from '../ports/tokens';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
+
+/**
+ * do_add_submessage: one `submessage` event to every user holding a row for the message (its
+ * UserMessage rows, historical ones included), among the users with a queue here. The widget
+ * submessage a message is sent with arrives inside the `message` event instead.
+ */
+@Injectable()
+export class SubmessagesClientEvents implements AreaClientEvents {
+  constructor(@Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort) {}
+
+  clientEvents(): Record<string, ClientEventMapper<any>> {
+    return {
+      SubmessageAdded: async (e: Recorded<SubmessageAdded>, c): Promise<ClientEventDelivery[]> => {
+        const d = e.data;
+        const candidates = [...c.usersWithQueues()];
+        if (candidates.length === 0) return [];
+        const userIds = await this.userMessages.usersWithFlags(d.messageId, candidates, 0);
+        if (userIds.length === 0) return [];
+        const event = { type: 'submessage', msg_type: d.msgType, message_id: d.messageId, submessage_id: d.submessageId, sender_id: d.senderId, content: d.content };
+        return [{ userIds, event }];
+      },
+    };
+  }
+}
