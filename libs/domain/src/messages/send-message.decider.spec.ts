@@ -222,3 +222,20 @@ describe('messageDecider: automatic topic visibility', () => {
     expect(events.slice(1)).toEqual([userTopicPolicyChanged({ userId: 11, oldPolicy: 0, newPolicy: 3 })]);
   });
 });
+
+describe('messageDecider: SendMessage of a widget (do_widget_post_save_actions)', () => {
+  const withWidgetId = (content: string, widgetSubmessageId?: number) => {
+    const command = sendMessage({ content });
+    return { ...command, data: { ...command.data, ...(widgetSubmessageId === undefined ? {} : { widgetSubmessageId }) } };
+  };
+
+  it('records a /poll message with its widget submessage by the sender, under the id taken for it', () =>
+    given([]).when(withWidgetId('/poll Lunch?\nYes\nNo', 7)).thenMatches([
+      { type: 'MessageSent', data: { widget: { submessageId: 7, senderId: 10, msgType: 'widget', content: '{"widget_type": "poll", "extra_data": {"question": "Lunch?", "options": ["Yes", "No"]}}' } } },
+    ]));
+
+  it('makes no widget of other content, nor without an id', () => {
+    expect(given([]).when(withWidgetId('hello', 7)).events()[0].data).not.toHaveProperty('widget');
+    expect(given([]).when(withWidgetId('/poll Lunch?')).events()[0].data).not.toHaveProperty('widget');
+  });
+});
