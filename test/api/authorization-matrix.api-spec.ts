@@ -536,6 +536,22 @@ const REACTION_ROWS: Row[] = [
     },
   },
 ];
+/**
+ * Widgets: a vote (POST /submessage) on Iago's poll in a public channel the guest is not in: anyone
+ * who can read the message may add to the widget its sender made (access_message).
+ */
+const SUBMESSAGE_ROWS: Row[] = [
+  {
+    name: 'POST /submessage',
+    outcomes: { ...everyone('ok'), guest: 'invalid_message' },
+    send: async (api, as, caller) => {
+      const name = `poll read by ${caller}`;
+      await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] });
+      const { id } = (await api.as('iago').post('/api/v1/messages', { type: 'stream', to: name, topic: 'matrix', content: `/poll For ${caller}?\nYes` })).body;
+      return form(as(api.http.post('/api/v1/submessage')), { message_id: String(id), msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) });
+    },
+  },
+];
 /** Real-time events (issue #10): every caller works on its own queue; another's queue is refused as unknown. */
 const EVENT_ROWS: Row[] = [
   {
@@ -834,6 +850,7 @@ const ROWS: Row[] = [
   ...SWEEP_ROWS,
   ...MESSAGE_EDIT_ROWS,
   ...REACTION_ROWS,
+  ...SUBMESSAGE_ROWS,
   ...EVENT_ROWS,
   ...UPLOAD_ROWS,
   ...OPERATIONS_ROWS,

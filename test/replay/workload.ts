@@ -113,6 +113,12 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('react in a DM', api.as('cordelia').post(`/api/v1/messages/${dm}/reactions`, { emoji_name: 'zulip' }));
   await ok('unreact', api.as('hamlet').delete(`/api/v1/messages/${first}/reactions`, { emoji_code: '1f419' }));
   await ok('react (administrator)', api.as('iago').post(`/api/v1/messages/${second}/reactions`, { emoji_name: 'car' }));
+  // Widgets: a poll (its widget submessage is part of the send), a vote, a new option; a to-do list and a task.
+  const poll = await send('hamlet', '/poll Where to?\nElsinore\nWittenberg', 'widgets');
+  await ok('vote on a poll', api.as('cordelia').post('/api/v1/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }));
+  await ok('add a poll option', api.as('iago').post('/api/v1/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'new_option', idx: 1, option: 'Norway' }) }));
+  const todo = await send('hamlet', '/todo Revenge\nRehearse the play: tonight', 'widgets');
+  await ok('add a task', api.as('cordelia').post('/api/v1/submessage', { message_id: todo, msg_type: 'widget', content: JSON.stringify({ type: 'new_task', key: 2, task: 'Pack', desc: '', completed: false }) }));
   const doomed = await send('hamlet', 'delete me');
   await ok('react before deletion', api.as('cordelia').post(`/api/v1/messages/${doomed}/reactions`, { emoji_name: 'car' }));
   await ok('delete message', api.as('iago').delete(`/api/v1/messages/${doomed}`));
