@@ -92,6 +92,16 @@ async function populate(api: ApiTestClient): Promise<void> {
   await ok(api.as('hamlet').post('/api/v1/messages/flags', { messages: JSON.stringify([first, groupDm]), op: 'remove', flag: 'read' }));
   await ok(api.as('hamlet').patch('/api/v1/settings', { timezone: 'Europe/Copenhagen' }));
   await ok(api.as('iago').post('/api/v1/typing', { op: 'start', type: 'stream', stream_id: channel, topic: 'the ghost' }));
+  // A poll with a vote, a new option and a new question (the app renders polls); a to-do list (which it does not).
+  const poll = await send('iago', { type: 'stream', to: 'Elsinore', topic: 'votes', content: '/poll Is it a ghost?\nYes\nNo' });
+  const submessage = (who: string, messageId: number, content: object) => ok(api.as(who).post('/api/v1/submessage', { message_id: messageId, msg_type: 'widget', content: JSON.stringify(content) }));
+  await submessage('hamlet', poll, { type: 'vote', key: 'canned,0', vote: 1 });
+  await submessage('polonius', poll, { type: 'new_option', idx: 1, option: 'A rat' });
+  await submessage('polonius', poll, { type: 'vote', key: `${id('polonius')},1`, vote: 1 });
+  await submessage('hamlet', poll, { type: 'vote', key: 'canned,0', vote: -1 });
+  await submessage('iago', poll, { type: 'question', question: 'What is it?' });
+  const todo = await send('iago', { type: 'stream', to: 'Elsinore', topic: 'votes', content: '/todo Watch\nThe battlements: at midnight' });
+  await submessage('hamlet', todo, { type: 'new_task', key: 1, task: 'Swear', desc: '', completed: false });
 }
 
 function exportLibApi(): { dir: string; commit: string } | { skip: string } {
@@ -206,6 +216,8 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     expect(decoded).toBeGreaterThan(20);
     // the app's optional and hand-read fields were present at least once
     expect([...seenMessageKeys]).toEqual(expect.arrayContaining(['edit_history', 'edit_history[].prev_topic', 'last_edit_timestamp', 'reactions', 'submessages', 'topic_links']));
+    // Polls went through Submessage.parseSubmessagesJson: the widget and each kind of poll event.
+    expect([...decoders.classesSeen]).toEqual(expect.arrayContaining(['Submessage', 'PollWidgetData', 'PollVoteEventSubmessage', 'PollNewOptionEventSubmessage', 'PollQuestionEventSubmessage']));
     expect([...new Set(problems)]).toEqual([]);
   });
 
@@ -302,7 +314,14 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     expectSuccess(await api.as('iago').patch('/api/v1/realm', { moderation_request_channel_id: reportsChannel }));
     await run('reportMessage', call('post', `messages/${sent.id}/report`, { report_type: raw('spam') }));
     await run('reportMessage (other, with description)', call('post', `messages/${sent.id}/report`, { report_type: raw('other'), description: raw('Reported from the app') }));
-    await run('sendSubmessage', call('post', 'submessage', { message_id: sent.id, msg_type: raw('widget'), content: { type: 'vote', key: 'canned,1', vote: 1 } }));
+    // route/submessage.dart sendSubmessage (`content` JSON-encoded, not raw): a vote on a poll sent from the app, by its sender and by another reader.
+    const poll = await run('sendMessage (poll)', call('post', 'messages', { type: raw('channel'), to: channel, topic: raw('app poll'), content: raw('/poll Ghost?\nYes\nNo'), read_by_sender: true }));
+    await run('sendSubmessage', call('post', 'submessage', { message_id: poll.id, msg_type: raw('widget'), content: { type: 'vote', key: 'canned,1', vote: 1 } }));
+    const polled = expectSuccess(await api.as('polonius').post('/api/v1/submessage', { message_id: poll.id, msg_type: 'widget', content: JSON.stringify({ type: 'vote', key: 'canned,0', vote: 1 }) }));
+    expect(polled.result).toBe('success');
+    const withPoll = expectSuccess(await call('get', `messages/${poll.id}`, { allow_empty_topic_name: true }));
+    expect(withPoll.message.submessages).toHaveLength(3);
+    expect(decoders.check('GetMessageResult', withPoll)).toEqual([]);
     // push_device.dart: registerClientDevice, then registerPushDevice with the device's id (push key
     // and token fields), and removeClientDevice at logout (actions.dart).
     const device = await run('registerClientDevice', call('post', 'register_client_device'));
@@ -313,8 +332,8 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     }));
     await run('removeClientDevice', call('post', 'remove_client_device', { device_id: device.device_id }));
     await run('deleteMessage', api.http.delete(`/api/v1/messages/${sent.id}`).auth(api.user('iago').email, api.user('iago').apiKey));
-    // Not implemented here (docs/clients.md): widgets.
-    const KNOWN_UNSUPPORTED = ['sendSubmessage'];
+    // Every request the app makes is implemented here (docs/clients.md).
+    const KNOWN_UNSUPPORTED: string[] = [];
     const failed = outcomes.filter(([, r]) => r.status !== 200 || r.body?.result !== 'success').map(([what, r]) => `${what}: HTTP ${r.status} ${r.body?.msg}`);
     process.stderr.write(`zulip-flutter requests not supported: ${failed.filter((f) => KNOWN_UNSUPPORTED.some((k) => f.startsWith(`${k}:`))).join('; ')}\n`);
     expect(failed.filter((f) => !KNOWN_UNSUPPORTED.some((k) => f.startsWith(`${k}:`)))).toEqual([]);
@@ -338,6 +357,17 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     const messages = expectSuccess(await api.as('iago').get('/api/v1/messages', { narrow: '[]', anchor: 'newest', num_before: 5, num_after: 0 }));
     messages.messages[0].type = 'channel';
     expect(decoders.check('GetMessagesResult', messages)).toEqual(['$.messages[].type: Message.fromJson: unexpected message type "channel"']);
+    // Polls: a widget by someone else than the sender, widget content without a type, a vote with a bad key, an unknown poll event type.
+    const poll = expectSuccess(await api.as('iago').get('/api/v1/messages', { narrow: JSON.stringify([{ operator: 'topic', operand: 'votes' }, { operator: 'search', operand: 'ghost' }]), anchor: 'newest', num_before: 1, num_after: 0 }));
+    const { message_id: pollId, sender_id: pollSender } = poll.messages[0].submessages[0];
+    const widget = (content: object, senderId = pollSender) => ({ id: 1, message_id: pollId, sender_id: senderId, msg_type: 'widget', content: JSON.stringify(content) });
+    const withSubmessages = (submessages: object[]) => ({ ...poll, messages: [{ ...poll.messages[0], submessages }] });
+    const pollWidget = { widget_type: 'poll', extra_data: { question: 'Q', options: ['a'] } };
+    expect(decoders.check('GetMessagesResult', withSubmessages([widget(pollWidget, pollSender + 1)]))).toEqual([expect.stringContaining("asserts the first submessage is the message sender's")]);
+    expect(decoders.check('GetMessagesResult', withSubmessages([widget({ extra_data: {} })]))).toEqual(['$.messages[].submessages[].content.widget_type: required String, got absent']);
+    expect(decoders.check('GetMessagesResult', withSubmessages([widget(pollWidget), widget({ type: 'vote', key: 'a,b', vote: 1 })]))).toEqual([expect.stringContaining('PollVoteEventSubmessage key "a,b"')]);
+    expect(decoders.check('GetMessagesResult', withSubmessages([widget(pollWidget), widget({ type: 'strike', key: '1' })]))).toEqual([expect.stringContaining('PollEventSubmessageType.fromRawString of "strike"')]);
+    expect(decoders.check('GetMessagesResult', withSubmessages([widget({ widget_type: 'todo', extra_data: {} }), widget({ type: 'strike', key: '1' })]))).toEqual([]);
     expect(decoders.check('Event', { id: 1, type: 'typing', op: 'start', message_type: 'stream', sender: { user_id: 1 } })).toEqual([
       expect.stringContaining('TypingEvent.fromJson requires streamId'),
     ]);

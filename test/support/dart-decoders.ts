@@ -544,11 +544,12 @@ export class DartDecoders {
       if (typeof json[key] !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(json[key] as string)) throw new DecodeFailure(at, `expected a color "#rrggbb", got ${show(json[key])}`);
       return { value: parseInt((json[key] as string).slice(1), 16), path: at };
     },
-    // model.dart Message._readPoll: `json['submessages'] as List<Object?>? ?? []` and `(json['sender_id'] as num)`.
+    // model.dart Message._readPoll: Submessage.parseSubmessagesJson(`json['submessages'] as List<Object?>? ?? []`,
+    // messageSenderId: `(json['sender_id'] as num).toInt()`); the Poll decoder below does the parse.
     'Message._readPoll': (json, _key, path) => {
-      this.cast(json.submessages, 'List<Object?>?', `${path}.submessages`);
-      this.cast(json.sender_id, 'num', `${path}.sender_id`);
-      return { value: json.submessages ?? [], path: `${path}.submessages` };
+      const submessages = this.cast(json.submessages, 'List<Object?>?', `${path}.submessages`) ?? [];
+      const messageSenderId = this.cast(json.sender_id, 'num', `${path}.sender_id`);
+      return { value: { submessages, messageSenderId }, path: `${path}.submessages` };
     },
     // model.dart MessageEditState._readFromMessage: `edit_history as List<dynamic>?`, `last_edit_timestamp as int?`,
     // then over the entries, until one has `prev_content`: skip one with `prev_stream`, else
@@ -664,9 +665,8 @@ export class DartDecoders {
     TopicName: (value) => value,
     // permission.dart DefaultGroupName.fromJson(String): unknown names become DefaultGroupNameUnknown.
     DefaultGroupName: (value) => value,
-    // submessage.dart Poll.fromJson / Submessage.parseSubmessagesJson: widget content is not
-    // transcribed (this server has no widgets); an empty list is nothing to parse, anything else is reported.
-    Poll: (value, path) => ((value as unknown[]).length === 0 ? null : this.unknown('Poll.fromJson of non-empty submessages', path)),
+    // submessage.dart Poll.fromJson (a no-op cast) over what Submessage.parseSubmessagesJson made.
+    Poll: (value, path, errors) => this.parseSubmessages(value as { submessages: unknown[]; messageSenderId: unknown }, path, errors),
     // events.dart UpdateMessageMoveData.tryParseFromJson.
     'UpdateMessageMoveData.tryParseFromJson': (value, path) => {
       const json = value as Record<string, unknown>;
@@ -685,6 +685,50 @@ export class DartDecoders {
       return json;
     },
   };
+
+  /**
+   * submessage.dart Submessage.parseSubmessagesJson: each entry `Submessage.fromJson(e as Map)`;
+   * none: no poll. The first must be the message sender's (an assert: debug builds stop there),
+   * its content `jsonDecode`d into WidgetData.fromJson (`map['widget_type'] as String`: `poll` is
+   * PollWidgetData.fromJson, any other type an unsupported widget, no poll). Then Poll.fromSubmessages
+   * decodes each later submessage's content as `jsonDecode(content) as Map` and
+   * PollEventSubmessage.fromJson: `json['type'] as String`, PollEventSubmessageType.fromRawString
+   * (`_byRawString[raw]!`: a type it does not know throws), then that class's fromJson.
+   */
+  private parseSubmessages({ submessages, messageSenderId }: { submessages: unknown[]; messageSenderId: unknown }, path: string, errors: Set<string>): unknown {
+    const entries = submessages.map((e, i) => {
+      const at = `${path}[${i}]`;
+      const json = this.cast(e, 'Map<String,Object?>', at) as Record<string, unknown>;
+      this.decodeClass('Submessage', json, at, errors);
+      return { json, at };
+    });
+    if (entries.length === 0) return null;
+    const jsonDecode = (content: unknown, at: string) => {
+      try {
+        return JSON.parse(String(content)) as unknown;
+      } catch {
+        throw new DecodeFailure(`${at}.content`, `jsonDecode of ${show(content)}`);
+      }
+    };
+    const [first, ...events] = entries;
+    if (first.json.sender_id !== messageSenderId) throw new DecodeFailure(`${first.at}.sender_id`, `parseSubmessagesJson asserts the first submessage is the message sender's (${show(messageSenderId)})`);
+    const widget = this.cast(jsonDecode(first.json.content, first.at), 'Map<String,Object?>', `${first.at}.content`) as Record<string, unknown>;
+    const widgetType = this.cast(widget.widget_type, 'String', `${first.at}.content.widget_type`);
+    if (widgetType !== 'poll') return null;
+    this.decodeClass('PollWidgetData', widget, `${first.at}.content`, errors);
+    const eventClasses: Record<string, string> = { new_option: 'PollNewOptionEventSubmessage', question: 'PollQuestionEventSubmessage', vote: 'PollVoteEventSubmessage' };
+    for (const { json, at } of events) {
+      this.guard(errors, () => {
+        const data = this.cast(jsonDecode(json.content, at), 'Map<String,Object?>', `${at}.content`) as Record<string, unknown>;
+        const type = this.cast(data.type, 'String', `${at}.content.type`) as string;
+        if (type === 'unknown') return;
+        const cls = eventClasses[type];
+        if (!cls) throw new DecodeFailure(`${at}.content.type`, `PollEventSubmessageType.fromRawString of ${show(type)} (null check)`);
+        this.decodeClass(cls, data, `${at}.content`, errors);
+      });
+    }
+    return null;
+  }
 
   private usersWithIsActive(json: Record<string, unknown>, key: string, path: string, fallback: boolean) {
     const at = `${path}.${key}`;
