@@ -52,6 +52,20 @@ describe('widgets and submessages', () => {
       for (const content of ['/pollen is everywhere', 'a /poll here', '/me waves']) expect(await submessagesOn('hamlet', await send('hamlet', content))).toEqual([]);
     });
 
+    it('takes a zform widget given outright in widget_content, and refuses a bad one', async () => {
+      const zform = { widget_type: 'zform', extra_data: { type: 'choices', heading: 'Options:', choices: [{ short_name: 'A', long_name: 'Alpha', reply: 'alpha' }] } };
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia')] }));
+      const sendWith = (widget: string, content = 'does-not-matter') => api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic: 'widgets', content, widget_content: widget });
+      // It replaces what the content says.
+      const messageId = expectSuccess(await sendWith(JSON.stringify(zform), '/poll ignored')).id as number;
+      const [widget] = await submessagesOn('cordelia', messageId);
+      expect({ sender: widget.sender_id, type: widget.msg_type, content: JSON.parse(widget.content) }).toEqual({ sender: id('hamlet'), type: 'widget', content: zform });
+      await api.markEvents();
+      await refused(await sendWith('{{{{{{'), 'Widgets: API programmer sent invalid JSON content');
+      await refused(await sendWith(JSON.stringify({ color: 'red' })), 'Widgets: widget_type is not in widget_content');
+      await refused(await sendWith(JSON.stringify({ widget_type: 'poll', extra_data: { question: 'q', options: [] } })), 'Widgets: unknown widget type: poll');
+    });
+
     it('carries the widget submessage in the message event, and records it with the message', async () => {
       expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia')] }));
       const { queue_id } = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['message', 'submessage'] }));

@@ -34,6 +34,7 @@ export class MessagesController {
         localId: params.local_id,
         queueId: params.queue_id,
         client,
+        ...(params.widget_content === undefined ? {} : { widgetContent: params.widget_content }),
       }),
     );
   }

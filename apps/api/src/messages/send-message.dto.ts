@@ -23,4 +23,7 @@ export class SendMessageDto {
 
   @BoolParam({ optional: true, description: 'Whether the message starts read for its sender.' })
   read_by_sender?: boolean;
+
+  @StringParam({ optional: true, description: 'A widget given outright, as JSON `{"widget_type": "zform", "extra_data": {…}}` (Zulip\'s choices widget), instead of one read from the content (`/poll`, `/todo`).' })
+  widget_content?: string;
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type CheckedMessage, checkSendMessage, type MessageEditEvent, messageDecider, messageStream, parseAddressee, type SendMessage, widgetOf } from '@app/domain';
+import { type CheckedMessage, checkSendMessage, type MessageEditEvent, messageDecider, messageStream, parseAddressee, type SendMessage, checkWidgetContent, widgetOf } from '@app/domain';
 import type { GlobalPosition } from '../ports/event-store.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { ID_ALLOCATOR } from '../ports/tokens';
@@ -88,8 +88,9 @@ export class MessageSender {
    */
   async send(sender: UserDocument, request: SendRequest, now: string, options: SendOptions = {}): Promise<SentMessage> {
     const message = await this.check(sender, request, now, options);
-    const widgetSubmessageId = await this.widgetSubmessageId(message);
-    const widget = widgetSubmessageId === undefined ? {} : { widgetSubmessageId };
+    const widgetContent = request.widgetContent === undefined ? undefined : checkWidgetContent(request.widgetContent);
+    const widgetSubmessageId = widgetContent ? await this.ids.next('submessage') : await this.widgetSubmessageId(message);
+    const widget = widgetSubmessageId === undefined ? {} : { widgetSubmessageId, ...(widgetContent ? { widgetContent } : {}) };
     const together = await this.runner.runWithNextId(messageDecider, 'message', messageStream, (messageId): SendMessage => ({ type: 'SendMessage', data: { messageId, message, ...widget } }), {
       actorId: message.facts.sender.userId,
     });

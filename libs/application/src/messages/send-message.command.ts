@@ -16,6 +16,8 @@ export type SendRequest = {
   queueId?: string;
   /** The calling client's name (Client.name). */
   client: string;
+  /** POST /messages `widget_content`: a widget given outright (JSON; Zulip's `zform`). */
+  widgetContent?: string;
 };
 
 /** POST /messages (zerver/views/message_send.py send_message_backend). */

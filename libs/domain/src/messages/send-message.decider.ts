@@ -23,7 +23,11 @@ import { DEFAULT_TOPIC_AUTOMATION, visibilityPolicyForSend } from './visibility.
  * `widgetSubmessageId`: the id (sequence `submessage`) of the widget submessage the content makes
  * (widgetOf), taken by the sender beforehand; without it no widget is made.
  */
-export type SendMessage = { type: 'SendMessage'; data: { messageId: number; message: CheckedMessage; widgetSubmessageId?: number } };
+export type SendMessage = {
+  type: 'SendMessage';
+  /** `widgetContent`: POST /messages `widget_content`, checked (checkWidgetContent); it replaces what the content says. */
+  data: { messageId: number; message: CheckedMessage; widgetSubmessageId?: number; widgetContent?: Record<string, unknown> };
+};
 
 /** The distinct ids in ascending order; most sets already are (subscriber lists are kept sorted), and skip the sort. */
 const sorted = (ids: ReadonlySet<number>): number[] => {
@@ -97,7 +101,7 @@ function visibilityChanges(checked: CheckedMessage, messageId: number, recipient
   }));
 }
 
-function messageSent(checked: CheckedMessage, messageId: number, widgetSubmessageId: number | undefined): MessageSent {
+function messageSent(checked: CheckedMessage, messageId: number, widget: { submessageId?: number; content?: Record<string, unknown> }): MessageSent {
   const { target, rendered, facts } = checked;
   const recipient: MessageRecipient =
     target.kind === 'channel'
@@ -118,7 +122,7 @@ function messageSent(checked: CheckedMessage, messageId: number, widgetSubmessag
       hasImage: rendered.hasImage,
       hasAttachment: rendered.hasAttachment,
       ...recipientsAndFlags(checked),
-      ...widgetSubmessage(checked, widgetSubmessageId),
+      ...widgetSubmessage(checked, widget.submessageId, widget.content),
       localId: facts.localId,
       queueId: facts.queueId,
       at: facts.now,
@@ -127,15 +131,15 @@ function messageSent(checked: CheckedMessage, messageId: number, widgetSubmessag
 }
 
 /** do_widget_post_save_actions: a `widget` submessage by the sender with the widget's content as Zulip stores it. */
-function widgetSubmessage(checked: CheckedMessage, submessageId: number | undefined): { widget?: StoredSubmessage } {
-  const widget = submessageId === undefined ? null : widgetOf(checked.content);
+function widgetSubmessage(checked: CheckedMessage, submessageId: number | undefined, explicit: Record<string, unknown> | undefined): { widget?: StoredSubmessage } {
+  const widget = submessageId === undefined ? null : (explicit ?? widgetOf(checked.content));
   if (widget === null) return {};
   return { widget: { submessageId: submessageId!, senderId: checked.facts.sender.userId, msgType: 'widget', content: pythonJsonDumps(widget) } };
 }
 
 /** A send's events: `MessageSent`, then the automatic topic visibility changes it causes. */
-export function decideSend({ messageId, message, widgetSubmessageId }: SendMessage['data']): [MessageSent, ...UserTopicVisibilityPolicyChanged[]] {
-  const sent = messageSent(message, messageId, widgetSubmessageId);
+export function decideSend({ messageId, message, widgetSubmessageId, widgetContent }: SendMessage['data']): [MessageSent, ...UserTopicVisibilityPolicyChanged[]] {
+  const sent = messageSent(message, messageId, { submessageId: widgetSubmessageId, content: widgetContent });
   return [sent, ...visibilityChanges(message, messageId, sent.data.recipientIds)];
 }
 

@@ -1,4 +1,4 @@
-import { InvalidWidgetDataError, pythonJsonDumps, validatePollData, validateTodoData, widgetOf, widgetTypeOf } from '@app/domain';
+import { checkWidgetContent, InvalidWidgetDataError, pythonJsonDumps, validatePollData, validateTodoData, widgetOf, widgetTypeOf } from '@app/domain';
 
 describe('widgetOf (zerver/lib/widget.py get_widget_data)', () => {
   it('reads a poll: the first line is the question, further non-empty lines the options without list markers', () => {
@@ -53,5 +53,29 @@ describe('widgetTypeOf (get_widget_type)', () => {
   it("is the content's widget_type, or undefined for content that says none", () => {
     expect(widgetTypeOf('{"widget_type": "poll"}')).toBe('poll');
     for (const content of ['[1]', '"poll"', 'nope', '{}']) expect(widgetTypeOf(content)).toBeUndefined();
+  });
+});
+
+describe('checkWidgetContent (POST /messages widget_content, check_widget_content)', () => {
+  const error = (value: unknown) => () => checkWidgetContent(typeof value === 'string' ? value : JSON.stringify(value));
+  it("accepts Zulip's zform choices widget", () => {
+    const zform = { widget_type: 'zform', extra_data: { type: 'choices', heading: 'Options:', choices: [{ short_name: 'a', long_name: 'foo', reply: 'bar' }] } };
+    expect(checkWidgetContent(JSON.stringify(zform))).toEqual(zform);
+  });
+  it('refuses with "Widgets: " and the validator messages', () => {
+    expect(error('{{{')).toThrow('Widgets: API programmer sent invalid JSON content');
+    expect(error(5)).toThrow('Widgets: widget_content is not a dict');
+    expect(error({})).toThrow('Widgets: widget_type is not in widget_content');
+    expect(error({ widget_type: 'x' })).toThrow('Widgets: extra_data is not in widget_content');
+    expect(error({ widget_type: 'zform', extra_data: 4 })).toThrow('Widgets: extra_data is not a dict');
+    expect(error({ widget_type: 'poll', extra_data: {} })).toThrow('Widgets: unknown widget type: poll');
+    expect(error({ widget_type: 'zform', extra_data: {} })).toThrow('Widgets: zform is missing type field');
+    expect(error({ widget_type: 'zform', extra_data: { type: 'bogus' } })).toThrow('Widgets: unknown zform type: bogus');
+    expect(error({ widget_type: 'zform', extra_data: { type: 'choices' } })).toThrow('Widgets: heading key is missing from extra_data');
+    expect(error({ widget_type: 'zform', extra_data: { type: 'choices', heading: 'h', choices: 99 } })).toThrow('Widgets: extra_data["choices"] is not a list');
+    expect(error({ widget_type: 'zform', extra_data: { type: 'choices', heading: 'h', choices: [99] } })).toThrow('Widgets: extra_data["choices"][0] is not a dict');
+    expect(error({ widget_type: 'zform', extra_data: { type: 'choices', heading: 'h', choices: [{ long_name: 'foo', reply: 'bar' }] } })).toThrow(
+      'Widgets: short_name key is missing from extra_data["choices"][0]',
+    );
   });
 });

@@ -133,3 +133,37 @@ export function widgetTypeOf(content: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * POST /messages `widget_content` (check_message, then check_widget_content): a widget given
+ * outright instead of read from the content. Zulip accepts only its `zform` choices widget there;
+ * errors are prefixed "Widgets: ". Returns what is stored: `{widget_type, extra_data}`.
+ */
+export function checkWidgetContent(raw: string): { widget_type: string; extra_data: Record<string, unknown> } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new InvalidWidgetDataError('Widgets: API programmer sent invalid JSON content');
+  }
+  try {
+    if (!isDict(value)) fail('widget_content is not a dict');
+    const widget = value as Record<string, unknown>;
+    if (!('widget_type' in widget)) fail('widget_type is not in widget_content');
+    if (!('extra_data' in widget)) fail('extra_data is not in widget_content');
+    const extra = widget.extra_data;
+    if (!isDict(extra)) return fail('extra_data is not a dict');
+    if (widget.widget_type !== 'zform') fail(`unknown widget type: ${String(widget.widget_type)}`);
+    if (!('type' in extra)) fail('zform is missing type field');
+    if (extra.type !== 'choices') fail(`unknown zform type: ${String(extra.type)}`);
+    const checkChoices: Check = (name, list) => {
+      if (!Array.isArray(list)) fail(`${name} is not a list`);
+      (list as unknown[]).forEach((choice, i) => checkDict(`${name}[${i}]`, choice, [['short_name', checkString], ['long_name', checkString], ['reply', checkString]], false));
+    };
+    checkDict('extra_data', extra, [['type', checkString], ['heading', checkString], ['choices', checkChoices]], false);
+    return { widget_type: 'zform', extra_data: extra };
+  } catch (error) {
+    if (error instanceof InvalidWidgetDataError) throw new InvalidWidgetDataError(`Widgets: ${error.message}`);
+    throw error;
+  }
+}
