@@ -65,6 +65,7 @@ const DOCUMENTED: Record<string, [string[], string[]]> = {
   // The areas other parts of issue #20 add (reactions, presence, user groups, alert words, linkifiers).
   'reaction/add': [['message_id', 'emoji_name', 'emoji_code', 'reaction_type', 'user_id'], ['user']],
   'reaction/remove': [['message_id', 'emoji_name', 'emoji_code', 'reaction_type', 'user_id'], ['user']],
+  'submessage/': [['msg_type', 'content', 'message_id', 'sender_id', 'submessage_id'], []],
   'presence/': [[], ['user_id', 'email', 'server_timestamp', 'presence', 'presences']],
   'user_group/add': [['group'], []],
   'user_group/update': [['group_id', 'data'], []],
