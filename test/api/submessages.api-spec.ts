@@ -1,3 +1,5 @@
+import { SCHEDULER } from '@app/application';
+import type { TimerScheduler } from '@app/infrastructure';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -64,6 +66,20 @@ describe('widgets and submessages', () => {
       await refused(await sendWith('{{{{{{'), 'Widgets: API programmer sent invalid JSON content');
       await refused(await sendWith(JSON.stringify({ color: 'red' })), 'Widgets: widget_type is not in widget_content');
       await refused(await sendWith(JSON.stringify({ widget_type: 'poll', extra_data: { question: 'q', options: [] } })), 'Widgets: unknown widget type: poll');
+    });
+
+    it('makes the widget of a scheduled /poll when it is delivered', async () => {
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia')] }));
+      const denmark = expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'Denmark' })).stream_id;
+      const at = Math.floor(api.clock.now().getTime() / 1000) + 300;
+      expectSuccess(await api.as('hamlet').post('/api/v1/scheduled_messages', { type: 'channel', to: denmark, topic: 'later', content: '/poll Later?\nYes', scheduled_delivery_timestamp: at }));
+      await api.settled();
+      api.clock.advance(301_000);
+      await api.background.get<TimerScheduler>(SCHEDULER).runDue();
+      const [delivered] = expectSuccess(await api.as('cordelia').get('/api/v1/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).messages;
+      expect(delivered.submessages.map((s: { sender_id: number; content: string }) => [s.sender_id, JSON.parse(s.content)])).toEqual([
+        [id('hamlet'), { widget_type: 'poll', extra_data: { question: 'Later?', options: ['Yes'] } }],
+      ]);
     });
 
     it('carries the widget submessage in the message event, and records it with the message', async () => {
