@@ -21,7 +21,8 @@ const listItem = (line: string): string => line.trim().replace(/\s*[-*]?\s*/, ''
  * an option; for a to-do list, the title and tasks (`task: description`, split at the first ": ").
  */
 export function widgetOf(content: string): WidgetContent | null {
-  const first = content.split(/\s+/)[0];
+  // The first word (re.split(r"\s+", content)[0]): nothing when the content starts with a space.
+  const first = /^\S*/.exec(content)![0];
   if (first !== '/poll' && first !== '/todo') return null;
   const lines = splitLines(content.replace(first, ''));
   const heading = lines.length > 0 && lines[0] !== '' ? lines.shift()!.trim() : '';
