@@ -129,8 +129,14 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
   beforeAll(async () => {
     decoders = new DartDecoders(join(dir, 'lib/api'));
     process.stderr.write(`zulip-flutter ${commit}: ${decoders.generated.size} generated decoders, ${decoders.enumMaps.size} enum maps\n`);
-    api = await ApiTestClient.start({ config: { pushNotificationsBouncerUrl: 'https://push.example.com' } });
+    // A heartbeat after a short idle long poll (Zulip, and this server by default: about a minute).
+    api = await ApiTestClient.start({ config: { pushNotificationsBouncerUrl: 'https://push.example.com', eventHeartbeatMs: 300 } });
     for (const name of PERSONAS) queues.set(name, expectSuccess(await api.as(name).post('/api/v1/register', FLUTTER_REGISTER_PARAMS)).queue_id);
+    // The app sends include_deactivated_groups, so a group deactivation reaches it as `user_group`
+    // `update` `{deactivated: true}`; a queue without the capability gets Zulip's `remove`
+    // instead, which the app also decodes (UserGroupRemoveEvent): held against it too.
+    const { include_deactivated_groups: _dropped, ...withoutDeactivatedGroups } = FLUTTER_REGISTER_PARAMS.client_capabilities;
+    const legacyQueue = expectSuccess(await api.as('hamlet').post('/api/v1/register', { ...FLUTTER_REGISTER_PARAMS, client_capabilities: withoutDeactivatedGroups })).queue_id as string;
     await coverageWorkload(api);
     await randomWorkload(api, 1, 40);
     await populate(api);
@@ -143,6 +149,16 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
       const response = await api.as(name).get('/api/v1/events', { queue_id: queues.get(name), last_event_id: -1, dont_block: true });
       // A persona the workload deactivated has lost its queue with its account.
       if (response.status === 200) responses.push(response.body);
+    }
+    responses.push(expectSuccess(await api.as('hamlet').get('/api/v1/events', { queue_id: legacyQueue, last_event_id: -1, dont_block: true })) as { events: Record<string, any>[] });
+    // An idle long poll on a fresh queue: the heartbeat.
+    const idle = expectSuccess(await api.as('hamlet').post('/api/v1/register', FLUTTER_REGISTER_PARAMS)).queue_id as string;
+    // A late event (nothing is expected) would answer a poll first: poll again after it.
+    for (let last = -1, polls = 0; polls < 5; polls++) {
+      const body = expectSuccess(await api.as('hamlet').get('/api/v1/events', { queue_id: idle, last_event_id: last })) as { events: Record<string, any>[] };
+      responses.push(body);
+      if (body.events.some((e) => e.type === 'heartbeat')) break;
+      last = Math.max(last, ...body.events.map((e) => e.id as number));
     }
   }, 300_000);
 
@@ -235,9 +251,13 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     }
     process.stderr.write(`zulip-flutter events: ${events.length} events; decoded kinds: ${[...decodedKinds].sort().join(' ')}\n`);
     process.stderr.write(`zulip-flutter events: kinds the app reads as UnexpectedEvent (ignored): ${[...unexpected].sort().join(' ')}\n`);
-    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/', 'presence/', 'stream/delete', 'realm_emoji/add', 'realm_emoji/update_one']) {
+    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'update_message_flags/remove', 'subscription/add', 'subscription/update', 'stream/create', 'realm_user/update', 'user_topic/', 'typing/start', 'reaction/add', 'user_group/add', 'saved_snippets/add', 'user_status/', 'muted_users/', 'custom_profile_fields/', 'presence/', 'stream/delete', 'realm_emoji/add', 'realm_emoji/update_one', 'user_group/remove', 'heartbeat/', 'channel_folder/update']) {
       expect([...decodedKinds]).toContain(expected);
     }
+    // Each property PATCH /channel_folders/{id} can change, one event each as Zulip sends them.
+    const folderChanges = events.filter((e) => e.type === 'channel_folder' && e.op === 'update').map((e) => Object.keys(e.data).sort().join(','));
+    expect(new Set(folderChanges)).toEqual(new Set(['name', 'description,rendered_description', 'is_archived']));
+    expect(events.filter((e) => e.type === 'user_group' && e.op === 'update' && e.data.deactivated === true).length).toBeGreaterThan(0);
     expect([...problems]).toEqual([]);
   });
 

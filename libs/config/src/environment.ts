@@ -193,6 +193,11 @@ export type AppConfig = {
    * after it. The MongoDB database is MONGODB_DB.
    */
   storeNamespace?: string;
+  /**
+   * Tests only, never an environment variable: how long a long poll with nothing to say waits
+   * before its heartbeat event (default HEARTBEAT_MS, as Zulip: about a minute).
+   */
+  eventHeartbeatMs?: number;
 };
 
 export function toAppConfig(v: EnvironmentVariables): AppConfig {

@@ -34,8 +34,9 @@ import { RegisterCoordinator } from './register-coordinator';
   providers: [
     {
       provide: EventQueues,
-      inject: [RANDOM],
-      useFactory: (random: RandomPort) => new EventQueues({ instanceId: `${Math.floor(Date.now() / 1000)}${random.alphanumeric(6)}` }),
+      inject: [RANDOM, APP_CONFIG],
+      useFactory: (random: RandomPort, config: AppConfig) =>
+        new EventQueues({ instanceId: `${Math.floor(Date.now() / 1000)}${random.alphanumeric(6)}`, heartbeatMs: config.eventHeartbeatMs }),
     },
     {
       provide: ClientEventReactor,
