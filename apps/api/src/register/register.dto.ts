@@ -1,7 +1,6 @@
 import { BoolParam, IntParam, JsonParam, TextParam } from '../http/params/param.decorators';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { InvalidParamError } from '../http/params/param.errors';
-import { checkJsonDepth } from '../http/request-limits';
+import { decodeJsonParam } from '../http/params/parse-params';
 
 /**
  * `idle_queue_timeout` (Zulip 12.0, feature level 481): a positive number of seconds (JSON) or
@@ -15,14 +14,7 @@ export const idleQueueTimeoutShape: Shape<number | 'mobile'> = {
   parse: (value, name) => {
     const text = String(value);
     if (text === 'mobile') return 'mobile';
-    checkJsonDepth(text, name);
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(text);
-    } catch {
-      throw new InvalidParamError(`${name} is not valid JSON`);
-    }
-    return idleQueueTimeoutChoices.parse(decoded, name);
+    return idleQueueTimeoutChoices.parse(decodeJsonParam(text, name), name);
   },
 };
 

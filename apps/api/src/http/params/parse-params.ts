@@ -24,14 +24,17 @@ export function readParam(params: RequestParams, spec: ParamSpec): unknown {
   if (spec.encoding === 'string') {
     return spec.shape.parse(raw, used);
   }
-  checkJsonDepth(raw, used);
-  let decoded: unknown;
+  return spec.shape.parse(decodeJsonParam(raw, used), used);
+}
+
+/** A JSON-encoded parameter's value, or Zulip's "<name> is not valid JSON" (depth-checked first). */
+export function decodeJsonParam(raw: string, name: string): unknown {
+  checkJsonDepth(raw, name);
   try {
-    decoded = JSON.parse(raw);
+    return JSON.parse(raw);
   } catch {
-    throw new InvalidParamError(`${used} is not valid JSON`);
+    throw new InvalidParamError(`${name} is not valid JSON`);
   }
-  return spec.shape.parse(decoded, used);
 }
 
 /** Builds a DTO instance from the request's parameters, or throws Zulip's parameter error. */
