@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type FlagSelection,
   flagsList,
   MESSAGE_FLAG_BITS,
   type MessageContentEdited,
@@ -111,7 +112,7 @@ export class MessagesClientEvents implements AreaClientEvents {
    * do_update_message_flags: `messages` are the ids the change covered. Removing `read` also
    * carries `message_details` (what the client needs to count the message unread again).
    * Marking a channel or topic read names the rows it changed (do_mark_stream_messages_as_read:
-   * `changedIds`; an event recorded before those were kept: see rangeSelectionIds); marking
+   * `changedIds`; an event recorded before those were kept: see channelSelectionIds); marking
    * everything read names none and says `all: true` (do_mark_all_as_read: "the client reloads
    * anyway"). Listing rows that were already read made zulip-terminal count them read a second
    * time (its unread counts went negative).
@@ -121,7 +122,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     if (d.selection.kind === 'all') {
       return [{ userIds: [d.userId], event: { type: 'update_message_flags', op: d.op, operation: d.op, flag: d.flag, messages: [], all: true } as { type: string } }];
     }
-    const ids = d.selection.kind === 'ids' ? d.selection.messageIds : (d.changedIds ?? (await this.rangeSelectionIds(e)));
+    const ids = d.selection.kind === 'ids' ? d.selection.messageIds : (d.changedIds ?? (await this.channelSelectionIds(d, d.selection)));
     const event: Record<string, unknown> = { type: 'update_message_flags', op: d.op, operation: d.op, flag: d.flag, messages: ids, all: false };
     if (d.op === 'remove' && d.flag === 'read' && ids.length > 0) {
       // Where each message is now: a moved message is counted unread in its new channel and topic.
@@ -147,17 +148,15 @@ export class MessagesClientEvents implements AreaClientEvents {
    * messages in the range that now have the flag set (removed: unset), newest 50,000: a superset
    * of what changed.
    */
-  private async rangeSelectionIds(e: Recorded<MessageFlagsChanged>): Promise<number[]> {
-    const d = e.data;
-    if (d.selection.kind === 'ids') return d.selection.messageIds;
-    const terms: NarrowTerm[] = [{ kind: 'flags', mask: MESSAGE_FLAG_BITS[d.flag], set: d.op === 'add' ? 'all' : 'none', negated: false }];
-    if (d.selection.kind === 'channel') {
-      terms.push({ kind: 'stream', streamId: d.selection.streamId, negated: false });
-      if (d.selection.topic !== null) terms.push({ kind: 'topic', topic: d.selection.topic, negated: false });
-    }
+  private async channelSelectionIds(d: MessageFlagsChanged['data'], selection: Extract<FlagSelection, { kind: 'channel' }>): Promise<number[]> {
+    const terms: NarrowTerm[] = [
+      { kind: 'flags', mask: MESSAGE_FLAG_BITS[d.flag], set: d.op === 'add' ? 'all' : 'none', negated: false },
+      { kind: 'stream', streamId: selection.streamId, negated: false },
+    ];
+    if (selection.topic !== null) terms.push({ kind: 'topic', topic: selection.topic, negated: false });
     const matches = await this.userMessages.findMessages(
       { realmId: d.realmId, userId: d.userId, scope: 'user', terms },
-      { direction: 'older', fromId: d.selection.upToMessageId, limit: 50_000 },
+      { direction: 'older', fromId: selection.upToMessageId, limit: 50_000 },
     );
     return matches.map((m) => m.id).sort((a, b) => a - b);
   }

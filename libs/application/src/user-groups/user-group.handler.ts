@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type Actor, defaultRealmGroupSettings, NAMED_USER_GROUP_ID_BASE, type UserGroupEvent, userGroupsDecider, type UserGroupsCommand, userGroupsStream } from '@app/domain';
+import { type Actor, defaultRealmGroupSettings, NAMED_USER_GROUP_ID_BASE, silentMentionSyntax, type UserGroupEvent, userGroupsDecider, type UserGroupsCommand, userGroupsStream } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
@@ -114,7 +114,7 @@ export class UpdateUserGroupMembersHandler implements ICommandHandler<UpdateUser
       if (userId === actor.userId) continue;
       const user = await this.users.byId(actor.realmId, userId);
       if (!user || user.is_bot || !user.is_active) continue;
-      notices.push({ userId, content: `@_**${acting.full_name}|${acting.user_id}** ${verb} the group @_*${group.name}*.` });
+      notices.push({ userId, content: `${silentMentionSyntax({ userId: acting.user_id, fullName: acting.full_name })} ${verb} the group @_*${group.name}*.` });
     }
     await this.projections.waitFor(await this.notices.postDirect(actor.realmId, notices, this.writer.now()));
   }

@@ -24,6 +24,7 @@ export * from './edit-message.checks';
 export * from './edit-message.decider';
 export * from './message.decider';
 export * from './message-history';
+export * from './mention-syntax';
 export * from './message-move-notices';
 export * from './read-receipts.rules';
 export * from './message-report';

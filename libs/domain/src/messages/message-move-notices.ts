@@ -1,17 +1,13 @@
 import type { EditMessageFacts } from './edit-message.facts';
 import type { MessagesMoved } from './messages.events';
-import { encodeChannel, hashUtilEncode } from './rendering/url-encoding';
+import { silentMentionSyntax as silentMention } from './mention-syntax';
+import { channelMessageNarrow as messageLink } from './rendering/url-encoding';
 
 /** A message Notification Bot posts about a move: where, and what it says. */
 export type MoveNotice = { streamId: number; topic: string; content: string };
 
-/** zerver/lib/mention.py silent_mention_syntax_for_user. */
-const silentMention = (user: { userId: number; fullName: string }) => `@_**${user.fullName}|${user.userId}**`;
 /** zerver/lib/topic_link_util.py get_stream_topic_link_syntax (plain form). */
 const topicLink = (streamName: string, topic: string) => `#**${streamName}>${topic}**`;
-/** zerver/lib/url_encoding.py stream_message_url, relative to the organization. */
-const messageLink = (streamId: number, streamName: string, topic: string, messageId: number) =>
-  `#narrow/channel/${encodeChannel(streamId, streamName)}/topic/${hashUtilEncode(topic)}/near/${messageId}`;
 
 /**
  * The notices of a move (do_update_message, maybe_send_resolve_topic_notifications and

@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/domain-error';
 import { MAX_MESSAGE_LENGTH, MESSAGE_TRUNCATION_SUFFIX } from './content.rules';
-import { encodeChannel, hashUtilEncode } from './rendering/url-encoding';
+import { silentMentionSyntax as silentMention } from './mention-syntax';
+import { channelMessageNarrow } from './rendering/url-encoding';
 import { truncateContent } from './text.rules';
 import { EMPTY_TOPIC_FALLBACK_NAME } from './topic.rules';
 
@@ -83,9 +84,6 @@ export type MessageReport = {
   confirmation: { userId: number; content: string };
 };
 
-/** zerver/lib/mention.py silent_mention_syntax_for_user. */
-const silentMention = (user: ReportUser) => `@_**${user.fullName}|${user.userId}**`;
-
 /** zerver/lib/timestamp.py datetime_to_global_time: `<time:…>` in UTC, to the second. */
 export const globalTime = (seconds: number) => `<time:${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
 
@@ -110,7 +108,7 @@ const escapeLinkText = (text: string) => text.replace(/[`>*&[\]]|(\$\$)/g, (m) =
  */
 export function messageLinkSyntax(channelId: number, channelName: string, topic: string, messageId: number): string {
   if (!BROKEN_LINK_CHARACTERS.test(topic) && !BROKEN_LINK_CHARACTERS.test(channelName)) return `#**${channelName}>${topic}@${messageId}**`;
-  const link = `#narrow/channel/${encodeChannel(channelId, channelName)}/topic/${hashUtilEncode(topic)}/near/${messageId}`;
+  const link = channelMessageNarrow(channelId, channelName, topic, messageId);
   const text = `#${escapeLinkText(channelName)} > ${escapeLinkText(topic === '' ? EMPTY_TOPIC_FALLBACK_NAME : topic)} @ 💬`;
   return `[${text}](${link})`;
 }
@@ -121,9 +119,6 @@ const directMessageUrl = (realmUrl: string, participantIds: number[], messageId:
   return `${realmUrl}/#narrow/dm/${ids.join(',')}${ids.length >= 3 ? '-group' : ''}/near/${messageId}`;
 };
 
-/** stream_message_url. */
-const channelMessageUrl = (realmUrl: string, channel: { id: number; name: string; topic: string }, messageId: number) =>
-  `${realmUrl}/#narrow/channel/${encodeChannel(channel.id, channel.name)}/topic/${hashUtilEncode(channel.topic)}/near/${messageId}`;
 
 /** zerver/lib/markdown/fenced_code.py get_unused_fence: one backtick longer than any fence in the text. */
 export function unusedFence(content: string): string {
@@ -149,7 +144,7 @@ export function messageReport(facts: MessageReportFacts): MessageReport {
   let messageUrl: string;
   if (message.channel) {
     original = `Original message at ${messageLinkSyntax(message.channel.id, message.channel.name, message.channel.topic, message.id)}`;
-    messageUrl = channelMessageUrl(realmUrl, message.channel, message.id);
+    messageUrl = `${realmUrl}/${channelMessageNarrow(message.channel.id, message.channel.name, message.channel.topic, message.id)}`;
   } else {
     const participants = message.participants ?? [message.sender];
     if (participants.length <= 2) {

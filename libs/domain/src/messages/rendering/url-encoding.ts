@@ -14,3 +14,7 @@ export function hashUtilEncode(text: string): string {
 
 /** zerver/lib/url_encoding.py encode_channel: `<id>-<name with spaces as dashes>`, hash-encoded. */
 export const encodeChannel = (streamId: number, name: string): string => `${streamId}-${hashUtilEncode(name.replace(/ /g, '-'))}`;
+
+/** zerver/lib/url_encoding.py stream_message_url, relative to the organization: `#narrow/channel/…/topic/…/near/<id>`. */
+export const channelMessageNarrow = (streamId: number, streamName: string, topic: string, messageId: number): string =>
+  `#narrow/channel/${encodeChannel(streamId, streamName)}/topic/${hashUtilEncode(topic)}/near/${messageId}`;
