@@ -177,30 +177,53 @@ function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, nu
 
 /**
  * Per-user message state in the embedded read-model database (the connection and file of
- * SqliteReadStore, whose `checkpoints` table it shares), in two levels:
+ * SqliteReadStore, whose `checkpoints` table it shares), in two levels, the first of two tables:
  *
- * - `um_user_messages (user_id, message_id, flags)`: the main table, WITHOUT ROWID, clustered on
- *   its key so a user's rows are contiguous and in message order (about 12 bytes a row), with
- *   partial indexes holding only the rows hot queries want (unread, starred, mentioned, direct),
- *   like Zulip's zerver_usermessage_*_message_id indexes.
- * - `um_inbox (message_id, user_id, flags)`: new rows, clustered by message. A send to 10,000
- *   users appends 10,000 rows at the end of this small tree (a few dozen pages) instead of
- *   touching one page of the main table per recipient: SQLite's WAL writes whole pages, so a
- *   fan-out into the user-clustered table costs ~8 KB per recipient and grows with history
+ * - `um_user_messages (user_id, message_id, flags)`: the main table, read rows only (the read
+ *   bit set), WITHOUT ROWID, clustered on its key so a user's rows are contiguous and in message
+ *   order (about 12 bytes a row).
+ * - `um_unread (user_id, message_id, flags)`: unread rows only, the same shape. Nearly every new
+ *   row is unread; in one table with a partial unread index each was written twice (table and
+ *   index), here once, which took a third off the merge's cost a row (issue #23, sixth look:
+ *   bench/um-unread-layout.ts). Unread counts and unread_msgs read this table by its key. Marking
+ *   read moves rows to the main table (one INSERT … SELECT and one DELETE of the same selection),
+ *   marking unread moves them back.
+ * - Both have partial indexes holding only the rows other hot queries want (starred, mentioned,
+ *   direct: ix_um_starred and ix_um_unread_starred, …), like Zulip's
+ *   zerver_usermessage_*_message_id indexes.
+ * - `um_inbox (message_id, user_id, flags)`: new rows, read or not, clustered by message. A send
+ *   to 10,000 users appends 10,000 rows at the end of this small tree (a few dozen pages) instead
+ *   of touching one page of a user-clustered table per recipient: SQLite's WAL writes whole pages,
+ *   so a fan-out into the user-clustered table costs ~8 KB per recipient and grows with history
  *   (measured: 53 ms per 10,000-recipient send on an empty table, 240 ms with 1,000 messages per
  *   user). `um_inbox_messages` lists the inbox's messages; a user's inbox rows are found by one
  *   key probe per inbox message.
- * - Every `compactAtMessages` messages the inbox is merged into the main table, sorted by user,
- *   in steps (each one transaction): each step moves the inbox's oldest ~100,000 rows (whole
- *   messages, a range of the inbox's key), so a merge costs time linear in the rows it moves and
- *   each user's page is written once for hundreds of messages.
+ * - Every `compactAtMessages` messages the inbox is merged into the two tables (unread rows into
+ *   um_unread, read ones into the main table), sorted by user, in steps (each one transaction):
+ *   each step moves the inbox's oldest ~100,000 rows (whole messages, a range of the inbox's key),
+ *   so a merge costs time linear in the rows it moves and each user's page is written once for
+ *   hundreds of messages.
  * - The inbox is bounded (`maxInboxMessages`): an apply that leaves more merges some steps before
  *   it returns (about twice what it added). A catch-up's batches (`directAtMessages` messages or
- *   more) skip the inbox: their rows go straight into the main table, each user's as one sorted
- *   run, which costs less CPU than an inbox row plus its merge (the batch's pages are written
- *   once, at commit).
+ *   more) skip the inbox: their rows go straight into the two tables, each user's as one sorted
+ *   run per table, which costs less CPU than an inbox row plus its merge (the batch's pages are
+ *   written once, at commit).
  *
- * Reads and flag changes cover both levels: a query runs on each and the results merge.
+ * The invariant: a (user, message) key is in at most one of the three tables, and a row of the
+ * main table always has the read bit, one of um_unread never. A message's rows go to the inbox
+ * (or, in a catch-up, a table) only when it is first indexed; rows added later, by a move or as
+ * historical, only where no table has one; a flag change that sets or clears the read bit moves
+ * the rows in the same transaction. This is what lets the merge and the moves use INSERT OR
+ * IGNORE (nothing is ignored) instead of a statement that writes a statement journal.
+ *
+ * Reads and flag changes cover every table a row may be in: a query runs on each and the results
+ * merge (is:unread reads um_unread and the inbox only). A narrow filtered in message order over
+ * both tables reads them in windows of message ids (see findMessages), so that a table holding
+ * few matches is not read to its end.
+ *
+ * prepare() migrates a database of the one-table layout (unread rows in the main table, under
+ * ix_um_unread) once, under the write lock; a process of that older version must not share the
+ * file afterwards (it would write unread rows into the main table again, unseen by this one).
  */
 export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly statements = new Map<string, Database.Statement>();
