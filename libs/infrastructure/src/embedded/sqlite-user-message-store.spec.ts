@@ -228,7 +228,7 @@ describe('SqliteUserMessageStore reads by table and partial index', () => {
 
   it.each([
     ['is:starred', ['ix_um_starred', 'ix_um_unread_starred'], { kind: 'flags', mask: F.starred, set: 'all' }, [202, 7]],
-    ['is:unread', ['PRIMARY KEY (user_id=? AND message_id>? AND message_id<?)'], { kind: 'flags', mask: F.read, set: 'none' }, [202, 201]],
+    ['is:unread', ['PRIMARY KEY (user_id=? AND message_id<?)'], { kind: 'flags', mask: F.read, set: 'none' }, [202, 201]],
     ['is:mentioned', ['ix_um_mentioned', 'ix_um_unread_mentioned'], { kind: 'flags', mask: F.mentioned | F.stream_wildcard_mentioned | F.topic_wildcard_mentioned | F.group_mentioned, set: 'any' }, [202]],
     ['is:dm', ['ix_um_private', 'ix_um_unread_private'], { kind: 'is-dm' }, [201]],
     ['dm:10,11', ['ix_um_private', 'ix_um_unread_private'], { kind: 'dm', dmKey: '10,11' }, [201]],

@@ -684,19 +684,24 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const index = partialIndexFor(query.terms);
     const tables = rowTablesFor(query.terms);
     const byRange = (a: MessageMatch, b: MessageMatch) => (older ? b.id - a.id : a.id - b.id);
-    /** One arm's matches with ids in [lo, hi], in the range's order, at most `limit`. */
-    const armRows = (arm: Arm, lo: number, hi: number, limit: number) =>
-      this.statement(
-        `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)} AND um.message_id >= ? AND um.message_id <= ? AND ${where.sql}
-         ORDER BY um.message_id ${order} LIMIT ?`,
-      ).all(query.userId, lo, hi, ...where.params, limit) as MessageMatch[];
-    const [lo, hi] = older ? [0, range.fromId] : [range.fromId, Number.MAX_SAFE_INTEGER];
+    /**
+     * One arm's matches with ids in [lo, hi] (null: unbounded, and not written, which keeps the
+     * plans of one bound: the message found by its key), in the range's order, at most `limit`.
+     */
+    const armRows = (arm: Arm, lo: number | null, hi: number | null, limit: number) => {
+      const bounds = `${lo === null ? '' : ' AND um.message_id >= ?'}${hi === null ? '' : ' AND um.message_id <= ?'}`;
+      return this.statement(`SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)}${bounds} AND ${where.sql} ORDER BY um.message_id ${order} LIMIT ?`)
+        .all(query.userId, ...(lo === null ? [] : [lo]), ...(hi === null ? [] : [hi]), ...where.params, limit) as MessageMatch[];
+    };
+    const [lo, hi] = older ? [null, range.fromId] : [range.fromId, null];
     return this.snapshot(() => {
       const rows = armRows(INBOX, lo, hi, range.limit);
       const arms = tables.map((table) => (table === 'um_user_messages' ? MAIN : UNREAD_ARM));
-      if (arms.length < 2 || index !== undefined || query.terms.length === 0) {
-        // One row table, or both read through a partial index (rows of the narrow's kind only), or
-        // every row a match: each arm stops after `limit` matches or rows of its kind.
+      const byKey = query.terms.some((t) => !t.negated && (t.kind === 'id' || t.kind === 'ids'));
+      if (arms.length < 2 || index !== undefined || byKey || query.terms.length === 0) {
+        // One row table, or both read through a partial index (rows of the narrow's kind only) or
+        // by key (listed ids), or every row a match: each arm stops after `limit` matches or rows
+        // of its kind.
         for (const arm of arms) rows.push(...armRows(arm, lo, hi, range.limit));
         return rows.sort(byRange).slice(0, range.limit);
       }
@@ -708,9 +713,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       const found: MessageMatch[] = [];
       const span = this.rowSpan(query.userId);
       if (span === undefined) return rows;
-      const end = older ? Math.max(lo, span.min) : Math.min(hi, span.max);
+      const end = older ? span.min : span.max;
       let window = WINDOW_IDS;
-      for (let from = older ? Math.min(hi, span.max) : Math.max(lo, span.min); found.length < range.limit && (older ? from >= end : from <= end); window *= 2) {
+      for (let from = older ? Math.min(range.fromId, span.max) : Math.max(range.fromId, span.min); found.length < range.limit && (older ? from >= end : from <= end); window *= 2) {
         const [a, b] = older ? [Math.max(end, from - window + 1), from] : [from, Math.min(end, from + window - 1)];
         const inWindow: MessageMatch[] = [];
         for (const arm of arms) inWindow.push(...armRows(arm, a, b, range.limit - found.length));
