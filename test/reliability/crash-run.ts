@@ -313,10 +313,10 @@ async function verify(failures: string[]): Promise<void> {
 /**
  * Physical tables that are levels of one logical table: the user-message store keeps new rows in
  * an inbox (`um_inbox`, listed by `um_inbox_messages`) that compaction later moves into
- * `um_user_messages`, whenever the inbox is big enough. When that happened differs between a live
+ * `um_user_messages` and `um_unread` (read and unread rows), whenever the inbox is big enough. When that happened differs between a live
  * server and a rebuild, so they are compared as their union (what every query reads).
  */
-const LEVELS: Record<string, string> = { um_inbox: 'um_user_messages', um_inbox_messages: '' };
+const LEVELS: Record<string, string> = { um_inbox: 'um_user_messages', um_unread: 'um_user_messages', um_inbox_messages: '' };
 
 /** Every table of read-models.sqlite but the checkpoints, rows sorted: what a client can observe. */
 function readModelTables(dataDir: string): Map<string, string[]> {

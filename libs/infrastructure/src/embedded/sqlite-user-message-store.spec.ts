@@ -1,4 +1,7 @@
-import type { UserMessageChange } from '@app/application';
+import type { FlagSelector, NarrowTerm, UserMessageChange } from '@app/application';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MESSAGE_FLAG_BITS as F } from '@app/domain';
 import { openSqlite } from './sqlite';
 import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sqlite-user-message-store';
@@ -22,16 +25,19 @@ describe('SqliteUserMessageStore inbox and merge', () => {
   const ids = (store: SqliteUserMessageStore, userId: number) =>
     store.findMessages({ realmId: 1, userId, scope: 'user', terms: [] }, { direction: 'older', fromId: 1e12, limit: 100 }).then((m) => m.map((x) => x.id));
 
-  it('keeps new rows in the inbox until enough messages arrive, then merges them by user', async () => {
+  it('keeps new rows in the inbox until enough messages arrive, then merges them by user, read rows into the main table and unread ones into um_unread', async () => {
     const { db, store, apply, add, count } = await setup(3);
     await apply(add(1, [10, 11]), add(2, [10]));
-    expect([count('um_inbox'), count('um_user_messages')]).toEqual([3, 0]);
+    expect([count('um_inbox'), count('um_user_messages'), count('um_unread')]).toEqual([3, 0, 0]);
     await apply({ type: 'flags-changed', userId: 10, selector: { messageIds: [1] }, op: 'add', mask: F.starred });
+    await apply({ type: 'flags-changed', userId: 11, selector: { messageIds: [1] }, op: 'add', mask: F.read });
     await apply(add(3, [11]));
     await store.compact(); // let the background merge finish
-    expect([count('um_inbox'), count('um_user_messages'), count('um_inbox_messages')]).toEqual([0, 4, 0]);
+    expect([count('um_inbox'), count('um_user_messages'), count('um_unread'), count('um_inbox_messages')]).toEqual([0, 1, 3, 0]);
     expect(await ids(store, 10)).toEqual([2, 1]);
+    expect(await ids(store, 11)).toEqual([3, 1]);
     expect(await store.flagsFor(10, [1, 2])).toEqual(new Map([[1, F.starred], [2, 0]]));
+    expect(await store.flagsFor(11, [1, 3])).toEqual(new Map([[1, F.read], [3, 0]]));
     db.close();
   });
 
@@ -54,9 +60,9 @@ describe('SqliteUserMessageStore inbox and merge', () => {
   it('writes a catch-up batch (directAtMessages messages or more) straight into the main table', async () => {
     const { db, store, apply, add, count } = await setup(256, { directAtMessages: 100 });
     await apply(...Array.from({ length: 100 }, (_, i) => add(i + 1, users)));
-    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages')]).toEqual([0, 0, 5_000]);
+    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages'), count('um_unread')]).toEqual([0, 0, 0, 5_000]);
     await apply(add(101, users), { type: 'flags-changed', userId: 7, selector: { messageIds: [50, 101] }, op: 'add', mask: F.read });
-    expect([count('um_inbox'), count('um_user_messages')]).toEqual([50, 5_000]);
+    expect([count('um_inbox'), count('um_user_messages'), count('um_unread')]).toEqual([50, 1, 4_999]);
     expect(await ids(store, 7)).toEqual(newest(101));
     expect((await store.unreadCounts(7)).total).toBe(99);
     db.close();
@@ -106,11 +112,11 @@ describe('SqliteUserMessageStore inbox and merge', () => {
     }
     // 2,000 messages x 50 rows: at most the bound plus one batch waits in the inbox.
     expect(largest).toBeLessThanOrEqual(100 + 20);
-    expect(count('um_inbox') + count('um_user_messages')).toBe(100_000);
+    expect(count('um_inbox') + count('um_user_messages') + count('um_unread')).toBe(100_000);
     expect(await ids(store, 7)).toEqual(newest(2_000));
     expect((await store.unreadCounts(7)).total).toBe(2_000);
     await store.compact();
-    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages')]).toEqual([0, 0, 100_000]);
+    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages'), count('um_unread')]).toEqual([0, 0, 0, 100_000]);
     expect(await ids(store, 7)).toEqual(newest(2_000));
     db.close();
   }, 30_000);
@@ -157,9 +163,9 @@ describe('SqliteUserMessageStore inbox and merge', () => {
     }
     expect(turns).toBeGreaterThanOrEqual(15);
     expect(turns).toBeLessThan(1_000);
-    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages')]).toEqual([50, 1, 100_000]);
+    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages'), count('um_unread')]).toEqual([50, 1, 1_000, 99_000]);
     await store.compact();
-    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages')]).toEqual([0, 0, 100_050]);
+    expect([count('um_inbox'), count('um_inbox_messages'), count('um_user_messages'), count('um_unread')]).toEqual([0, 0, 1_000, 99_050]);
     expect(await store.flagsFor(7, [2_000, 1_999])).toEqual(new Map([[2_000, F.read], [1_999, 0]]));
     await store.close();
     db.close();
@@ -167,11 +173,13 @@ describe('SqliteUserMessageStore inbox and merge', () => {
 });
 
 /**
- * Issue 23 (P8): reads of one kind of row (unread, starred, mentioned, direct) read the partial
- * index of that kind, not every row of the user: SQLite's planner, without statistics, would
- * take the primary key (all of a user's history) instead.
+ * Issue 23 (P8): reads of one kind of row (unread, starred, mentioned, direct) read the table or
+ * partial index of that kind, not every row of the user: SQLite's planner, without statistics,
+ * would take the primary key (all of a user's history) instead. Unread rows are a table of their
+ * own (um_unread), read rows the main table; starred, mentioned and direct rows have a partial
+ * index on each.
  */
-describe('SqliteUserMessageStore reads by partial index', () => {
+describe('SqliteUserMessageStore reads by table and partial index', () => {
   const setup = async () => {
     const db = openSqlite(':memory:');
     const store = new SqliteUserMessageStore(db, { compactAtMessages: 1_000_000 });
@@ -183,7 +191,7 @@ describe('SqliteUserMessageStore reads by partial index', () => {
     for (let id = 1; id <= 200; id++) changes.push({ type: 'message-added', message: message(id, null), rows: [{ userId: 10, flags: F.read }, { userId: 11, flags: F.read }] });
     changes.push({ type: 'message-added', message: message(201, '10,11'), rows: [{ userId: 10, flags: F.is_private }, { userId: 11, flags: F.is_private | F.read }] });
     changes.push({ type: 'message-added', message: message(202, null), rows: [{ userId: 10, flags: F.mentioned }] });
-    changes.push({ type: 'flags-changed', userId: 10, selector: { messageIds: [7] }, op: 'add', mask: F.starred });
+    changes.push({ type: 'flags-changed', userId: 10, selector: { messageIds: [7, 202] }, op: 'add', mask: F.starred });
     await store.apply([{ position: ++position, changes }], { name: 'um', position });
     await store.compact();
     const sql: string[] = [];
@@ -192,40 +200,45 @@ describe('SqliteUserMessageStore reads by partial index', () => {
       sql.push(source);
       return prepare(source);
     });
-    /** The query plans of the main-table statements prepared while `read` ran. */
+    /** The query plans of the row-table statements prepared while `read` ran, and the tables they name. */
     const plansOf = async (read: () => Promise<unknown>) => {
       sql.length = 0;
       const result = await read();
       const plan = (s: string) => prepare(`EXPLAIN QUERY PLAN ${s}`).all(...Array((s.match(/\?/g) ?? []).length).fill(1)) as { detail: string }[];
-      const plans = sql.filter((s) => s.includes('um_user_messages')).map((s) => plan(s).map((r) => r.detail).join('; '));
-      return { result, plans };
+      const rowStatements = sql.filter((s) => /um_user_messages|um_unread/.test(s));
+      const plans = rowStatements.map((s) => plan(s).map((r) => r.detail).join('; '));
+      return { result, plans, statements: rowStatements };
     };
     return { db, store, plansOf };
   };
   const older = { direction: 'older' as const, fromId: Number.MAX_SAFE_INTEGER, limit: 1000 };
 
-  it('unread messages and counts read ix_um_unread', async () => {
+  it('unread messages and counts read um_unread by its key, never the main table', async () => {
     const { db, store, plansOf } = await setup();
     const unread = await plansOf(() => store.unreadMessages(10, 50_000));
     expect((unread.result as { id: number }[]).map((m) => m.id)).toEqual([201, 202]);
-    expect(unread.plans).toEqual([expect.stringContaining('USING COVERING INDEX ix_um_unread')]);
+    expect(unread.plans).toEqual([expect.stringContaining('SEARCH um USING PRIMARY KEY (user_id=?)')]);
     const counts = await plansOf(() => store.unreadCounts(10));
-    expect((counts.result as { total: number }).total).toBe(2);
+    expect(counts.result).toMatchObject({ total: 2, mentioned: 1 });
     expect(counts.plans.length).toBeGreaterThan(0);
-    for (const plan of counts.plans) expect(plan).toContain('USING COVERING INDEX ix_um_unread');
+    for (const plan of counts.plans) expect(plan).toContain('SEARCH um_unread USING PRIMARY KEY (user_id=?)');
+    for (const statement of [...unread.statements, ...counts.statements]) expect(statement).not.toContain('um_user_messages');
     db.close();
   });
 
   it.each([
-    ['is:starred', 'ix_um_starred', { kind: 'flags', mask: F.starred, set: 'all' }, [7]],
-    ['is:unread', 'ix_um_unread', { kind: 'flags', mask: F.read, set: 'none' }, [202, 201]],
-    ['is:mentioned', 'ix_um_mentioned', { kind: 'flags', mask: F.mentioned | F.stream_wildcard_mentioned | F.topic_wildcard_mentioned | F.group_mentioned, set: 'any' }, [202]],
-    ['is:dm', 'ix_um_private', { kind: 'is-dm' }, [201]],
-  ] as const)('a %s narrow reads %s', async (_, index, condition, expected) => {
+    ['is:starred', ['ix_um_starred', 'ix_um_unread_starred'], { kind: 'flags', mask: F.starred, set: 'all' }, [202, 7]],
+    ['is:unread', ['PRIMARY KEY (user_id=? AND message_id<?)'], { kind: 'flags', mask: F.read, set: 'none' }, [202, 201]],
+    ['is:mentioned', ['ix_um_mentioned', 'ix_um_unread_mentioned'], { kind: 'flags', mask: F.mentioned | F.stream_wildcard_mentioned | F.topic_wildcard_mentioned | F.group_mentioned, set: 'any' }, [202]],
+    ['is:dm', ['ix_um_private', 'ix_um_unread_private'], { kind: 'is-dm' }, [201]],
+    ['dm:10,11', ['ix_um_private', 'ix_um_unread_private'], { kind: 'dm', dmKey: '10,11' }, [201]],
+    ['dm-including:11', ['ix_um_private', 'ix_um_unread_private'], { kind: 'dm-including', userId: 11 }, [201]],
+  ] as const)('a %s narrow reads %s', async (_, reads, condition, expected) => {
     const { db, store, plansOf } = await setup();
     const found = await plansOf(() => store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [{ ...condition, negated: false }] }, older));
     expect((found.result as { id: number }[]).map((m) => m.id)).toEqual(expected);
-    expect(found.plans).toEqual([expect.stringContaining(`USING COVERING INDEX ${index}`)]);
+    expect(found.plans).toEqual(reads.map((r) => expect.stringContaining(r.startsWith('ix_') ? `USING COVERING INDEX ${r}` : r)));
+    if (condition.kind === 'flags' && condition.mask === F.read) expect(found.statements.join(' ')).not.toContain('um_user_messages');
     db.close();
   });
 
@@ -233,36 +246,245 @@ describe('SqliteUserMessageStore reads by partial index', () => {
     const { db, store, plansOf } = await setup();
     const found = await plansOf(() => store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [{ kind: 'is-dm', negated: true }] }, { ...older, limit: 3 }));
     expect((found.result as { id: number }[]).map((m) => m.id)).toEqual([202, 200, 199]);
-    expect(found.plans[0]).not.toContain('ix_um_private');
+    for (const plan of found.plans) expect(plan).not.toContain('ix_um_');
+    db.close();
+  });
+
+  it('marking a channel read moves the unread rows (read by key) to the main table; unstarring everything reads both starred indexes', async () => {
+    const { db, store, plansOf } = await setup();
+    const count = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = 10`).get() as { n: number }).n;
+    expect([count('um_user_messages'), count('um_unread')]).toEqual([200, 2]);
+    const counted = await plansOf(() => store.countFlagChanges(10, { streamId: 5 }, 'add', F.read));
+    expect(counted.result).toBe(1); // message 202 (201 is a direct message)
+    expect(counted.plans).toEqual([expect.stringContaining('SEARCH um_unread USING PRIMARY KEY (user_id=?)')]);
+    await store.apply([{ position: 1_000n, changes: [{ type: 'flags-changed', userId: 10, selector: { streamId: 5 }, op: 'add', mask: F.read }] }], { name: 'um', position: 1_000n });
+    expect([count('um_user_messages'), count('um_unread')]).toEqual([201, 1]);
+    expect(await store.flagsFor(10, [202])).toEqual(new Map([[202, F.read | F.mentioned | F.starred]]));
+
+    const unstar = await plansOf(() => store.countFlagChanges(10, {}, 'remove', F.starred));
+    expect(unstar.result).toBe(2);
+    expect(unstar.plans).toEqual([expect.stringContaining('USING COVERING INDEX ix_um_starred'), expect.stringContaining('USING COVERING INDEX ix_um_unread_starred')]);
+    const applied = await plansOf(() => store.apply([{ position: 1_001n, changes: [{ type: 'flags-changed', userId: 10, selector: {}, op: 'remove', mask: F.starred }] }], { name: 'um', position: 1_001n }));
+    expect(applied.plans.filter((p) => p.includes('ix_um_starred')).length).toBeGreaterThan(0);
+    expect(applied.plans.filter((p) => p.includes('ix_um_unread_starred')).length).toBeGreaterThan(0);
+    expect(await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [{ kind: 'flags', mask: F.starred, set: 'all', negated: false }] }, older)).toEqual([]);
+    expect((await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [] }, older)).length).toBe(202); // no row lost or added
+    db.close();
+  });
+});
+
+/** Rows move between the unread table and the main table when the read bit changes; no key is ever in two tables. */
+describe('SqliteUserMessageStore moves between the row tables', () => {
+  const message = (id: number, streamId: number | null, topic: string | null) =>
+    ({ id, realmId: 1, senderId: 11, streamId, topic, dmKey: streamId === null ? '10,11' : null, hasLink: false, hasImage: false, hasAttachment: false, searchText: '' });
+  /** Channel 5 topics a/b, channel 6 topic c, a direct message; messages 1-8 merged into the row tables, 9-10 in the inbox. */
+  const setup = async () => {
+    const db = openSqlite(':memory:');
+    const store = new SqliteUserMessageStore(db, { compactAtMessages: 1_000_000 });
+    await store.prepare();
+    let position = 0n;
+    const apply = (...changes: UserMessageChange[]) => store.apply([{ position: ++position, changes }], { name: 'um', position });
+    const places: [number | null, string | null][] = [[5, 'a'], [5, 'b'], [6, 'c'], [null, null], [5, 'a'], [5, 'b'], [6, 'c'], [5, 'A'], [5, 'a'], [6, 'c']];
+    const add = (id: number): UserMessageChange => ({
+      type: 'message-added',
+      message: message(id, ...places[id - 1]),
+      rows: [{ userId: 10, flags: (id % 3 === 0 ? F.read : 0) | (places[id - 1][0] === null ? F.is_private : 0) | (id === 5 ? F.starred : 0) }, { userId: 11, flags: F.read }],
+    });
+    await apply(...[1, 2, 3, 4, 5, 6, 7, 8].map(add));
+    await store.compact();
+    await apply(add(9), add(10));
+    const rows = (table: string) => (db.prepare(`SELECT message_id AS id, flags FROM ${table} WHERE user_id = 10 ORDER BY message_id`).all() as { id: number; flags: number }[]).map((r) => [r.id, r.flags]);
+    /** The invariant: main-table rows are read, unread-table rows unread, and no key in two tables. */
+    const invariant = () => {
+      const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      expect(one('SELECT count(*) AS n FROM um_user_messages WHERE (flags & 1) = 0')).toBe(0);
+      expect(one('SELECT count(*) AS n FROM um_unread WHERE (flags & 1) != 0')).toBe(0);
+      expect(one('SELECT count(*) AS n FROM um_user_messages a JOIN um_unread b ON a.user_id = b.user_id AND a.message_id = b.message_id')).toBe(0);
+      expect(one('SELECT count(*) AS n FROM um_inbox i WHERE EXISTS (SELECT 1 FROM um_user_messages a WHERE a.user_id = i.user_id AND a.message_id = i.message_id) OR EXISTS (SELECT 1 FROM um_unread b WHERE b.user_id = i.user_id AND b.message_id = i.message_id)')).toBe(0);
+    };
+    const unreadIds = async () => (await store.unreadMessages(10, 100)).map((m) => m.id);
+    return { db, store, apply, rows, invariant, unreadIds };
+  };
+  const change = (selector: FlagSelector, op: 'add' | 'remove', mask: number = F.read): UserMessageChange => ({ type: 'flags-changed', userId: 10, selector, op, mask });
+
+  it('starts with read rows in the main table, unread ones in um_unread, the newest in the inbox', async () => {
+    const { db, rows, invariant, unreadIds } = await setup();
+    expect(rows('um_user_messages')).toEqual([[3, F.read], [6, F.read]]);
+    expect(rows('um_unread')).toEqual([[1, 0], [2, 0], [4, F.is_private], [5, F.starred], [7, 0], [8, 0]]);
+    expect(rows('um_inbox')).toEqual([[9, F.read], [10, 0]]);
+    expect(await unreadIds()).toEqual([1, 2, 4, 5, 7, 8, 10]);
+    invariant();
     db.close();
   });
 
   it.each([
-    ['marking a channel read reads ix_um_unread', 'add', F.read, 'ix_um_unread', 2],
-    ['unstarring everything reads ix_um_starred', 'remove', F.starred, 'ix_um_starred', 1],
-  ] as const)('%s', async (_, op, mask, index, changed) => {
-    const { db, store, plansOf } = await setup();
-    const selector = op === 'add' ? { streamId: 5 } : {};
-    const counted = await plansOf(() => store.countFlagChanges(10, selector, op, mask));
-    expect(counted.result).toBe(op === 'add' ? 1 : changed); // message 202 (201 is a direct message)
-    expect(counted.plans).toEqual([expect.stringContaining(`USING COVERING INDEX ${index}`)]);
-    const applied = await plansOf(() => store.apply([{ position: 1_000n, changes: [{ type: 'flags-changed', userId: 10, selector, op, mask }] }], { name: 'um', position: 1_000n }));
-    expect(applied.plans.filter((p) => p.includes(index)).length).toBeGreaterThan(0);
-    const left = await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [{ kind: 'flags', mask, set: op === 'add' ? 'none' : 'all', negated: false }] }, older);
-    expect(left.map((m) => m.id)).toEqual(op === 'add' ? [201] : []); // the direct message is not in the channel
-    expect((await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [] }, older)).length).toBe(202); // no row lost or added
+    ['a channel', { streamId: 5 }, [1, 2, 5, 6, 8, 9]],
+    ['a topic', { streamId: 5, topic: 'a' }, [1, 5, 8, 9]],
+    ['ids', { messageIds: [2, 3, 7, 10] }, [2, 3, 7, 10]],
+    ['a direct conversation', { dmKey: '10,11' }, [4]],
+    ['an id range', { minId: 5, maxId: 9 }, [5, 6, 7, 8, 9]],
+    ['everything', {}, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+  ] as [string, FlagSelector, number[]][])('marks %s read and unread again, moving rows both ways', async (_, selector, selected) => {
+    const { db, store, apply, rows, invariant, unreadIds } = await setup();
+    const unreadBefore = [1, 2, 4, 5, 7, 8, 10];
+    const merged = [1, 2, 3, 4, 5, 6, 7, 8];
+    expect(await store.countFlagChanges(10, selector, 'add', F.read)).toBe(selected.filter((id) => unreadBefore.includes(id)).length);
+    await apply(change(selector, 'add'));
+    expect(await unreadIds()).toEqual(unreadBefore.filter((id) => !selected.includes(id)));
+    expect(rows('um_unread').map(([id]) => id)).toEqual(merged.filter((id) => unreadBefore.includes(id) && !selected.includes(id)));
+    expect(rows('um_user_messages').map(([id]) => id)).toEqual(merged.filter((id) => !unreadBefore.includes(id) || selected.includes(id)));
+    expect(await store.countFlagChanges(10, selector, 'add', F.read)).toBe(0);
+    invariant();
+    // Marking unread moves every selected row back, the ones read before too.
+    expect(await store.countFlagChanges(10, selector, 'remove', F.read)).toBe(selected.length);
+    await apply(change(selector, 'remove'));
+    expect(await unreadIds()).toEqual([...new Set([...unreadBefore, ...selected])].sort((a, b) => a - b));
+    expect(rows('um_user_messages').map(([id]) => id)).toEqual([3, 6].filter((id) => !selected.includes(id)));
+    expect(rows('um_unread').map(([id]) => id)).toEqual(merged.filter((id) => unreadBefore.includes(id) || selected.includes(id)));
+    expect((await store.flagsFor(10, [4, 5]))).toEqual(new Map([[4, F.is_private], [5, F.starred]]));
+    expect(await store.countFlagChanges(10, selector, 'remove', F.read)).toBe(0);
+    invariant();
     db.close();
   });
 
-  it('rebuilds partial indexes of the earlier layout (without the flags) at prepare', async () => {
-    const db = openSqlite(':memory:');
-    db.exec('CREATE TABLE um_user_messages (user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)) WITHOUT ROWID');
-    db.exec('CREATE INDEX ix_um_unread ON um_user_messages (user_id, message_id) WHERE (flags & 1) = 0');
-    db.prepare('INSERT INTO um_user_messages VALUES (10, 1, 0), (10, 2, 1)').run();
-    await new SqliteUserMessageStore(db).prepare();
-    expect((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'ix_um_unread'").get() as { sql: string }).sql).toContain('(user_id, message_id, flags)');
-    expect((await new SqliteUserMessageStore(db).unreadMessages(10, 10)).map((m) => m.id)).toEqual([]); // no um_messages row: the join finds none
-    expect(db.prepare('SELECT message_id FROM um_user_messages INDEXED BY ix_um_unread WHERE user_id = 10 AND (flags & 1) = 0').all()).toEqual([{ message_id: 1 }]);
+  it('keeps every other flag through the moves, and applies a mask of several bits to both tables', async () => {
+    const { db, store, apply, rows, invariant } = await setup();
+    await apply(change({ messageIds: [3, 5, 7] }, 'add', F.read | F.collapsed));
+    expect(rows('um_user_messages')).toEqual([[3, F.read | F.collapsed], [5, F.read | F.starred | F.collapsed], [6, F.read], [7, F.read | F.collapsed]]);
+    await apply(change({ messageIds: [3, 5, 8] }, 'remove', F.read | F.collapsed));
+    expect(rows('um_user_messages')).toEqual([[6, F.read], [7, F.read | F.collapsed]]);
+    expect(rows('um_unread')).toEqual([[1, 0], [2, 0], [3, 0], [4, F.is_private], [5, F.starred], [8, 0]]);
+    await apply(change({}, 'add', F.starred));
+    expect((await store.flagsFor(10, [3, 6, 10]))).toEqual(new Map([[3, F.starred], [6, F.read | F.starred], [10, F.starred]]));
+    invariant();
     db.close();
+  });
+
+  it('keeps the invariant through historical rows, moves between channels, edits, deletes and the merge', async () => {
+    const { db, store, apply, rows, invariant } = await setup();
+    // User 12 has no rows: historical ones (read) go to the main table; a move adds unread rows where none exist.
+    await apply({ type: 'flags-changed', userId: 12, selector: { messageIds: [1, 9], createHistorical: [1, 9] }, op: 'add', mask: F.starred });
+    expect(await store.flagsFor(12, [1, 9])).toEqual(new Map([[1, F.read | F.historical | F.starred], [9, F.read | F.historical | F.starred]]));
+    await apply({ type: 'messages-moved', messageIds: [1, 2, 9], streamId: 7, topic: 'moved', removeRowsOf: [11], addRows: { userIds: [10, 12, 13], flags: 0 } });
+    expect(await store.flagsFor(13, [1, 2, 9])).toEqual(new Map([[1, 0], [2, 0], [9, 0]]));
+    expect(await store.flagsFor(10, [1, 2, 9])).toEqual(new Map([[1, 0], [2, 0], [9, F.read]])); // kept, not re-added
+    await apply({ type: 'message-edited', messageId: 2, searchText: 'x', hasLink: false, hasImage: false, hasAttachment: false, mentionedUserIds: [10, 13], topicWildcardMentionedUserIds: [], streamWildcardMentioned: false });
+    expect(await store.flagsFor(10, [2])).toEqual(new Map([[2, F.mentioned]]));
+    await apply({ type: 'messages-deleted', messageIds: [3, 4] });
+    expect(await store.flagsFor(10, [3, 4])).toEqual(new Map());
+    invariant();
+    await store.compact();
+    invariant();
+    expect(rows('um_inbox')).toEqual([]);
+    expect(rows('um_user_messages')).toEqual([[6, F.read], [9, F.read]]);
+    expect(rows('um_unread')).toEqual([[1, 0], [2, F.mentioned], [5, F.starred], [7, 0], [8, 0], [10, 0]]);
+    expect((await store.unreadCounts(13)).total).toBe(3);
+    db.close();
+  });
+
+  it('answers filtered narrows over both tables in windows of ids as one table would, in both directions', async () => {
+    // 12,000 messages (three windows of ids and more): user 10 has read the channel-5 messages and
+    // not the channel-6 ones; sender 12 wrote every seventh message.
+    const db = openSqlite(':memory:');
+    const store = new SqliteUserMessageStore(db, { directAtMessages: 1 });
+    await store.prepare();
+    const changes: UserMessageChange[] = [];
+    const channel = (id: number) => (id % 5 === 0 ? 6 : 5);
+    for (let id = 1; id <= 12_000; id++) {
+      changes.push({
+        type: 'message-added',
+        message: { ...message(id, channel(id), 't'), senderId: id % 7 === 0 ? 12 : 11 },
+        rows: [{ userId: 10, flags: channel(id) === 5 ? F.read : 0 }],
+      });
+    }
+    await store.apply([{ position: 1n, changes }], { name: 'um', position: 1n });
+    const all = Array.from({ length: 12_000 }, (_, i) => i + 1);
+    const cases: [NarrowTerm[], (id: number) => boolean][] = [
+      [[{ kind: 'sender', userId: 12, negated: false }], (id) => id % 7 === 0],
+      [[{ kind: 'stream', streamId: 6, negated: false }], (id) => channel(id) === 6],
+      [[{ kind: 'stream', streamId: 6, negated: false }, { kind: 'sender', userId: 12, negated: false }], (id) => channel(id) === 6 && id % 7 === 0],
+      [[{ kind: 'id', id: 4_321, negated: false }], (id) => id === 4_321],
+      [[{ kind: 'sender', userId: 404, negated: false }], () => false],
+    ];
+    for (const [terms, matches] of cases) {
+      for (const [direction, fromId, limit] of [['older', 1e12, 100], ['older', 6_000, 1_000], ['newer', 0, 100], ['newer', 9_000, 5_000], ['older', 3, 10]] as const) {
+        const found = (await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms }, { direction, fromId, limit })).map((m) => m.id);
+        const expected = (direction === 'older' ? [...all].reverse().filter((id) => id <= fromId) : all.filter((id) => id >= fromId)).filter(matches).slice(0, limit);
+        expect([JSON.stringify(terms), direction, fromId, found]).toEqual([JSON.stringify(terms), direction, fromId, expected]);
+      }
+    }
+    db.close();
+  }, 30_000);
+});
+
+/** prepare() moves the unread rows of the layout before issue #23's (every row in the main table) to um_unread, once. */
+describe('SqliteUserMessageStore migration of the one-table layout', () => {
+  /** A database as the one-table layout left it: rows in the main table (read and unread), the inbox, ix_um_unread. */
+  const oldLayout = (db: ReturnType<typeof openSqlite>, unreadIndex: string) => {
+    db.exec(`
+      CREATE TABLE checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL);
+      CREATE TABLE um_messages (id INTEGER PRIMARY KEY, realm_id INTEGER NOT NULL, sender_id INTEGER NOT NULL, stream_id INTEGER, topic TEXT, topic_key TEXT, dm_key TEXT, attrs INTEGER NOT NULL, search TEXT NOT NULL);
+      CREATE TABLE um_user_messages (user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)) WITHOUT ROWID;
+      CREATE TABLE um_inbox (message_id INTEGER NOT NULL, user_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)) WITHOUT ROWID;
+      CREATE TABLE um_inbox_messages (message_id INTEGER PRIMARY KEY);
+      CREATE INDEX ix_um_unread ON um_user_messages ${unreadIndex} WHERE (flags & 1) = 0;
+      CREATE INDEX ix_um_starred ON um_user_messages (user_id, message_id, flags) WHERE (flags & 2) != 0;
+    `);
+    const add = db.prepare("INSERT INTO um_messages VALUES (?, 1, 11, 5, 't', 't', NULL, 0, '')");
+    for (let id = 1; id <= 6; id++) add.run(id);
+    db.exec(`
+      INSERT INTO um_user_messages VALUES (10, 1, 1), (10, 2, 0), (10, 3, 2), (10, 4, 3), (11, 1, 0), (11, 2, 1);
+      INSERT INTO um_inbox VALUES (5, 10, 0), (5, 11, 1), (6, 10, 1);
+      INSERT INTO um_inbox_messages VALUES (5), (6);
+      INSERT INTO checkpoints VALUES ('um', '9');
+    `);
+  };
+  const rows = (db: ReturnType<typeof openSqlite>, table: string) => db.prepare(`SELECT user_id, message_id, flags FROM ${table} ORDER BY user_id, message_id`).raw().all();
+  const state = async (store: SqliteUserMessageStore) => [
+    await store.flagsFor(10, [1, 2, 3, 4, 5, 6]),
+    (await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [] }, { direction: 'older', fromId: 1e12, limit: 10 })).map((m) => m.id),
+    (await store.unreadMessages(10, 10)).map((m) => m.id),
+    (await store.unreadCounts(11)).total,
+  ];
+
+  it.each([
+    ['with the flags (covering)', '(user_id, message_id, flags)'],
+    ['of the earlier layout, without the flags', '(user_id, message_id)'],
+  ])('moves the unread rows out of the main table and drops ix_um_unread %s, once', async (_, unreadIndex) => {
+    const db = openSqlite(':memory:');
+    oldLayout(db, unreadIndex);
+    const store = new SqliteUserMessageStore(db, { compactSynchronously: true });
+    await store.prepare();
+    expect(rows(db, 'um_user_messages')).toEqual([[10, 1, 1], [10, 4, 3], [11, 2, 1]]);
+    expect(rows(db, 'um_unread')).toEqual([[10, 2, 0], [10, 3, 2], [11, 1, 0]]);
+    expect(rows(db, 'um_inbox')).toEqual([[10, 5, 0], [10, 6, 1], [11, 5, 1]]); // the merge splits them later
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'ix_um_unread'").all()).toEqual([]);
+    const expected = [new Map([[1, 1], [2, 0], [3, 2], [4, 3], [5, 0], [6, 1]]), [6, 5, 4, 3, 2, 1], [2, 3, 5], 1];
+    expect(await state(store)).toEqual(expected);
+    // Idempotent: a second prepare (another process, a restart) finds nothing to move.
+    await new SqliteUserMessageStore(db, { compactSynchronously: true }).prepare();
+    expect(rows(db, 'um_unread')).toEqual([[10, 2, 0], [10, 3, 2], [11, 1, 0]]);
+    expect(await state(store)).toEqual(expected);
+    expect(await store.getCheckpoint('um')).toBe(9n);
+    db.close();
+  });
+
+  it('migrates once when two processes prepare the same file at the same time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-migrate-'));
+    try {
+      const file = join(dir, 'read-models.sqlite');
+      const first = openSqlite(file);
+      oldLayout(first, '(user_id, message_id, flags)');
+      const second = openSqlite(file);
+      const stores = [new SqliteUserMessageStore(first, { compactSynchronously: true }), new SqliteUserMessageStore(second, { compactSynchronously: true })];
+      await Promise.all(stores.map((s) => s.prepare()));
+      expect(rows(second, 'um_user_messages')).toEqual([[10, 1, 1], [10, 4, 3], [11, 2, 1]]);
+      expect(rows(second, 'um_unread')).toEqual([[10, 2, 0], [10, 3, 2], [11, 1, 0]]);
+      expect(await state(stores[1])).toEqual(await state(stores[0]));
+      first.close();
+      second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

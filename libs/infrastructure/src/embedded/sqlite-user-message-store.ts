@@ -45,45 +45,86 @@ export type SqliteUserMessageStoreOptions = {
   mergeStepRows?: number;
 };
 
-/**
- * The main table's partial indexes (like Zulip's zerver_usermessage_*_message_id indexes), each
- * holding only a user's rows of one kind, with the flags (so a query on them never reads the table).
- * SQLite's planner, without statistics, prefers the primary key (every row of the user, in
- * message order) to them; queries that should cost by the rows of that kind they return (unread,
- * starred, recent direct messages) name theirs with INDEXED BY.
- */
-const PARTIAL_INDEXES = {
-  ix_um_unread: flagTest('flags', READ, 'none'),
-  ix_um_starred: flagTest('flags', MESSAGE_FLAG_BITS.starred, 'any'),
-  ix_um_mentioned: flagTest('flags', MENTION_FLAGS_MASK, 'any'),
-  ix_um_private: flagTest('flags', MESSAGE_FLAG_BITS.is_private, 'any'),
-} as const;
-type PartialIndex = keyof typeof PARTIAL_INDEXES;
+/** The two tables of merged rows: read rows (the main table) and unread rows (issue #23: a new row is written once, not into a table and an unread index). */
+type RowTable = 'um_user_messages' | 'um_unread';
+const ROW_TABLES: readonly RowTable[] = ['um_user_messages', 'um_unread'];
+/** Which of the two tables holds a row with these flags. */
+const tableOf = (flags: number): RowTable => ((flags & READ) !== 0 ? 'um_user_messages' : 'um_unread');
 
 /**
- * The partial index a narrow's main-table arm can read instead of every row of the user: a
- * (non-negated) term selecting only rows of its kind. `is-dm` selects direct messages, whose rows
- * all have is_private (rowsOf: every row of a direct message, and only those); the arm then adds
- * that flag test, which SQLite needs to see to use the index.
+ * The partial indexes of both row tables (like Zulip's zerver_usermessage_*_message_id indexes),
+ * each holding only a user's rows of one kind, with the flags (so a query on them never reads the
+ * table). SQLite's planner, without statistics, prefers the primary key (every row of the user, in
+ * message order) to them; queries that should cost by the rows of that kind they return (starred,
+ * mentioned, direct messages) name theirs with INDEXED BY. Unread rows need none: they are a table.
+ */
+const PARTIAL_INDEXES = {
+  starred: flagTest('flags', MESSAGE_FLAG_BITS.starred, 'any'),
+  mentioned: flagTest('flags', MENTION_FLAGS_MASK, 'any'),
+  private: flagTest('flags', MESSAGE_FLAG_BITS.is_private, 'any'),
+} as const;
+type PartialIndex = keyof typeof PARTIAL_INDEXES;
+/** ix_um_starred on the main table, ix_um_unread_starred on the unread table (and so on). */
+const indexName = (table: RowTable, index: PartialIndex): string => (table === 'um_user_messages' ? `ix_um_${index}` : `ix_um_unread_${index}`);
+/** The unread partial index of the layout before issue #23's (every row in the main table): its presence marks a database to migrate. */
+const OLD_UNREAD_INDEX = 'ix_um_unread';
+
+/**
+ * The partial index a narrow's row-table arms can read instead of every row of the user: a
+ * (non-negated) term selecting only rows of its kind. `is-dm`, `dm` and `dm-including` select direct messages,
+ * whose rows all have is_private (rowsOf: every row of a direct message, and only those); the arm
+ * then adds that flag test, which SQLite needs to see to use the index.
  */
 function partialIndexFor(terms: NarrowTerm[]): PartialIndex | undefined {
   const flags = (mask: number, sets: string[]) => terms.some((t) => !t.negated && t.kind === 'flags' && t.mask === mask && sets.includes(t.set));
-  if (terms.some((t) => !t.negated && t.kind === 'is-dm') || flags(MESSAGE_FLAG_BITS.is_private, ['all', 'any'])) return 'ix_um_private';
-  if (flags(MESSAGE_FLAG_BITS.starred, ['all', 'any'])) return 'ix_um_starred';
-  if (flags(MENTION_FLAGS_MASK, ['any'])) return 'ix_um_mentioned';
-  if (flags(READ, ['none'])) return 'ix_um_unread';
+  if (terms.some((t) => !t.negated && (t.kind === 'is-dm' || t.kind === 'dm' || t.kind === 'dm-including')) || flags(MESSAGE_FLAG_BITS.is_private, ['all', 'any'])) return 'private';
+  if (flags(MESSAGE_FLAG_BITS.starred, ['all', 'any'])) return 'starred';
+  if (flags(MENTION_FLAGS_MASK, ['any'])) return 'mentioned';
   return undefined;
 }
 
-/**
- * The main table, named with the partial index whose WHERE is exactly `test` (a flag change's
- * test: marking read selects the unread rows, unstarring the starred ones), so that a change over
- * a channel or everything reads the rows it may change rather than every row of the user.
- */
-function mainTableFor(test: string): string {
-  const index = (Object.keys(PARTIAL_INDEXES) as PartialIndex[]).find((name) => PARTIAL_INDEXES[name] === test);
-  return index === undefined ? 'um_user_messages' : `um_user_messages INDEXED BY ${index}`;
+/** What a term says of the read bit of the rows it matches: the table the others cannot hold a match. */
+function readStateOf(term: NarrowTerm): 'read' | 'unread' | undefined {
+  if (term.kind !== 'flags' || (term.mask & READ) === 0) return undefined;
+  if (!term.negated) return term.set === 'none' ? 'unread' : term.set === 'all' || term.mask === READ ? 'read' : undefined;
+  if (term.mask !== READ) return undefined;
+  return term.set === 'none' ? 'read' : 'unread';
 }
+
+/** The row tables a narrow's matches can be in (is:unread: the unread table only). */
+function rowTablesFor(terms: NarrowTerm[]): RowTable[] {
+  const states = new Set(terms.map(readStateOf));
+  return ROW_TABLES.filter((table) => !states.has(table === 'um_user_messages' ? 'unread' : 'read'));
+}
+
+/**
+ * A row table, named with the partial index whose WHERE is exactly `test` (a flag change's test:
+ * unstarring selects the starred rows), so that a change over a channel or everything reads the
+ * rows it may change rather than every row of the user.
+ */
+function rowTableFor(table: RowTable, test: string): string {
+  const index = (Object.keys(PARTIAL_INDEXES) as PartialIndex[]).find((name) => PARTIAL_INDEXES[name] === test);
+  return index === undefined ? table : `${table} INDEXED BY ${indexName(table, index)}`;
+}
+
+/**
+ * What a flag change does in each row table: update the selected rows matching `test`, or (`to`)
+ * move every selected row to the other table (marking read moves unread rows to the main table,
+ * marking unread moves read rows to the unread table). Main-table rows all have the read bit and
+ * unread-table rows none, so the read bit's part of a test is known per table.
+ */
+function rowChanges(op: 'add' | 'remove', mask: number): { table: RowTable; test: string; to?: RowTable }[] {
+  if ((mask & READ) === 0) return ROW_TABLES.map((table) => ({ table, test: changeTest(op, mask) }));
+  const rest = mask & ~READ;
+  const [from, to]: RowTable[] = op === 'add' ? ['um_unread', 'um_user_messages'] : ['um_user_messages', 'um_unread'];
+  const changes: { table: RowTable; test: string; to?: RowTable }[] = [];
+  if (rest !== 0) changes.push({ table: to, test: changeTest(op, rest) });
+  changes.push({ table: from, test: '1', to });
+  return changes;
+}
+
+/** The first window of message ids a filtered narrow over both row tables reads (see findMessages). */
+const WINDOW_IDS = 4096;
 
 /** The ids in ascending order (the array itself when it already is). */
 const ascending = (ids: number[]): number[] => {
@@ -91,15 +132,17 @@ const ascending = (ids: number[]): number[] => {
   return ids;
 };
 
-/** Rows the arm of a query reads: the main table, or the inbox probed message by message (CROSS JOIN fixes that order). */
+/** Rows the arm of a query reads: a row table, or the inbox probed message by message (CROSS JOIN fixes that order). */
 type Arm = { from: (join: string, index?: PartialIndex) => string; rows: string };
-const MAIN: Arm = {
-  rows: 'um_user_messages',
+const rowArm = (table: RowTable): Arm => ({
+  rows: table,
   from: (join, index) =>
     index === undefined
-      ? `um_user_messages um${join} WHERE um.user_id = ?`
-      : `um_user_messages um INDEXED BY ${index}${join} WHERE um.user_id = ? AND ${PARTIAL_INDEXES[index].replace('flags', 'um.flags')}`,
-};
+      ? `${table} um${join} WHERE um.user_id = ?`
+      : `${table} um INDEXED BY ${indexName(table, index)}${join} WHERE um.user_id = ? AND ${PARTIAL_INDEXES[index].replace('flags', 'um.flags')}`,
+});
+const MAIN = rowArm('um_user_messages');
+const UNREAD_ARM = rowArm('um_unread');
 const INBOX: Arm = {
   rows: 'um_inbox',
   from: (join) => `um_inbox_messages im CROSS JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
@@ -134,30 +177,53 @@ function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, nu
 
 /**
  * Per-user message state in the embedded read-model database (the connection and file of
- * SqliteReadStore, whose `checkpoints` table it shares), in two levels:
+ * SqliteReadStore, whose `checkpoints` table it shares), in two levels, the first of two tables:
  *
- * - `um_user_messages (user_id, message_id, flags)`: the main table, WITHOUT ROWID, clustered on
- *   its key so a user's rows are contiguous and in message order (about 12 bytes a row), with
- *   partial indexes holding only the rows hot queries want (unread, starred, mentioned, direct),
- *   like Zulip's zerver_usermessage_*_message_id indexes.
- * - `um_inbox (message_id, user_id, flags)`: new rows, clustered by message. A send to 10,000
- *   users appends 10,000 rows at the end of this small tree (a few dozen pages) instead of
- *   touching one page of the main table per recipient: SQLite's WAL writes whole pages, so a
- *   fan-out into the user-clustered table costs ~8 KB per recipient and grows with history
+ * - `um_user_messages (user_id, message_id, flags)`: the main table, read rows only (the read
+ *   bit set), WITHOUT ROWID, clustered on its key so a user's rows are contiguous and in message
+ *   order (about 12 bytes a row).
+ * - `um_unread (user_id, message_id, flags)`: unread rows only, the same shape. Nearly every new
+ *   row is unread; in one table with a partial unread index each was written twice (table and
+ *   index), here once, which took a third off the merge's cost a row (issue #23, sixth look:
+ *   bench/um-unread-layout.ts). Unread counts and unread_msgs read this table by its key. Marking
+ *   read moves rows to the main table (one INSERT … SELECT and one DELETE of the same selection),
+ *   marking unread moves them back.
+ * - Both have partial indexes holding only the rows other hot queries want (starred, mentioned,
+ *   direct: ix_um_starred and ix_um_unread_starred, …), like Zulip's
+ *   zerver_usermessage_*_message_id indexes.
+ * - `um_inbox (message_id, user_id, flags)`: new rows, read or not, clustered by message. A send
+ *   to 10,000 users appends 10,000 rows at the end of this small tree (a few dozen pages) instead
+ *   of touching one page of a user-clustered table per recipient: SQLite's WAL writes whole pages,
+ *   so a fan-out into the user-clustered table costs ~8 KB per recipient and grows with history
  *   (measured: 53 ms per 10,000-recipient send on an empty table, 240 ms with 1,000 messages per
  *   user). `um_inbox_messages` lists the inbox's messages; a user's inbox rows are found by one
  *   key probe per inbox message.
- * - Every `compactAtMessages` messages the inbox is merged into the main table, sorted by user,
- *   in steps (each one transaction): each step moves the inbox's oldest ~100,000 rows (whole
- *   messages, a range of the inbox's key), so a merge costs time linear in the rows it moves and
- *   each user's page is written once for hundreds of messages.
+ * - Every `compactAtMessages` messages the inbox is merged into the two tables (unread rows into
+ *   um_unread, read ones into the main table), sorted by user, in steps (each one transaction):
+ *   each step moves the inbox's oldest ~100,000 rows (whole messages, a range of the inbox's key),
+ *   so a merge costs time linear in the rows it moves and each user's page is written once for
+ *   hundreds of messages.
  * - The inbox is bounded (`maxInboxMessages`): an apply that leaves more merges some steps before
  *   it returns (about twice what it added). A catch-up's batches (`directAtMessages` messages or
- *   more) skip the inbox: their rows go straight into the main table, each user's as one sorted
- *   run, which costs less CPU than an inbox row plus its merge (the batch's pages are written
- *   once, at commit).
+ *   more) skip the inbox: their rows go straight into the two tables, each user's as one sorted
+ *   run per table, which costs less CPU than an inbox row plus its merge (the batch's pages are
+ *   written once, at commit).
  *
- * Reads and flag changes cover both levels: a query runs on each and the results merge.
+ * The invariant: a (user, message) key is in at most one of the three tables, and a row of the
+ * main table always has the read bit, one of um_unread never. A message's rows go to the inbox
+ * (or, in a catch-up, a table) only when it is first indexed; rows added later, by a move or as
+ * historical, only where no table has one; a flag change that sets or clears the read bit moves
+ * the rows in the same transaction. This is what lets the merge and the moves use INSERT OR
+ * IGNORE (nothing is ignored) instead of a statement that writes a statement journal.
+ *
+ * Reads and flag changes cover every table a row may be in: a query runs on each and the results
+ * merge (is:unread reads um_unread and the inbox only). A narrow filtered in message order over
+ * both tables reads them in windows of message ids (see findMessages), so that a table holding
+ * few matches is not read to its end.
+ *
+ * prepare() migrates a database of the one-table layout (unread rows in the main table, under
+ * ix_um_unread) once, under the write lock; a process of that older version must not share the
+ * file afterwards (it would write unread rows into the main table again, unseen by this one).
  */
 export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly statements = new Map<string, Database.Statement>();
@@ -214,19 +280,28 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       CREATE TABLE IF NOT EXISTS um_user_messages (
         user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)
       ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS um_unread (
+        user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)
+      ) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS um_inbox (
         message_id INTEGER NOT NULL, user_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (message_id, user_id)
       ) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS um_inbox_messages (message_id INTEGER PRIMARY KEY);
     `);
-    // The partial indexes hold the flags (covering); one of an earlier layout, (user_id, message_id),
-    // is rebuilt (under the write lock: processes sharing the file may prepare at the same time).
+    // Under the write lock (processes sharing the file may prepare at the same time; the second
+    // finds the work done): the partial indexes hold the flags (covering), and one of an earlier
+    // layout, (user_id, message_id), is rebuilt; a database of the layout before issue #23's (its
+    // unread rows in the main table, under ix_um_unread) has them moved to um_unread, once.
     this.db
       .transaction(() => {
-        for (const [name, where] of Object.entries(PARTIAL_INDEXES)) {
-          const existing = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as { sql: string } | undefined;
-          if (existing && !existing.sql.includes('(user_id, message_id, flags)')) this.db.exec(`DROP INDEX ${name}`);
-          this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON um_user_messages (user_id, message_id, flags) WHERE ${where}`);
+        this.migrateUnreadRows();
+        for (const table of ROW_TABLES) {
+          for (const [index, where] of Object.entries(PARTIAL_INDEXES) as [PartialIndex, string][]) {
+            const name = indexName(table, index);
+            const existing = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) as { sql: string } | undefined;
+            if (existing && !existing.sql.includes('(user_id, message_id, flags)')) this.db.exec(`DROP INDEX ${name}`);
+            this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${table} (user_id, message_id, flags) WHERE ${where}`);
+          }
         }
       })
       .immediate();
@@ -241,6 +316,21 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     // An inbox left by an earlier process (or by an older version, whose merge fell behind a
     // catch-up) is merged in the background, in steps; its rows stay readable meanwhile.
     if (!this.options.compactSynchronously) void this.maybeCompact();
+  }
+
+  /**
+   * The layout before issue #23's kept unread rows in the main table (with the partial index
+   * ix_um_unread): they move to um_unread, in key order, and the index goes, which marks the
+   * migration done (inside prepare's write transaction: all of it or nothing). Inbox rows stay
+   * where they are; the merge splits them.
+   */
+  private migrateUnreadRows(): void {
+    const old = this.db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = ? AND tbl_name = 'um_user_messages'").get(OLD_UNREAD_INDEX);
+    if (old === undefined) return;
+    // Read through the old index when it holds the flags (covering); an older one, (user_id, message_id), would visit the table for each.
+    this.db.exec(`INSERT OR IGNORE INTO um_unread (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_user_messages WHERE ${UNREAD} ORDER BY user_id, message_id`);
+    this.db.exec(`DELETE FROM um_user_messages WHERE ${UNREAD}`);
+    this.db.exec(`DROP INDEX ${OLD_UNREAD_INDEX}`);
   }
 
   async apply(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): Promise<void> {
@@ -284,13 +374,17 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     return this.statement('SELECT 1 AS x FROM um_inbox_messages ORDER BY message_id LIMIT 1 OFFSET ?').get(Math.max(0, messages)) !== undefined;
   }
 
-  /** Writes the pending rows (of one user, or of all) into the main table, each user's as one sorted run. */
+  /** Writes the pending rows (of one user, or of all) into the row tables, each user's read and unread rows as one sorted run each. */
   private writePending(userId?: number): void {
     if (this.pending.size === 0) return;
-    const insert = this.statement(`INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT ?, value / ${FLAG_SPACE}, value % ${FLAG_SPACE} FROM json_each(?)`);
+    const insert = (table: RowTable) => this.statement(`INSERT OR IGNORE INTO ${table} (user_id, message_id, flags) SELECT ?, value / ${FLAG_SPACE}, value % ${FLAG_SPACE} FROM json_each(?)`);
     const users = userId === undefined ? [...this.pending.keys()].sort((a, b) => a - b) : this.pending.has(userId) ? [userId] : [];
     for (const user of users) {
-      insert.run(user, JSON.stringify(ascending(this.pending.get(user)!)));
+      const read: number[] = [];
+      const unread: number[] = [];
+      for (const packed of ascending(this.pending.get(user)!)) ((packed % FLAG_SPACE) & READ ? read : unread).push(packed);
+      if (read.length > 0) insert('um_user_messages').run(user, JSON.stringify(read));
+      if (unread.length > 0) insert('um_unread').run(user, JSON.stringify(unread));
       this.pending.delete(user);
     }
   }
@@ -305,14 +399,23 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         return this.addMessage(change.message, change.rows);
       case 'flags-changed': {
         if (change.selector.createHistorical?.length) this.createHistorical(change.userId, change.selector.createHistorical);
-        const test = changeTest(change.op, change.mask);
-        const set = change.op === 'add' ? `flags = flags | ${change.mask}` : `flags = flags & ~${change.mask}`;
-        for (const table of ['um_user_messages', 'um_inbox']) {
+        const flags = change.op === 'add' ? `flags | ${change.mask}` : `flags & ~${change.mask}`;
+        for (const { table, test, to } of rowChanges(change.op, change.mask)) {
           const { sql, params } = selectorWhere(change.selector, table);
-          const inbox = table === 'um_inbox' ? inboxProbe(change.selector) : '';
-          const target = table === 'um_user_messages' ? mainTableFor(test) : table;
-          this.statement(`UPDATE ${target} SET ${set} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).run(change.userId, ...params);
+          if (to === undefined) {
+            this.statement(`UPDATE ${rowTableFor(table, test)} SET flags = ${flags} WHERE user_id = ? AND ${test} AND ${sql}`).run(change.userId, ...params);
+            continue;
+          }
+          // A move between the row tables: copied with the new flags, then deleted (the same selection).
+          // OR IGNORE: no key is in both tables (see the class comment), so nothing is ignored; an
+          // INSERT … SELECT that can fail half-way (ABORT) would write a statement journal as it goes.
+          this.statement(`INSERT OR IGNORE INTO ${to} (user_id, message_id, flags) SELECT user_id, message_id, ${flags} FROM ${table} WHERE user_id = ? AND ${sql} ORDER BY user_id, message_id`)
+            .run(change.userId, ...params);
+          this.statement(`DELETE FROM ${table} WHERE user_id = ? AND ${sql}`).run(change.userId, ...params);
         }
+        const { sql, params } = selectorWhere(change.selector, 'um_inbox');
+        const test = changeTest(change.op, change.mask);
+        this.statement(`UPDATE um_inbox SET flags = ${flags} WHERE user_id = ?${inboxProbe(change.selector)} AND ${test} AND ${sql}`).run(change.userId, ...params);
         return;
       }
       case 'messages-moved': {
@@ -330,15 +433,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
           .run(change.streamId, change.topic, change.topic.toLowerCase(), ids);
         if (change.removeRowsOf?.length) {
           const users = JSON.stringify(change.removeRowsOf);
-          for (const table of ['um_user_messages', 'um_inbox']) {
+          for (const table of ['um_user_messages', 'um_unread', 'um_inbox']) {
             this.statement(`DELETE FROM ${table} WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id IN (SELECT value FROM json_each(?))`).run(users, ids);
           }
         }
         if (change.addRows?.userIds.length) {
-          // Into the inbox, only where the user has no row in either level: the merge relies on no key being in both.
+          // Into the inbox, only where the user has no row in any table: the merge relies on no key being in two.
           this.statement(
             `INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT m.value, u.value, ? FROM json_each(?) m CROSS JOIN json_each(?) u
-             WHERE NOT EXISTS (SELECT 1 FROM um_user_messages x WHERE x.user_id = u.value AND x.message_id = m.value) ORDER BY m.value, u.value`,
+             WHERE NOT EXISTS (SELECT 1 FROM um_user_messages x WHERE x.user_id = u.value AND x.message_id = m.value)
+               AND NOT EXISTS (SELECT 1 FROM um_unread y WHERE y.user_id = u.value AND y.message_id = m.value) ORDER BY m.value, u.value`,
           ).run(change.addRows.flags, ids, JSON.stringify(change.addRows.userIds));
           this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) SELECT value FROM json_each(?)').run(ids);
         }
@@ -352,8 +456,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         this.statement('DELETE FROM um_moves WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
         this.statement('DELETE FROM um_inbox WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
         this.statement('DELETE FROM um_inbox_messages WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
-        // The main table is clustered by user: this is a scan, acceptable for a rare, single-message delete.
+        // The row tables are clustered by user: these are scans, acceptable for a rare, single-message delete.
         this.statement('DELETE FROM um_user_messages WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
+        this.statement('DELETE FROM um_unread WHERE message_id IN (SELECT value FROM json_each(?))').run(ids);
         return;
       }
     }
@@ -368,8 +473,8 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const named = JSON.stringify(change.mentionedUserIds);
     const topicNamed = JSON.stringify(change.topicWildcardMentionedUserIds);
     const previous = change.previouslyMentionedUserIds;
-    for (const table of ['um_user_messages', 'um_inbox']) {
-      // The main table is clustered by user: clearing by the users mentioned before is a key lookup
+    for (const table of ['um_user_messages', 'um_unread', 'um_inbox']) {
+      // The row tables are clustered by user: clearing by the users mentioned before is a key lookup
       // each; only a channel wildcard (before or now) needs a pass over every row of the message.
       if (previous === undefined) {
         this.statement(`UPDATE ${table} SET flags = flags & ~${clear} WHERE message_id = ? AND (flags & ${clear}) != 0`).run(change.messageId);
@@ -389,15 +494,17 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   /**
-   * create_historical_user_messages: rows with `read | historical` for indexed messages the user
-   * has no row for in either level (so a replay, or a row that appeared meanwhile, is left alone).
+   * create_historical_user_messages: rows with `read | historical` (so in the main table) for
+   * indexed messages the user has no row for in any table (so a replay, or a row that appeared
+   * meanwhile, is left alone).
    */
   private createHistorical(userId: number, messageIds: number[]): void {
     this.statement(
-      `INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags)
+      `INSERT OR IGNORE INTO ${tableOf(HISTORICAL_FLAGS)} (user_id, message_id, flags)
        SELECT ?, m.id, ${HISTORICAL_FLAGS} FROM json_each(?) j JOIN um_messages m ON m.id = j.value
-       WHERE NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = m.id AND i.user_id = ?) ORDER BY m.id`,
-    ).run(userId, JSON.stringify(messageIds), userId);
+       WHERE NOT EXISTS (SELECT 1 FROM um_inbox i WHERE i.message_id = m.id AND i.user_id = ?)
+         AND NOT EXISTS (SELECT 1 FROM um_unread u WHERE u.user_id = ? AND u.message_id = m.id) ORDER BY m.id`,
+    ).run(userId, JSON.stringify(messageIds), userId, userId);
   }
 
   /** Indexes the message and appends its rows to the inbox; a message already indexed is left alone (replays). */
@@ -420,8 +527,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       return;
     }
     if (this.direct) {
-      const insert = this.statement('INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?) ORDER BY value');
-      for (const [flags, userIds] of groupByFlags(rows)) insert.run(message.id, flags, JSON.stringify(userIds));
+      for (const [flags, userIds] of groupByFlags(rows)) {
+        this.statement(`INSERT OR IGNORE INTO ${tableOf(flags)} (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?) ORDER BY value`).run(message.id, flags, JSON.stringify(userIds));
+      }
       return;
     }
     // Rows in key order (appends at the end of the inbox tree): the ids sorted here, where they
@@ -501,13 +609,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       .transaction(() => {
         const edge = this.statement('SELECT message_id AS m FROM um_inbox ORDER BY message_id, user_id LIMIT 1 OFFSET ?').get(Math.max(0, rows - 1)) as { m: number } | undefined;
         const last = edge === undefined ? upTo : Math.min(edge.m, upTo);
-        // OR IGNORE, not OR REPLACE: no (user, message) key is ever in both levels (a message's rows
-        // go to the inbox only when it is first indexed; rows added later, by a move or as
-        // historical, only where neither level has one), so nothing is ignored; and an INSERT …
-        // SELECT that can fail half-way (ABORT, REPLACE) writes a statement journal as it goes,
-        // which was a sixth of the step (issue #23).
-        const moved = this.statement('INSERT OR IGNORE INTO um_user_messages (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? ORDER BY user_id, message_id')
-          .run(last).changes;
+        // Unread rows to um_unread, read rows to the main table. OR IGNORE, not OR REPLACE: no
+        // (user, message) key is ever in two tables (see the class comment), so nothing is
+        // ignored; and an INSERT … SELECT that can fail half-way (ABORT, REPLACE) writes a
+        // statement journal as it goes, which was a sixth of the step (issue #23).
+        let moved = 0;
+        for (const table of ROW_TABLES) {
+          const test = flagTest('flags', READ, table === 'um_unread' ? 'none' : 'any');
+          moved += this.statement(`INSERT OR IGNORE INTO ${table} (user_id, message_id, flags) SELECT user_id, message_id, flags FROM um_inbox WHERE message_id <= ? AND ${test} ORDER BY user_id, message_id`)
+            .run(last).changes;
+        }
         // The whole inbox moved (a live merge nearly always): emptied without visiting its rows.
         const rest = this.statement('SELECT EXISTS (SELECT 1 FROM um_inbox WHERE message_id > ?) OR EXISTS (SELECT 1 FROM um_inbox_messages WHERE message_id > ?) AS r').get(last, last) as { r: number };
         if (rest.r) {
@@ -549,7 +660,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     await this.compaction;
     this.lastError = undefined;
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM um_user_messages; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves;');
+      this.db.exec('DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves;');
       this.statement('DELETE FROM checkpoints WHERE name = ?').run(checkpointName);
     })();
   }
@@ -561,72 +672,117 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const bound = older ? '<=' : '>=';
     const order = older ? 'DESC' : 'ASC';
     if (query.scope === 'history') {
-      const sql = `SELECT m.id AS id, COALESCE(a.flags, b.flags) AS flags FROM um_messages m
+      const sql = `SELECT m.id AS id, COALESCE(a.flags, c.flags, b.flags) AS flags FROM um_messages m
         LEFT JOIN um_user_messages a ON a.user_id = ? AND a.message_id = m.id
+        LEFT JOIN um_unread c ON c.user_id = ? AND c.message_id = m.id
         LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = ?
-        WHERE m.realm_id = ? AND m.id ${bound} ? AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, 'COALESCE(a.flags, b.flags, 0)')}
+        WHERE m.realm_id = ? AND m.id ${bound} ? AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, 'COALESCE(a.flags, c.flags, b.flags, 0)')}
         ORDER BY m.id ${order} LIMIT ?`;
-      return this.statement(sql).all(query.userId, query.userId, query.realmId, range.fromId, ...where.params, range.limit) as MessageMatch[];
+      return this.statement(sql).all(query.userId, query.userId, query.userId, query.realmId, range.fromId, ...where.params, range.limit) as MessageMatch[];
     }
     const join = query.terms.some(needsMessage) ? ' JOIN um_messages m ON m.id = um.message_id' : '';
     const index = partialIndexFor(query.terms);
-    const rows: MessageMatch[] = [];
-    this.snapshot(() => {
-      for (const arm of [MAIN, INBOX]) {
-        const sql = `SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)} AND um.message_id ${bound} ? AND ${where.sql}
-          ORDER BY um.message_id ${order} LIMIT ?`;
-        rows.push(...(this.statement(sql).all(query.userId, range.fromId, ...where.params, range.limit) as MessageMatch[]));
+    const tables = rowTablesFor(query.terms);
+    const byRange = (a: MessageMatch, b: MessageMatch) => (older ? b.id - a.id : a.id - b.id);
+    /**
+     * One arm's matches with ids in [lo, hi] (null: unbounded, and not written, which keeps the
+     * plans of one bound: the message found by its key), in the range's order, at most `limit`.
+     */
+    const armRows = (arm: Arm, lo: number | null, hi: number | null, limit: number) => {
+      const bounds = `${lo === null ? '' : ' AND um.message_id >= ?'}${hi === null ? '' : ' AND um.message_id <= ?'}`;
+      return this.statement(`SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)}${bounds} AND ${where.sql} ORDER BY um.message_id ${order} LIMIT ?`)
+        .all(query.userId, ...(lo === null ? [] : [lo]), ...(hi === null ? [] : [hi]), ...where.params, limit) as MessageMatch[];
+    };
+    const [lo, hi] = older ? [null, range.fromId] : [range.fromId, null];
+    return this.snapshot(() => {
+      const rows = armRows(INBOX, lo, hi, range.limit);
+      const arms = tables.map((table) => (table === 'um_user_messages' ? MAIN : UNREAD_ARM));
+      const byKey = query.terms.some((t) => !t.negated && (t.kind === 'id' || t.kind === 'ids'));
+      if (arms.length < 2 || index !== undefined || byKey || query.terms.length === 0) {
+        // One row table, or both read through a partial index (rows of the narrow's kind only) or
+        // by key (listed ids), or every row a match: each arm stops after `limit` matches or rows
+        // of its kind.
+        for (const arm of arms) rows.push(...armRows(arm, lo, hi, range.limit));
+        return rows.sort(byRange).slice(0, range.limit);
       }
+      // Both row tables read in message order with a filter: alone, an arm whose rows hold few
+      // matches would read all of the user's rows in it (one whose matches are all unread: every
+      // read row), where one table read only until `limit` matches. So they go through the range
+      // in windows of message ids, each twice the last, until `limit` matches are found: about the
+      // rows one table would read, in both together.
+      const found: MessageMatch[] = [];
+      const span = this.rowSpan(query.userId);
+      if (span === undefined) return rows;
+      const end = older ? span.min : span.max;
+      let window = WINDOW_IDS;
+      for (let from = older ? Math.min(range.fromId, span.max) : Math.max(range.fromId, span.min); found.length < range.limit && (older ? from >= end : from <= end); window *= 2) {
+        const [a, b] = older ? [Math.max(end, from - window + 1), from] : [from, Math.min(end, from + window - 1)];
+        const inWindow: MessageMatch[] = [];
+        for (const arm of arms) inWindow.push(...armRows(arm, a, b, range.limit - found.length));
+        found.push(...inWindow.sort(byRange));
+        from = older ? a - 1 : b + 1;
+      }
+      return [...rows, ...found.slice(0, range.limit)].sort(byRange).slice(0, range.limit);
     });
-    return rows.sort((a, b) => (older ? b.id - a.id : a.id - b.id)).slice(0, range.limit);
+  }
+
+  /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each). */
+  private rowSpan(userId: number): { min: number; max: number } | undefined {
+    const span = this.statement(
+      `SELECT (SELECT min(message_id) FROM um_user_messages WHERE user_id = ?) AS a, (SELECT min(message_id) FROM um_unread WHERE user_id = ?) AS b,
+              (SELECT max(message_id) FROM um_user_messages WHERE user_id = ?) AS c, (SELECT max(message_id) FROM um_unread WHERE user_id = ?) AS d`,
+    ).get(userId, userId, userId, userId) as { a: number | null; b: number | null; c: number | null; d: number | null };
+    if (span.c === null && span.d === null) return undefined;
+    return { min: Math.min(span.a ?? Infinity, span.b ?? Infinity), max: Math.max(span.c ?? -Infinity, span.d ?? -Infinity) };
   }
 
   async flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>> {
     if (messageIds.length === 0) return new Map();
     const ids = JSON.stringify(messageIds);
-    const [main, inbox] = this.snapshot(() => [
-      this.statement('SELECT message_id AS id, flags FROM um_user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids),
-      this.statement('SELECT message_id AS id, flags FROM um_inbox WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))').all(userId, ids),
-    ]);
-    return new Map(([...main, ...inbox] as { id: number; flags: number }[]).map((r) => [r.id, r.flags]));
+    const rows = this.snapshot(() =>
+      ['um_user_messages', 'um_unread', 'um_inbox'].flatMap(
+        (table) => this.statement(`SELECT message_id AS id, flags FROM ${table} WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))`).all(userId, ids) as { id: number; flags: number }[],
+      ),
+    );
+    return new Map(rows.map((r) => [r.id, r.flags]));
   }
 
   async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {
     if (userIds.length === 0) return [];
     const ids = JSON.stringify(userIds);
     const test = `(flags & ${mask}) = ${mask}`;
-    const [main, inbox] = this.snapshot(() => [
-      this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId),
-      this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids),
+    const rows = this.snapshot(() => [
+      ...this.statement(`SELECT user_id FROM um_user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId),
+      // Unread rows hold no read bit: a mask with it finds none there.
+      ...((mask & READ) === 0 ? this.statement(`SELECT user_id FROM um_unread WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId) : []),
+      ...this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids),
     ]);
-    return [...new Set(([...main, ...inbox] as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
+    return [...new Set((rows as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
   }
 
   async countFlagChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): Promise<number> {
-    const test = changeTest(op, mask);
     return this.snapshot(() => {
       let total = 0;
-      for (const table of ['um_user_messages', 'um_inbox']) {
+      for (const { table, test } of [...rowChanges(op, mask), { table: 'um_inbox' as const, test: changeTest(op, mask) }]) {
         const { sql, params } = selectorWhere(selector, table);
-        const inbox = table === 'um_inbox' ? inboxProbe(selector) : '';
-        const target = table === 'um_user_messages' ? mainTableFor(test) : table;
-        total += (this.statement(`SELECT count(*) AS n FROM ${target} WHERE user_id = ?${inbox} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
+        const target = table === 'um_inbox' ? `um_inbox WHERE user_id = ?${inboxProbe(selector)}` : `${rowTableFor(table, test)} WHERE user_id = ?`;
+        total += (this.statement(`SELECT count(*) AS n FROM ${target} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
       }
       return total;
     });
   }
 
-  /** The user's unread rows of both levels, as a subquery `ur (message_id, flags)`. */
-  private readonly unreadRows = `(SELECT message_id, flags FROM um_user_messages INDEXED BY ix_um_unread WHERE user_id = ? AND ${UNREAD}
+  /** The user's unread rows (the unread table's and the inbox's), as a subquery `ur (message_id, flags)`. */
+  private readonly unreadRows = `(SELECT message_id, flags FROM um_unread WHERE user_id = ?
      UNION ALL SELECT i.message_id, i.flags FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ? WHERE ${flagTest('i.flags', READ, 'none')})`;
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
     this.snapshot(() => {
-      for (const arm of [MAIN, INBOX]) {
+      for (const arm of [UNREAD_ARM, INBOX]) {
         rows.push(
           ...(this.statement(
             `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
-             FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id', 'ix_um_unread')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
+             FROM ${arm.from(' JOIN um_messages m ON m.id = um.message_id')} AND ${flagTest('um.flags', READ, 'none')} ORDER BY um.message_id DESC LIMIT ?`,
           ).all(userId, limit) as UnreadMessage[]),
         );
       }
@@ -660,12 +816,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   /**
-   * Whether the user has a row (in either level) for message `m.id`: two key probes. The
+   * Whether the user has a row (in any table) for message `m.id`: three key probes. The
    * per-user variants below start from the channel's (or topic's) messages and probe the user's
    * rows, so they cost by the channel, as the variants for the whole history do, and not by every
    * row of the user (a join from the user's rows read all of them when the topic had none).
    */
   private readonly userHasRow = `(EXISTS (SELECT 1 FROM um_user_messages a WHERE a.user_id = ? AND a.message_id = m.id)
+     OR EXISTS (SELECT 1 FROM um_unread c WHERE c.user_id = ? AND c.message_id = m.id)
      OR EXISTS (SELECT 1 FROM um_inbox b WHERE b.message_id = m.id AND b.user_id = ?))`;
 
   async topicHasMessages(realmId: number, streamId: number, topic: string, userId?: number): Promise<boolean> {
@@ -673,7 +830,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       userId === undefined
         ? this.statement('SELECT 1 AS x FROM um_messages WHERE stream_id = ? AND topic_key = ? AND realm_id = ? LIMIT 1').get(streamId, topic.toLowerCase(), realmId)
         : this.statement(`SELECT 1 AS x FROM um_messages m WHERE m.stream_id = ? AND m.topic_key = ? AND m.realm_id = ? AND ${this.userHasRow} ORDER BY m.id DESC LIMIT 1`)
-            .get(streamId, topic.toLowerCase(), realmId, userId, userId);
+            .get(streamId, topic.toLowerCase(), realmId, userId, userId, userId);
     return row !== undefined;
   }
 
@@ -684,7 +841,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         : this.statement(
             `SELECT m.topic AS topic, max(m.id) AS maxId FROM um_messages m
              WHERE m.stream_id = ? AND m.realm_id = ? AND ${this.userHasRow} GROUP BY m.topic ORDER BY maxId DESC`,
-          ).all(streamId, realmId, userId, userId)
+          ).all(streamId, realmId, userId, userId, userId)
     ) as { topic: string; maxId: number }[];
     return firstPerTopic(rows);
   }
@@ -715,12 +872,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   async maxMessageId(realmId: number, userId?: number): Promise<number | null> {
     if (userId === undefined) return (this.statement('SELECT max(id) AS id FROM um_messages WHERE realm_id = ?').get(realmId) as { id: number | null }).id;
-    // Each level's max apart: one key lookup each (the max over both as one subquery read every row of the user).
-    const [main, inbox] = this.snapshot(() => [
+    // Each table's max apart: one key lookup each (the max over all as one subquery read every row of the user).
+    const ids = this.snapshot(() => [
       this.statement('SELECT max(message_id) AS id FROM um_user_messages WHERE user_id = ?').get(userId) as { id: number | null },
+      this.statement('SELECT max(message_id) AS id FROM um_unread WHERE user_id = ?').get(userId) as { id: number | null },
       this.statement('SELECT max(i.message_id) AS id FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?').get(userId) as { id: number | null },
-    ]);
-    return main.id === null ? inbox.id : inbox.id === null ? main.id : Math.max(main.id, inbox.id);
+    ]).flatMap((r) => (r.id === null ? [] : [r.id]));
+    return ids.length === 0 ? null : Math.max(...ids);
   }
 
   async health(): Promise<{ ok: boolean; detail?: string }> {
