@@ -222,6 +222,8 @@ describe('SqliteUserMessageStore reads by table and partial index', () => {
     expect(counts.result).toMatchObject({ total: 2, mentioned: 1 });
     expect(counts.plans.length).toBeGreaterThan(0);
     for (const plan of counts.plans) expect(plan).toContain('SEARCH um_unread USING PRIMARY KEY (user_id=?)');
+    // From the unread rows to their messages, never the other way (a read of every channel message).
+    for (const plan of counts.plans) expect(plan).not.toMatch(/ix_um_messages_stream|SCAN m\b/);
     for (const statement of [...unread.statements, ...counts.statements]) expect(statement).not.toContain('um_user_messages');
     db.close();
   });

@@ -794,13 +794,18 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     return this.snapshot(() => this.readUnreadCounts(userId));
   }
 
+  /**
+   * Each query starts from the user's unread rows (CROSS JOIN fixes that order): joined the other
+   * way SQLite's planner read every channel message through ix_um_messages_stream_topic (for its
+   * GROUP BY order), which grows with the organization's history, not the user's unread rows.
+   */
   private readUnreadCounts(userId: number): UnreadCounts {
     const topics = this.statement(
-      `SELECT m.stream_id AS streamId, min(m.topic) AS topic, count(*) AS count FROM ${this.unreadRows} ur JOIN um_messages m ON m.id = ur.message_id
+      `SELECT m.stream_id AS streamId, min(m.topic) AS topic, count(*) AS count FROM ${this.unreadRows} ur CROSS JOIN um_messages m ON m.id = ur.message_id
        WHERE m.stream_id IS NOT NULL GROUP BY m.stream_id, m.topic_key ORDER BY m.stream_id, m.topic_key`,
     ).all(userId, userId) as UnreadCounts['topics'];
     const conversations = this.statement(
-      `SELECT m.dm_key AS dmKey, count(*) AS count FROM ${this.unreadRows} ur JOIN um_messages m ON m.id = ur.message_id
+      `SELECT m.dm_key AS dmKey, count(*) AS count FROM ${this.unreadRows} ur CROSS JOIN um_messages m ON m.id = ur.message_id
        WHERE m.dm_key IS NOT NULL GROUP BY m.dm_key ORDER BY m.dm_key`,
     ).all(userId, userId) as UnreadCounts['conversations'];
     const { mentioned, total } = this.statement(
