@@ -44,14 +44,25 @@ type RawEventRow = [position: number, eventId: string, streamId: string, revisio
 /** Rows this process committed last that live subscriptions read without a query (see SqliteEventStore.recent). */
 const RECENT_ROWS = 1024;
 
+const recordedOf = (row: RawEventRow): RecordedEvent => {
+  const [position, id, streamId, revision, type, data, metadata, recordedAt] = row;
+  return { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
+};
+
 const fromRaw = (rows: RawEventRow[]): RecordedEvent[] => {
   const events: RecordedEvent[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const [position, id, streamId, revision, type, data, metadata, recordedAt] = rows[i];
-    events[i] = { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
-  }
+  for (let i = 0; i < rows.length; i++) events[i] = recordedOf(rows[i]);
   return events;
 };
+
+/** Freezes an event and everything in it (see the freezeDelivered option). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+  }
+  return value;
+}
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
@@ -108,6 +119,14 @@ export class SqliteEventStore implements EventStorePort {
    * for (three subscriptions read every send; issue #23). Anything not here is read from the table.
    */
   private recent: RawEventRow[] = [];
+  /**
+   * The events of `recent` (same indexes), parsed once by the first subscription that reads them
+   * and shared by every other (three read every send; parsing each row's JSON once per
+   * subscription cost about 3 % of a send; issue #23). Shared, so never changed in place: no
+   * subscriber does (projections build new documents; with freezeDelivered they are frozen,
+   * which the test suites turn on, so a subscriber that changed one would fail there).
+   */
+  private recentEvents: (RecordedEvent | undefined)[] = [];
 
   /**
    * EventStorePort.appendWithNextId: offered once the id sequences on this store's connection are
@@ -125,6 +144,12 @@ export class SqliteEventStore implements EventStorePort {
        * subscriptions wake on them at once instead of at the next poll.
        */
       changes?: { onChange(listener: () => void): () => void };
+      /**
+       * Deep-freezes the events live subscriptions share (see recentEvents), so that a subscriber
+       * changing one throws instead of corrupting what the others read. For tests: it costs a
+       * few microseconds per event.
+       */
+      freezeDelivered?: boolean;
     } = { pollIntervalMs: 100, now: () => new Date() },
   ) {
     this.appended.setMaxListeners(0);
@@ -216,10 +241,17 @@ export class SqliteEventStore implements EventStorePort {
   private remember(rows: RawEventRow[]): void {
     for (const row of rows) {
       const recent = this.recent;
-      if (recent.length > 0 && row[0] !== recent[recent.length - 1][0] + 1) this.recent = [];
+      if (recent.length > 0 && row[0] !== recent[recent.length - 1][0] + 1) {
+        this.recent = [];
+        this.recentEvents = [];
+      }
       this.recent.push(row);
+      this.recentEvents.push(undefined);
     }
-    if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
+    if (this.recent.length > 2 * RECENT_ROWS) {
+      this.recent = this.recent.slice(-RECENT_ROWS);
+      this.recentEvents = this.recentEvents.slice(-RECENT_ROWS);
+    }
   }
 
   /** The position of this process's last commit in `recent` (undefined when it holds none). */
@@ -238,7 +270,19 @@ export class SqliteEventStore implements EventStorePort {
     if (recent.length === 0) return undefined;
     const index = Number(after ?? 0n) + 1 - recent[0][0];
     if (index < 0 || index >= recent.length) return undefined;
-    return fromRaw(recent.slice(index, index + maxCount));
+    const parsed = this.recentEvents;
+    const end = Math.min(recent.length, index + maxCount);
+    const events: RecordedEvent[] = new Array(end - index);
+    for (let i = index; i < end; i++) {
+      let event = parsed[i];
+      if (event === undefined) {
+        event = recordedOf(recent[i]);
+        if (this.options.freezeDelivered) deepFreeze(event);
+        parsed[i] = event;
+      }
+      events[i - index] = event;
+    }
+    return events;
   }
 
   /**
