@@ -120,13 +120,15 @@ export class SqliteEventStore implements EventStorePort {
    */
   private recent: RawEventRow[] = [];
   /**
-   * The events of `recent` (same indexes), parsed once by the first subscription that reads them
-   * and shared by every other (three read every send; parsing each row's JSON once per
-   * subscription cost about 3 % of a send; issue #23). Shared, so never changed in place: no
-   * subscriber does (projections build new documents; with freezeDelivered they are frozen,
-   * which the test suites turn on, so a subscriber that changed one would fail there).
+   * The events of this process's last group commit (from position `first`), parsed once by the
+   * first subscription that reads them and shared by the others (three read every send: parsing
+   * each row's JSON once per subscription cost about 3 % of a send; issue #23). Only the last
+   * group's: kept longer, the parsed events would outlive the young generation and cost more in
+   * garbage collection than the parsing saved. Shared, so never changed in place: no subscriber
+   * does (with freezeDelivered they are frozen, which the test suites turn on, so a subscriber
+   * that changed one fails there).
    */
-  private recentEvents: (RecordedEvent | undefined)[] = [];
+  private lastGroup: { first: number; events: (RecordedEvent | undefined)[] } = { first: 0, events: [] };
 
   /**
    * EventStorePort.appendWithNextId: offered once the id sequences on this store's connection are
@@ -232,7 +234,15 @@ export class SqliteEventStore implements EventStorePort {
       for (const queued of group) queued.done({ error });
       return;
     }
-    for (const queued of group) if (queued.outcome!.error === undefined) this.remember(queued.written);
+    let committed = 0;
+    for (const queued of group) {
+      if (queued.outcome!.error !== undefined) continue;
+      this.remember(queued.written);
+      committed += queued.written.length;
+    }
+    // The rows just committed end `recent` (which holds fewer of them if it started anew at a gap among them).
+    committed = Math.min(committed, this.recent.length);
+    this.lastGroup = committed === 0 ? { first: 0, events: [] } : { first: this.recent[this.recent.length - committed][0], events: new Array(committed) };
     if (group.some((queued) => queued.outcome!.error === undefined && queued.outcome!.value !== undefined)) this.appended.emit('appended');
     for (const queued of group) queued.done(queued.outcome!);
   }
@@ -241,17 +251,10 @@ export class SqliteEventStore implements EventStorePort {
   private remember(rows: RawEventRow[]): void {
     for (const row of rows) {
       const recent = this.recent;
-      if (recent.length > 0 && row[0] !== recent[recent.length - 1][0] + 1) {
-        this.recent = [];
-        this.recentEvents = [];
-      }
+      if (recent.length > 0 && row[0] !== recent[recent.length - 1][0] + 1) this.recent = [];
       this.recent.push(row);
-      this.recentEvents.push(undefined);
     }
-    if (this.recent.length > 2 * RECENT_ROWS) {
-      this.recent = this.recent.slice(-RECENT_ROWS);
-      this.recentEvents = this.recentEvents.slice(-RECENT_ROWS);
-    }
+    if (this.recent.length > 2 * RECENT_ROWS) this.recent = this.recent.slice(-RECENT_ROWS);
   }
 
   /** The position of this process's last commit in `recent` (undefined when it holds none). */
@@ -270,15 +273,21 @@ export class SqliteEventStore implements EventStorePort {
     if (recent.length === 0) return undefined;
     const index = Number(after ?? 0n) + 1 - recent[0][0];
     if (index < 0 || index >= recent.length) return undefined;
-    const parsed = this.recentEvents;
+    const { first, events: shared } = this.lastGroup;
     const end = Math.min(recent.length, index + maxCount);
     const events: RecordedEvent[] = new Array(end - index);
     for (let i = index; i < end; i++) {
-      let event = parsed[i];
+      const row = recent[i];
+      const k = row[0] - first;
+      if (k < 0 || k >= shared.length) {
+        events[i - index] = recordedOf(row);
+        continue;
+      }
+      let event = shared[k];
       if (event === undefined) {
-        event = recordedOf(recent[i]);
+        event = recordedOf(row);
         if (this.options.freezeDelivered) deepFreeze(event);
-        parsed[i] = event;
+        shared[k] = event;
       }
       events[i - index] = event;
     }
