@@ -45,8 +45,9 @@ let lastStamp = 0;
 const nextStamp = () => ++lastStamp;
 
 /**
- * Commits of every SqliteReadStore of this process (each on its own connection): another
- * connection's commit in this process ends the reuse of a `data_version` read (see changeStamp).
+ * Changes (commits, collections ensured or dropped) of every SqliteReadStore of this process, each
+ * on its own connection: another connection's change in this process ends the reuse of a
+ * `data_version` read (see changeStamp).
  */
 let commitsInProcess = 0;
 
@@ -104,7 +105,8 @@ export class SqliteReadStore implements ReadStorePort {
    * before it began, a wake-up of the change watcher is a turn of its own. So a commit of another
    * process that a turn's second check misses is one that no caller of it can know of, except by
    * reading this database's checkpoints (a read-your-writes wait that finds them already moved):
-   * reading them ends the reuse, so the next check reads `data_version` again.
+   * reading them ends the reuse, as does a change by another read store of this process (a worker
+   * and API applications in one test process), so the next check reads `data_version` again.
    */
   changeStamp(collection: string | readonly string[]): number {
     if (!this.versionFresh || this.versionCommits !== commitsInProcess) {
@@ -116,7 +118,8 @@ export class SqliteReadStore implements ReadStorePort {
       this.versionCommits = commitsInProcess;
       if (!this.versionFresh) {
         this.versionFresh = true;
-        queueMicrotask(this.forgetVersionAfterTurn);
+        // A promise's reaction rather than queueMicrotask, which wraps each callback in an AsyncResource.
+        void Promise.resolve().then(this.forgetVersionAfterTurn);
       }
     }
     let stamp = this.foreignStamp;
@@ -127,6 +130,7 @@ export class SqliteReadStore implements ReadStorePort {
 
   private changed(collection: string): void {
     this.collectionStamps.set(collection, nextStamp());
+    commitsInProcess++;
   }
 
   private statement(sql: string): Database.Statement {
@@ -389,7 +393,6 @@ export class SqliteReadStore implements ReadStorePort {
     } finally {
       // The transaction ran synchronously: no reader ran during it, every later one sees a new stamp.
       for (const write of writes) this.changed(write.collection);
-      commitsInProcess++;
     }
   }
 
