@@ -115,7 +115,8 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     const db = openEmbedded('events.sqlite');
     // Appends of the other processes on this data directory wake the subscriptions at once.
     const changes = watch([{ db, file: join(config.dataDir, 'events.sqlite') }], 100);
-    return new SqliteEventStore(db, { pollIntervalMs: 100, now: () => clock.now(), changes });
+    // Under jest, the events live subscriptions share are frozen: a subscriber that changed one fails the tests.
+    return new SqliteEventStore(db, { pollIntervalMs: 100, now: () => clock.now(), changes, freezeDelivered: process.env.JEST_WORKER_ID !== undefined });
   };
   const rawEvents =
     config.eventStoreDriver === 'servers'

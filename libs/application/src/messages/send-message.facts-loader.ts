@@ -11,10 +11,12 @@ import {
   normalizeTopic,
   possibleReferences,
   type RealmTopicsPolicy,
+  sendPolicyDependsOnInitiation,
   type RenderContext,
   type SendMessageFacts,
   truncateTopic,
   type UserFacts,
+  VISIBILITY_POLICY,
   type VisibilityPolicy,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
@@ -169,13 +171,17 @@ export class SendMessageFactsLoader {
     facts.botOwnerSubscribed = ownerSubscribed;
     facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;
     if (references.wildcards) facts.topicParticipantIds = await this.userMessages.topicParticipants(realmId, channel.stream_id, topic);
-    if (!sender.is_bot) {
+    facts.topicPolicies = await this.topicPolicies(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
+    facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
+    // Whether the sender initiates the topic is looked up only when the sender's automatic policy
+    // depends on it (not once they follow the topic): otherwise it stays true, which the decider
+    // then does not read.
+    const current = facts.topicPolicies[sender.user_id] ?? VISIBILITY_POLICY.INHERIT;
+    if (!sender.is_bot && sendPolicyDependsOnInitiation(DEFAULT_TOPIC_AUTOMATION, current, facts.senderMutedChannel)) {
       facts.topicHasVisibleMessages = canAccessChannelHistory(sender.role_name, channel, subscribed)
         ? await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic)
         : await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic, sender.user_id);
     }
-    facts.topicPolicies = await this.topicPolicies(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
-    facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
     return facts;
   }
 

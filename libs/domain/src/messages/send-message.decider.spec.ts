@@ -1,5 +1,5 @@
 import { channelFacts, deciderSpec, directoryOf, sendMessage, userFacts, userTopicPolicyChanged } from '@app/testing';
-import { automaticNewVisibilityPolicy, DomainError, messageDecider, type SendMessageFacts } from '@app/domain';
+import { AUTOMATIC_POLICY, automaticNewVisibilityPolicy, DEFAULT_TOPIC_AUTOMATION, DomainError, messageDecider, sendPolicyDependsOnInitiation, type SendMessageFacts } from '@app/domain';
 
 const given = deciderSpec(messageDecider);
 const hamlet = userFacts();
@@ -216,6 +216,21 @@ describe('messageDecider: automatic topic visibility', () => {
     expect(automaticNewVisibilityPolicy(eventsOf({ senderMutedChannel: true }), 10)).toBe(2));
 
   it('never changes a bot sender\'s topics', () => expect(eventsOf({ sender: bot, topicHasVisibleMessages: false, subscriberIds: [20] })).toHaveLength(1));
+
+  it('depends on whether the sender initiates the topic only while nothing else decides (what the facts loader reads it for)', () => {
+    // Default settings (follow on initiation): an inherited policy depends on it, a followed or muted one does not.
+    expect(sendPolicyDependsOnInitiation(DEFAULT_TOPIC_AUTOMATION, 0, false)).toBe(true);
+    expect(sendPolicyDependsOnInitiation(DEFAULT_TOPIC_AUTOMATION, 3, false)).toBe(false);
+    expect(sendPolicyDependsOnInitiation(DEFAULT_TOPIC_AUTOMATION, 1, false)).toBe(false);
+    expect(sendPolicyDependsOnInitiation(DEFAULT_TOPIC_AUTOMATION, 0, true)).toBe(true);
+    // Settings that follow on every send, or never change anything, never depend on it.
+    expect(sendPolicyDependsOnInitiation({ ...DEFAULT_TOPIC_AUTOMATION, followTopics: AUTOMATIC_POLICY.ON_SEND }, 0, false)).toBe(false);
+    expect(sendPolicyDependsOnInitiation({ ...DEFAULT_TOPIC_AUTOMATION, followTopics: AUTOMATIC_POLICY.NEVER, unmuteTopicsInMutedChannels: AUTOMATIC_POLICY.NEVER }, 0, true)).toBe(false);
+    // Where it does not depend on it, the decider's events are the same either way.
+    for (const topicPolicies of [{ 10: 3 as const }, { 10: 1 as const }]) {
+      expect(eventsOf({ topicHasVisibleMessages: false, topicPolicies })).toEqual(eventsOf({ topicHasVisibleMessages: true, topicPolicies }));
+    }
+  });
 
   it('follows the topic for mentioned humans unless they muted it', () => {
     const events = eventsOf({ content: '@**Cordelia Lear** @**Polonius**', mentionables: [cordelia, polonius], subscriberIds: [10, 11, 12], topicPolicies: { 12: 1 } });

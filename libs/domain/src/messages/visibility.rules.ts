@@ -41,6 +41,16 @@ export function visibilityPolicyForSend(
 }
 
 /**
+ * Whether visibilityPolicyForSend answers differently for a sender who initiates the topic and
+ * one who does not, given the rest. When it does not (the sender already follows the topic, or
+ * settings that ignore initiation), a send need not look up whether the topic has earlier
+ * messages the sender can see (issue #23: a read per send otherwise).
+ */
+export function sendPolicyDependsOnInitiation(settings: TopicAutomationSettings, current: VisibilityPolicy, channelMuted: boolean): boolean {
+  return visibilityPolicyForSend(settings, current, channelMuted, true) !== visibilityPolicyForSend(settings, current, channelMuted, false);
+}
+
+/**
  * zerver/lib/message.py extract_unread_data_from_um_rows is_row_muted: whether a channel
  * message is hidden by muting. A muted channel hides its topics unless they are unmuted or
  * followed; in other channels only muted topics are hidden.

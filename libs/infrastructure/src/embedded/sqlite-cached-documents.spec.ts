@@ -19,6 +19,13 @@ function moveAnnToTeam4FromAnotherProcess(file: string): void {
 
 type Person = { name: string; team: number };
 
+/**
+ * The next turn of the event loop. Another process's commit is seen by the change checks of the
+ * turns after it (see SqliteReadStore.changeStamp); a test that commits from another process
+ * synchronously, inside its own turn, takes one before checking.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 const spec: CollectionSpec = { name: 'people', fields: [{ name: 'team', type: 'number' }] };
 const otherSpec: CollectionSpec = { name: 'teams', fields: [] };
 
@@ -121,7 +128,33 @@ describe('CachedDocuments over the embedded read store', () => {
     const load = () => reader.get<Person>('people', '1');
     expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 1 });
     moveAnnToTeam4FromAnotherProcess(file);
+    await nextTurn();
     expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
+  });
+
+  it('reads data_version once per turn: another process\'s commit shows in the next turn, or at once after a checkpoint read', async () => {
+    const reader = await open();
+    await put(reader, 'people', '1', { name: 'ann', team: 1 });
+    const cache = new CachedDocuments<Person>(reader, 'people');
+    const load = () => reader.get<Person>('people', '1');
+    await nextTurn();
+    const stamp = reader.changeStamp('people');
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 1 });
+    // In the same turn (as a send's second check after its authentication's), the commit is not seen yet...
+    moveAnnToTeam4FromAnotherProcess(file);
+    expect(reader.changeStamp('people')).toBe(stamp);
+    expect(cache.peek('1')).toEqual({ name: 'ann', team: 1 });
+    // ...and in the next turn it is.
+    await nextTurn();
+    expect(reader.changeStamp('people')).not.toBe(stamp);
+    expect(cache.peek('1')).toBeUndefined();
+    expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
+    // A read of the checkpoints (a read-your-writes wait) may show another process's commit: the next check reads data_version again.
+    const later = reader.changeStamp('people');
+    moveAnnToTeam4FromAnotherProcess(file);
+    expect(reader.changeStamp('people')).toBe(later);
+    await reader.getCheckpoints();
+    expect(reader.changeStamp('people')).not.toBe(later);
   });
 
   describe('peek (the answer from memory only, for authentication\'s synchronous path)', () => {
@@ -160,6 +193,7 @@ describe('CachedDocuments over the embedded read store', () => {
       expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 3 });
       expect(cache.peek('1')).toEqual({ name: 'ann', team: 3 });
       moveAnnToTeam4FromAnotherProcess(file);
+      await nextTurn();
       expect(cache.peek('1')).toBeUndefined();
       expect(await cache.get('1', load)).toEqual({ name: 'ann', team: 4 });
     });

@@ -228,6 +228,42 @@ describe('SqliteEventStore live subscriptions', () => {
     expect(tableReads.filter((p) => p < Number(stored[3].position))).toEqual([]);
   });
 
+  it('parses each of its own events once for every subscription, and frozen with freezeDelivered a subscriber cannot change them', async () => {
+    await store.close();
+    store = new SqliteEventStore(db, { pollIntervalMs: 10, now: () => new Date(), freezeDelivered: true });
+    const first: Awaited<ReturnType<SqliteEventStore['readAll']>> = [];
+    const second: typeof first = [];
+    const refused: unknown[] = [];
+    const one = store.subscribeToAll({}, async (batch) => void first.push(...batch));
+    const two = store.subscribeToAll({}, async (batch) => {
+      second.push(...batch);
+      for (const e of batch) {
+        try {
+          (e.data as { list: number[] }).list.push(3);
+        } catch (error) {
+          refused.push(error);
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const parse = jest.spyOn(JSON, 'parse');
+    await store.appendToStream('s', [event('a'), event('b')], { expectedRevision: 'no_stream' });
+    for (let i = 0; i < 200 && (first.length < 2 || second.length < 2); i++) await new Promise((r) => setTimeout(r, 5));
+    const parses = parse.mock.calls.length;
+    parse.mockRestore();
+    await one.close();
+    await two.close();
+    expect(first.map((e) => e.id)).toEqual(['a', 'b']);
+    // The same objects (data and metadata parsed once per event, not once per subscription), as stored.
+    expect(second).toHaveLength(2);
+    second.forEach((e, i) => expect(e).toBe(first[i]));
+    expect(parses).toBe(4);
+    expect(first).toEqual(await store.readAll({ maxCount: 10 }));
+    expect(Object.isFrozen(first[0].data)).toBe(true);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toBeInstanceOf(TypeError);
+  });
+
   it('with commits of other processes reported, queries only when one is reported or the poll comes', async () => {
     const listeners = new Set<() => void>();
     const changes = { onChange: (listener: () => void) => (listeners.add(listener), () => void listeners.delete(listener)) };

@@ -44,14 +44,25 @@ type RawEventRow = [position: number, eventId: string, streamId: string, revisio
 /** Rows this process committed last that live subscriptions read without a query (see SqliteEventStore.recent). */
 const RECENT_ROWS = 1024;
 
+const recordedOf = (row: RawEventRow): RecordedEvent => {
+  const [position, id, streamId, revision, type, data, metadata, recordedAt] = row;
+  return { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
+};
+
 const fromRaw = (rows: RawEventRow[]): RecordedEvent[] => {
   const events: RecordedEvent[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const [position, id, streamId, revision, type, data, metadata, recordedAt] = rows[i];
-    events[i] = { id, streamId, revision: BigInt(revision), position: BigInt(position), type, data: JSON.parse(data), metadata: JSON.parse(metadata), recordedAt };
-  }
+  for (let i = 0; i < rows.length; i++) events[i] = recordedOf(rows[i]);
   return events;
 };
+
+/** Freezes an event and everything in it (see the freezeDelivered option). */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+  }
+  return value;
+}
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
@@ -108,6 +119,16 @@ export class SqliteEventStore implements EventStorePort {
    * for (three subscriptions read every send; issue #23). Anything not here is read from the table.
    */
   private recent: RawEventRow[] = [];
+  /**
+   * The events of this process's last group commit (from position `first`), parsed once by the
+   * first subscription that reads them and shared by the others (three read every send: parsing
+   * each row's JSON once per subscription cost about 3 % of a send; issue #23). Only the last
+   * group's: kept longer, the parsed events would outlive the young generation and cost more in
+   * garbage collection than the parsing saved. Shared, so never changed in place: no subscriber
+   * does (with freezeDelivered they are frozen, which the test suites turn on, so a subscriber
+   * that changed one fails there).
+   */
+  private lastGroup: { first: number; events: (RecordedEvent | undefined)[] } = { first: 0, events: [] };
 
   /**
    * EventStorePort.appendWithNextId: offered once the id sequences on this store's connection are
@@ -125,6 +146,12 @@ export class SqliteEventStore implements EventStorePort {
        * subscriptions wake on them at once instead of at the next poll.
        */
       changes?: { onChange(listener: () => void): () => void };
+      /**
+       * Deep-freezes the events live subscriptions share (see recentEvents), so that a subscriber
+       * changing one throws instead of corrupting what the others read. For tests: it costs a
+       * few microseconds per event.
+       */
+      freezeDelivered?: boolean;
     } = { pollIntervalMs: 100, now: () => new Date() },
   ) {
     this.appended.setMaxListeners(0);
@@ -207,7 +234,15 @@ export class SqliteEventStore implements EventStorePort {
       for (const queued of group) queued.done({ error });
       return;
     }
-    for (const queued of group) if (queued.outcome!.error === undefined) this.remember(queued.written);
+    let committed = 0;
+    for (const queued of group) {
+      if (queued.outcome!.error !== undefined) continue;
+      this.remember(queued.written);
+      committed += queued.written.length;
+    }
+    // The rows just committed end `recent` (which holds fewer of them if it started anew at a gap among them).
+    committed = Math.min(committed, this.recent.length);
+    this.lastGroup = committed === 0 ? { first: 0, events: [] } : { first: this.recent[this.recent.length - committed][0], events: new Array(committed) };
     if (group.some((queued) => queued.outcome!.error === undefined && queued.outcome!.value !== undefined)) this.appended.emit('appended');
     for (const queued of group) queued.done(queued.outcome!);
   }
@@ -238,7 +273,25 @@ export class SqliteEventStore implements EventStorePort {
     if (recent.length === 0) return undefined;
     const index = Number(after ?? 0n) + 1 - recent[0][0];
     if (index < 0 || index >= recent.length) return undefined;
-    return fromRaw(recent.slice(index, index + maxCount));
+    const { first, events: shared } = this.lastGroup;
+    const end = Math.min(recent.length, index + maxCount);
+    const events: RecordedEvent[] = new Array(end - index);
+    for (let i = index; i < end; i++) {
+      const row = recent[i];
+      const k = row[0] - first;
+      if (k < 0 || k >= shared.length) {
+        events[i - index] = recordedOf(row);
+        continue;
+      }
+      let event = shared[k];
+      if (event === undefined) {
+        event = recordedOf(row);
+        if (this.options.freezeDelivered) deepFreeze(event);
+        shared[k] = event;
+      }
+      events[i - index] = event;
+    }
+    return events;
   }
 
   /**

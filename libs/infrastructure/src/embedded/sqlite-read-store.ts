@@ -44,6 +44,13 @@ const BULK_LOAD_ROWS = 2000;
 let lastStamp = 0;
 const nextStamp = () => ++lastStamp;
 
+/**
+ * Changes (commits, collections ensured or dropped) of every SqliteReadStore of this process, each
+ * on its own connection: another connection's change in this process ends the reuse of a
+ * `data_version` read (see changeStamp).
+ */
+let commitsInProcess = 0;
+
 type WriteStatements = {
   spec: CollectionSpec;
   upsert: Database.Statement;
@@ -66,6 +73,14 @@ export class SqliteReadStore implements ReadStorePort {
   private foreignStamp = nextStamp();
   private readonly dataVersion: Database.Statement<[], number>;
   private lastDataVersion: number;
+  /** lastDataVersion was read in this turn of the event loop (see changeStamp), after this many commits in the process. */
+  private versionFresh = false;
+  private versionCommits = 0;
+  private readonly forgetVersion = () => {
+    this.versionFresh = false;
+  };
+  /** Queued as a microtask: its tick runs once the turn's microtasks (and those they queue) have run. */
+  private readonly forgetVersionAfterTurn = () => process.nextTick(this.forgetVersion);
 
   constructor(private readonly db: Database.Database) {
     db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL)');
@@ -81,12 +96,31 @@ export class SqliteReadStore implements ReadStorePort {
    * from one counter, so the newest of several collections' stamps also changes whenever any of
    * them does: several collections cost one `PRAGMA data_version` (a few microseconds, a tenth of
    * an authenticated trivial request when asked once per document; issue #23).
+   *
+   * `data_version` is read at most once per turn of the event loop: one callback (a request's
+   * data, a timer) and the ticks and microtasks it queues, up to the next callback. A send asks
+   * twice in one turn (authentication, then its facts); the second answer is the first's (about
+   * 4 % of a send's CPU went to these reads; issue #23). Nothing from outside reaches a turn
+   * after it began but through reads of the stores themselves: a request answered in it arrived
+   * before it began, a wake-up of the change watcher is a turn of its own. So a commit of another
+   * process that a turn's second check misses is one that no caller of it can know of, except by
+   * reading this database's checkpoints (a read-your-writes wait that finds them already moved):
+   * reading them ends the reuse, as does a change by another read store of this process (a worker
+   * and API applications in one test process), so the next check reads `data_version` again.
    */
   changeStamp(collection: string | readonly string[]): number {
-    const version = this.dataVersion.get() as number;
-    if (version !== this.lastDataVersion) {
-      this.lastDataVersion = version;
-      this.foreignStamp = nextStamp();
+    if (!this.versionFresh || this.versionCommits !== commitsInProcess) {
+      const version = this.dataVersion.get() as number;
+      if (version !== this.lastDataVersion) {
+        this.lastDataVersion = version;
+        this.foreignStamp = nextStamp();
+      }
+      this.versionCommits = commitsInProcess;
+      if (!this.versionFresh) {
+        this.versionFresh = true;
+        // A promise's reaction rather than queueMicrotask, which wraps each callback in an AsyncResource.
+        void Promise.resolve().then(this.forgetVersionAfterTurn);
+      }
     }
     let stamp = this.foreignStamp;
     if (typeof collection === 'string') return Math.max(stamp, this.collectionStamps.get(collection) ?? 0);
@@ -96,6 +130,7 @@ export class SqliteReadStore implements ReadStorePort {
 
   private changed(collection: string): void {
     this.collectionStamps.set(collection, nextStamp());
+    commitsInProcess++;
   }
 
   private statement(sql: string): Database.Statement {
@@ -362,11 +397,13 @@ export class SqliteReadStore implements ReadStorePort {
   }
 
   async getCheckpoint(name: string): Promise<GlobalPosition | undefined> {
+    this.versionFresh = false; // what it reads may show another process's commit: see changeStamp
     const row = this.statement('SELECT position FROM checkpoints WHERE name = ?').get(name) as { position: string } | undefined;
     return row ? decodePosition(row.position) : undefined;
   }
 
   async getCheckpoints(): Promise<Record<string, GlobalPosition>> {
+    this.versionFresh = false; // see getCheckpoint
     const rows = this.statement('SELECT name, position FROM checkpoints').all() as { name: string; position: string }[];
     return Object.fromEntries(rows.map((r) => [r.name, decodePosition(r.position)]));
   }
