@@ -65,6 +65,29 @@ describe('POST /messages', () => {
       expect(expectSuccess(await send('cordelia', { type: 'channel', to: 'Denmark', topic: 'new topic', content: 'third' }))).not.toHaveProperty('automatic_new_visibility_policy');
     });
 
+    it("follows the sender's own automatic topic settings, changed at any time (PATCH /settings)", async () => {
+      const policyOf = (response: Parameters<typeof expectSuccess>[0]) => expectSuccess(response).automatic_new_visibility_policy;
+      expect(policyOf(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'first', content: 'default: follow on initiation' }))).toBe(3);
+      expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { automatically_follow_topics_policy: 4 }));
+      expect(policyOf(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'second', content: 'never' }))).toBeUndefined();
+      // On send: a topic someone else started is followed at the sender's first message in it.
+      expectSuccess(await send('cordelia', { type: 'channel', to: 'Denmark', topic: 'cordelia started', content: 'hi' }));
+      expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { automatically_follow_topics_policy: 2 }));
+      expect(policyOf(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'cordelia started', content: 'on send' }))).toBe(3);
+    });
+
+    it("follows a mentioned user's automatically_follow_topics_where_mentioned", async () => {
+      const followed = async (who: string) => {
+        const state = expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) }));
+        return (state.user_topics as { topic_name: string; visibility_policy: number }[]).filter((t) => t.visibility_policy === 3).map((t) => t.topic_name);
+      };
+      expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'mention one', content: '@**Cordelia Lear** look' }));
+      expect(await followed('cordelia')).toEqual(['mention one']);
+      expectSuccess(await api.as('cordelia').patch('/api/v1/settings', { automatically_follow_topics_where_mentioned: false }));
+      expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'mention two', content: '@**Cordelia Lear** again' }));
+      expect(await followed('cordelia')).toEqual(['mention one']);
+    });
+
     it('accepts the channel as an id, a JSON name and a JSON list of one, and the topic as `subject`', async () => {
       for (const to of [String(denmark), '"Denmark"', `[${denmark}]`, '["denmark"]']) {
         expectSuccess(await send('hamlet', { type: 'stream', to, subject: 'aliases', content: `to ${to}` }));

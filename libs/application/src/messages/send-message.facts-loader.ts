@@ -2,6 +2,7 @@ import { AlertWordQueries } from '../alert-words/alert-word.queries';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type Addressee,
+  type AutomaticPolicy,
   channelNameKey,
   DEFAULT_REALM_MESSAGING_SETTINGS,
   DEFAULT_TOPIC_AUTOMATION,
@@ -14,6 +15,7 @@ import {
   sendPolicyDependsOnInitiation,
   type RenderContext,
   type SendMessageFacts,
+  type TopicAutomationSettings,
   truncateTopic,
   type UserFacts,
   VISIBILITY_POLICY,
@@ -36,6 +38,7 @@ import { USERS } from '../users/user.documents';
 import { REALMS, type RealmDocument } from '../realms/realm.documents';
 import { ALERT_WORDS } from '../alert-words/alert-word.documents';
 import { LINKIFIERS } from '../linkifiers/linkifier.documents';
+import { USER_SETTINGS_COLLECTION, type UserSettingsDocument } from '../settings/user-settings.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
 import { canAccessChannelHistory } from './message-access';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
@@ -51,12 +54,19 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
   botOwnerId: user.bot_owner_id,
 });
 
+/** A user's automatic topic settings from their settings document (absent keys: Zulip's defaults). */
+const topicAutomationOf = (doc: UserSettingsDocument | undefined): TopicAutomationSettings => ({
+  followTopics: (doc?.automatically_follow_topics_policy ?? DEFAULT_TOPIC_AUTOMATION.followTopics) as AutomaticPolicy,
+  unmuteTopicsInMutedChannels: (doc?.automatically_unmute_topics_in_muted_streams_policy ?? DEFAULT_TOPIC_AUTOMATION.unmuteTopicsInMutedChannels) as AutomaticPolicy,
+  followTopicsWhereMentioned: doc?.automatically_follow_topics_where_mentioned ?? DEFAULT_TOPIC_AUTOMATION.followTopicsWhereMentioned,
+});
+
 /**
  * The collections the facts of a send to a channel come from, besides the message index. A send
  * changes none of them, except the first of a topic (the sender's automatic follow, in
  * user_topics), so between changes the facts of the next send are answered from memory (issue #23).
  */
-const SEND_FACT_COLLECTIONS = [REALMS, CHANNELS, CHANNEL_MEMBERS, SUBSCRIPTIONS, USERS, ALERT_WORDS, LINKIFIERS, USER_TOPICS] as const;
+const SEND_FACT_COLLECTIONS = [REALMS, CHANNELS, CHANNEL_MEMBERS, SUBSCRIPTIONS, USERS, ALERT_WORDS, LINKIFIERS, USER_TOPICS, USER_SETTINGS_COLLECTION] as const;
 
 /** The cached reads of one send, with one change check for all of them (CachedDocuments.view). */
 export type SendFactsView = ReturnType<CachedDocuments<object>['view']>;
@@ -172,12 +182,13 @@ export class SendMessageFactsLoader {
     facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;
     if (references.wildcards) facts.topicParticipantIds = await this.userMessages.topicParticipants(realmId, channel.stream_id, topic);
     facts.topicPolicies = await this.topicPolicies(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
-    facts.topicAutomation = { [sender.user_id]: DEFAULT_TOPIC_AUTOMATION };
+    facts.topicAutomation = await this.topicAutomation(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)]);
     // Whether the sender initiates the topic is looked up only when the sender's automatic policy
     // depends on it (not once they follow the topic): otherwise it stays true, which the decider
     // then does not read.
     const current = facts.topicPolicies[sender.user_id] ?? VISIBILITY_POLICY.INHERIT;
-    if (!sender.is_bot && sendPolicyDependsOnInitiation(DEFAULT_TOPIC_AUTOMATION, current, facts.senderMutedChannel)) {
+    const senderAutomation = facts.topicAutomation[sender.user_id] ?? DEFAULT_TOPIC_AUTOMATION;
+    if (!sender.is_bot && sendPolicyDependsOnInitiation(senderAutomation, current, facts.senderMutedChannel)) {
       facts.topicHasVisibleMessages = canAccessChannelHistory(sender.role_name, channel, subscribed)
         ? await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic)
         : await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic, sender.user_id);
@@ -235,6 +246,24 @@ export class SendMessageFactsLoader {
       if (await this.channels.canAccess(actor, channel)) result.push({ id: channel.stream_id, name: channel.name });
     }
     return result;
+  }
+
+  /**
+   * The automatic topic settings (`automatically_follow_topics_policy`,
+   * `automatically_unmute_topics_in_muted_streams_policy`,
+   * `automatically_follow_topics_where_mentioned`) of the sender and of the users the content may
+   * mention, as visibility_policy_for_send_message and the follow-where-mentioned rule read them.
+   * The settings read model holds only what a user changed: a user without a document, or without
+   * one of these keys, has Zulip's default.
+   */
+  private async topicAutomation(view: SendFactsView, userIds: number[]): Promise<Record<number, TopicAutomationSettings>> {
+    const ids = [...new Set(userIds)].map(String);
+    const automation = await view.get(`topic-automation:${JSON.stringify(ids)}`, async () => {
+      const docs = await this.readStore.getMany<UserSettingsDocument>(USER_SETTINGS_COLLECTION, ids);
+      const byUser = new Map(docs.map(({ doc }) => [doc.user_id, doc]));
+      return Object.fromEntries(ids.map((id) => [id, topicAutomationOf(byUser.get(Number(id)))]));
+    });
+    return automation as Record<number, TopicAutomationSettings>;
   }
 
   private async topicPolicies(view: SendFactsView, userIds: number[], streamId: number, topic: string): Promise<Record<number, VisibilityPolicy>> {

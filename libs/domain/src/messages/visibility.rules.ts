@@ -4,7 +4,7 @@ import { VISIBILITY_POLICY, type VisibilityPolicy } from './messages.events';
 export const AUTOMATIC_POLICY = { ON_PARTICIPATION: 1, ON_SEND: 2, ON_INITIATION: 3, NEVER: 4 } as const;
 export type AutomaticPolicy = (typeof AUTOMATIC_POLICY)[keyof typeof AUTOMATIC_POLICY];
 
-/** A user's automatic topic settings; Zulip's defaults until personal settings exist on this server. */
+/** A user's automatic topic settings (their personal settings, Zulip's defaults where unchanged). */
 export type TopicAutomationSettings = {
   followTopics: AutomaticPolicy;
   unmuteTopicsInMutedChannels: AutomaticPolicy;
