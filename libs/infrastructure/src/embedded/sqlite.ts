@@ -14,7 +14,7 @@ export function openSqlite(file: string, synchronous: SqliteSynchronous = 'norma
   const db = new Database(file);
   // First: switching to WAL needs the lock another process (the CLI beside the server) may hold.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
   // Checkpoint the WAL every ~40 MiB instead of every ~4 MiB: each checkpoint fsyncs, and at the
   // default they dominated the append and replay tails (measured in bench/: raw single-row
@@ -23,6 +23,32 @@ export function openSqlite(file: string, synchronous: SqliteSynchronous = 'norma
   db.pragma('cache_size = -65536'); // 64 MiB
   db.pragma('foreign_keys = ON');
   return db;
+}
+
+/** How long a process starting beside others retries the switch to WAL (see switchToWal). */
+const WAL_SWITCH_RETRY_MS = 15_000;
+
+/**
+ * `PRAGMA journal_mode = WAL`, retried while SQLite answers "database is locked". Processes that
+ * open one file at the same moment right after another was killed (the split layout restarting,
+ * the crash specs' workers) contend for the locks of the switch and of the WAL's recovery, and
+ * the switch may then fail at once or after the busy timeout, which made a process fail to start
+ * (seen twice in test/crash when the whole suite ran under load). It retries with
+ * short pauses (a synchronous sleep: the connection is not in use yet) for a bounded time.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + WAL_SWITCH_RETRY_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, 25 + Math.floor(Math.random() * 50));
+    }
+  }
 }
 
 /** Beside a read-model database that is being filled from zero; see openReadModelDatabase. */
@@ -130,7 +156,7 @@ export function finishFreshLoad(db: Database.Database): void {
   fsyncPath(dirname(load.file));
   db.pragma('locking_mode = NORMAL');
   db.prepare('SELECT count(*) FROM sqlite_master').get(); // releases the exclusive lock
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   db.pragma(`synchronous = ${load.synchronous.toUpperCase()}`);
   db.pragma('wal_autocheckpoint = 10000');
 }
