@@ -44,7 +44,10 @@ function switchToWal(db: Database.Database): void {
       db.pragma('journal_mode = WAL');
       return;
     } catch (error) {
-      const busy = error instanceof Database.SqliteError && error.code.startsWith('SQLITE_BUSY');
+      // By its code, not `instanceof SqliteError`: the native addon keeps the error class of the
+      // first module instance that loaded it (under jest, another test file's).
+      const code = (error as { code?: unknown }).code;
+      const busy = typeof code === 'string' && code.startsWith('SQLITE_BUSY');
       if (!busy || Date.now() >= deadline) throw error;
       Atomics.wait(pause, 0, 0, 25 + Math.floor(Math.random() * 50));
     }
