@@ -4,6 +4,7 @@ import {
   type AllSubscription,
   type AllSubscriptionHandler,
   type AppendResult,
+  deepFreeze,
   type EventStorePort,
   type EventToAppend,
   type ExpectedRevision,
@@ -54,15 +55,6 @@ const fromRaw = (rows: RawEventRow[]): RecordedEvent[] => {
   for (let i = 0; i < rows.length; i++) events[i] = recordedOf(rows[i]);
   return events;
 };
-
-/** Freezes an event and everything in it (see the freezeDelivered option). */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value as object)) deepFreeze(inner);
-  }
-  return value;
-}
 
 const toRecorded = (row: EventRow): RecordedEvent => ({
   id: row.event_id,

@@ -49,7 +49,7 @@ const nextStamp = () => ++lastStamp;
  * on its own connection: another connection's change in this process ends the reuse of a
  * `data_version` read (see changeStamp).
  */
-let commitsInProcess = 0;
+let changesInProcess = 0;
 
 type WriteStatements = {
   spec: CollectionSpec;
@@ -73,9 +73,9 @@ export class SqliteReadStore implements ReadStorePort {
   private foreignStamp = nextStamp();
   private readonly dataVersion: Database.Statement<[], number>;
   private lastDataVersion: number;
-  /** lastDataVersion was read in this turn of the event loop (see changeStamp), after this many commits in the process. */
+  /** lastDataVersion was read in this turn of the event loop (see changeStamp), after this many changes in the process. */
   private versionFresh = false;
-  private versionCommits = 0;
+  private versionChanges = 0;
   private readonly forgetVersion = () => {
     this.versionFresh = false;
   };
@@ -109,13 +109,13 @@ export class SqliteReadStore implements ReadStorePort {
    * and API applications in one test process), so the next check reads `data_version` again.
    */
   changeStamp(collection: string | readonly string[]): number {
-    if (!this.versionFresh || this.versionCommits !== commitsInProcess) {
+    if (!this.versionFresh || this.versionChanges !== changesInProcess) {
       const version = this.dataVersion.get() as number;
       if (version !== this.lastDataVersion) {
         this.lastDataVersion = version;
         this.foreignStamp = nextStamp();
       }
-      this.versionCommits = commitsInProcess;
+      this.versionChanges = changesInProcess;
       if (!this.versionFresh) {
         this.versionFresh = true;
         // A promise's reaction rather than queueMicrotask, which wraps each callback in an AsyncResource.
@@ -130,7 +130,7 @@ export class SqliteReadStore implements ReadStorePort {
 
   private changed(collection: string): void {
     this.collectionStamps.set(collection, nextStamp());
-    commitsInProcess++;
+    changesInProcess++;
   }
 
   private statement(sql: string): Database.Statement {

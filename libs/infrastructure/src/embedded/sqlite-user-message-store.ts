@@ -133,18 +133,15 @@ const ascending = (ids: number[]): number[] => {
 };
 
 /** Rows the arm of a query reads: a row table, or the inbox probed message by message (CROSS JOIN fixes that order). */
-type Arm = { from: (join: string, index?: PartialIndex) => string; rows: string };
+type Arm = { from: (join: string, index?: PartialIndex) => string };
 const rowArm = (table: RowTable): Arm => ({
-  rows: table,
   from: (join, index) =>
     index === undefined
       ? `${table} um${join} WHERE um.user_id = ?`
       : `${table} um INDEXED BY ${indexName(table, index)}${join} WHERE um.user_id = ? AND ${PARTIAL_INDEXES[index].replace('flags', 'um.flags')}`,
 });
-const MAIN = rowArm('um_user_messages');
-const UNREAD_ARM = rowArm('um_unread');
+const ROW_ARMS: Record<RowTable, Arm> = { um_user_messages: rowArm('um_user_messages'), um_unread: rowArm('um_unread') };
 const INBOX: Arm = {
-  rows: 'um_inbox',
   from: (join) => `um_inbox_messages im CROSS JOIN um_inbox um ON um.message_id = im.message_id AND um.user_id = ?${join} WHERE 1`,
 };
 
@@ -696,7 +693,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const [lo, hi] = older ? [null, range.fromId] : [range.fromId, null];
     return this.snapshot(() => {
       const rows = armRows(INBOX, lo, hi, range.limit);
-      const arms = tables.map((table) => (table === 'um_user_messages' ? MAIN : UNREAD_ARM));
+      const arms = tables.map((table) => ROW_ARMS[table]);
       const byKey = query.terms.some((t) => !t.negated && (t.kind === 'id' || t.kind === 'ids'));
       if (arms.length < 2 || index !== undefined || byKey || query.terms.length === 0) {
         // One row table, or both read through a partial index (rows of the narrow's kind only) or
@@ -778,7 +775,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   async unreadMessages(userId: number, limit: number): Promise<UnreadMessage[]> {
     const rows: UnreadMessage[] = [];
     this.snapshot(() => {
-      for (const arm of [UNREAD_ARM, INBOX]) {
+      for (const arm of [ROW_ARMS.um_unread, INBOX]) {
         rows.push(
           ...(this.statement(
             `SELECT um.message_id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, um.flags AS flags
