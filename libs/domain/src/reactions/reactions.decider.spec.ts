@@ -114,10 +114,10 @@ describe('reactionsDecider', () => {
       settings: { followTopics: 1, unmuteTopicsInMutedChannels: 4, followTopicsWhereMentioned: true },
     };
 
-    it('given a user who follows topics on participation, when they react, then the reaction and the follow are recorded together', () =>
+    it('given a user who follows topics on participation, when they react, then the follow and the reaction are recorded together (the follow first, as Zulip sets it before notifying)', () =>
       given([]).when(add(10, 'octopus', { participation: following })).then([
-        { type: 'ReactionAdded', data: { realmId: 1, messageId: 42, userId: 10, emojiName: 'octopus', emojiCode: '1f419', reactionType: 'unicode_emoji', historical: false, at: NOW } },
         { type: 'UserTopicVisibilityPolicyChanged', data: { realmId: 1, userId: 10, streamId: 7, topic: 'Lunch', oldPolicy: 0, newPolicy: 3, messageId: 42, at: NOW } },
+        { type: 'ReactionAdded', data: { realmId: 1, messageId: 42, userId: 10, emojiName: 'octopus', emojiCode: '1f419', reactionType: 'unicode_emoji', historical: false, at: NOW } },
       ]));
 
     it('changes nothing for a topic already followed, and nothing for a refused reaction', () => {

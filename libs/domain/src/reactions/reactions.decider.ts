@@ -67,12 +67,13 @@ export const reactionsDecider: Decider<ReactionsCommand, ReactionEvent | UserTop
         const vote = state.reactions.find((r) => same(r, null, code!, type!));
         if (vote) name = vote.emojiName;
         else checkEmojiRequest(name, code, type, [emoji.customById, emoji.customByName].find((c) => c?.id === code) ?? null);
+        // The policy first, as do_add_reaction sets it before notify_reaction_update.
         return [
+          ...participationPolicyChanges(d.participation, { realmId, userId, messageId, at }),
           {
             type: 'ReactionAdded',
             data: { realmId, messageId, userId, emojiName: name, emojiCode: code, reactionType: type as ReactionType, historical: !d.hasRow, at },
           },
-          ...participationPolicyChanges(d.participation, { realmId, userId, messageId, at }),
         ];
       }
       case 'RemoveReaction': {

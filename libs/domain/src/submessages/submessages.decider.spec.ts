@@ -72,14 +72,14 @@ describe('submessagesDecider', () => {
       settings: { followTopics: 4, unmuteTopicsInMutedChannels: 1, followTopicsWhereMentioned: true },
     };
 
-    it('given a muted channel and unmute on participation, when the user votes, then the vote and the unmute are recorded together', () =>
+    it('given a muted channel and unmute on participation, when the user votes, then the unmute and the vote are recorded together', () =>
       given([]).when(add(CORDELIA, vote, { participation: unmuting })).then([
-        { type: 'SubmessageAdded', data: { realmId: 1, messageId: 42, submessageId: 5, senderId: CORDELIA, msgType: 'widget', content: JSON.stringify(vote), at: NOW } },
         { type: 'UserTopicVisibilityPolicyChanged', data: { realmId: 1, userId: CORDELIA, streamId: 7, topic: 'Lunch', oldPolicy: 0, newPolicy: 2, messageId: 42, at: NOW } },
+        { type: 'SubmessageAdded', data: { realmId: 1, messageId: 42, submessageId: 5, senderId: CORDELIA, msgType: 'widget', content: JSON.stringify(vote), at: NOW } },
       ]));
 
     it('counts any submessage (a new option too), and none that is refused', () => {
-      given([]).when(add(CORDELIA, { type: 'new_option', idx: 1, option: 'maybe' }, { participation: unmuting })).thenMatches([{ type: 'SubmessageAdded' }, { data: { newPolicy: 2 } }]);
+      given([]).when(add(CORDELIA, { type: 'new_option', idx: 1, option: 'maybe' }, { participation: unmuting })).thenMatches([{ data: { newPolicy: 2 } }, { type: 'SubmessageAdded' }]);
       given([]).when(add(CORDELIA, '{nope', { participation: unmuting })).thenThrows(InvalidSubmessageJsonError);
     });
 

@@ -60,9 +60,10 @@ export const submessagesDecider: Decider<SubmessagesCommand, SubmessageEvent | U
     const isWidgetAuthor = senderId === message.senderId;
     if (widgetType === 'poll') validatePollData(data, isWidgetAuthor);
     if (widgetType === 'todo') validateTodoData(data, isWidgetAuthor);
+    // The policy first, as do_add_submessage sets it before sending the `submessage` event.
     return [
-      { type: 'SubmessageAdded', data: { realmId, messageId, submessageId, senderId, msgType, content, at: now } },
       ...participationPolicyChanges(participation, { realmId, userId: senderId, messageId, at: now }),
+      { type: 'SubmessageAdded', data: { realmId, messageId, submessageId, senderId, msgType, content, at: now } },
     ];
   },
 
