@@ -329,6 +329,128 @@ describe('reactions', () => {
       expect(await eventsOf('hamlet', queue)).toEqual([]);
     });
   });
+  describe('automatic topic follow / unmute on participation (do_add_reaction)', () => {
+    const setting = async (who: string, settings: Record<string, number>) => expectSuccess(await api.as(who).patch('/api/v1/settings', settings));
+    const streamId = async (name: string) => expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
+    /** The user's policies (POST /register `user_topics`), as [topic, policy]. */
+    const policies = async (who: string) => {
+      const state = expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) }));
+      return (state.user_topics as { topic_name: string; visibility_policy: number }[]).map((t) => [t.topic_name, t.visibility_policy]);
+    };
+    const setPolicy = async (who: string, channel: string, visibility_policy: number) =>
+      expectSuccess(await api.as(who).post('/api/v1/user_topics', { stream_id: await streamId(channel), topic: 'reactions', visibility_policy }));
+    const muteChannel = async (who: string, channel: string) =>
+      expectSuccess(
+        await api.as(who).post('/api/v1/users/me/subscriptions/properties', { subscription_data: JSON.stringify([{ stream_id: await streamId(channel), property: 'is_muted', value: true }]) }),
+      );
+    const react = async (who: string, messageId: number, emoji_name = 'octopus') => {
+      await api.markEvents();
+      expectSuccess(await api.as(who).post(reactionsOf(messageId), { emoji_name }));
+      return (await api.newEvents()).map((e) => [e.streamId, e.type, e.type === 'UserTopicVisibilityPolicyChanged' ? e.data : undefined]);
+    };
+
+    it('follows the topic for a subscriber whose automatically_follow_topics_policy is "on participation" (1), recorded with the reaction', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      await setting('cordelia', { automatically_follow_topics_policy: 1 });
+      expect(await react('cordelia', messageId)).toEqual([
+        [`message_reactions-${messageId}`, 'UserTopicVisibilityPolicyChanged', expect.objectContaining({ userId: id('cordelia'), topic: 'reactions', oldPolicy: 0, newPolicy: 3, messageId })],
+        [`message_reactions-${messageId}`, 'ReactionAdded', undefined],
+      ]);
+      expect(await policies('cordelia')).toEqual([['reactions', 3]]);
+      // A second reaction in the followed topic changes nothing more.
+      expect((await react('cordelia', messageId, 'tada')).map(([, type]) => type)).toEqual(['ReactionAdded']);
+    });
+
+    it("changes nothing under Zulip's defaults and under \"never\" (4)", async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia', 'iago']);
+      await muteChannel('iago', 'Denmark');
+      await setting('iago', { automatically_follow_topics_policy: 4, automatically_unmute_topics_in_muted_streams_policy: 4 });
+      expect((await react('cordelia', messageId)).map(([, type]) => type)).toEqual(['ReactionAdded']);
+      expect((await react('iago', messageId)).map(([, type]) => type)).toEqual(['ReactionAdded']);
+      expect(await policies('cordelia')).toEqual([]);
+      expect(await policies('iago')).toEqual([]);
+    });
+
+    it('never lowers a followed topic, raises a muted one, and unmutes in a muted channel under the unmute policy', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      await muteChannel('cordelia', 'Denmark');
+      await setting('cordelia', { automatically_follow_topics_policy: 4, automatically_unmute_topics_in_muted_streams_policy: 1 });
+      // A muted channel: the topic is unmuted (visibility_policy 2).
+      expect(await react('cordelia', messageId)).toEqual([
+        [`message_reactions-${messageId}`, 'UserTopicVisibilityPolicyChanged', expect.objectContaining({ oldPolicy: 0, newPolicy: 2 })],
+        [`message_reactions-${messageId}`, 'ReactionAdded', undefined],
+      ]);
+      expect(await policies('cordelia')).toEqual([['reactions', 2]]);
+      // Followed: the unmute policy does not bring it down to UNMUTED.
+      await setPolicy('cordelia', 'Denmark', 3);
+      expect((await react('cordelia', messageId, 'tada')).map(([, type]) => type)).toEqual(['ReactionAdded']);
+      expect(await policies('cordelia')).toEqual([['reactions', 3]]);
+      // Muted by hand: raised again to UNMUTED.
+      await setPolicy('cordelia', 'Denmark', 1);
+      expect((await react('cordelia', messageId, 'heart'))[0][2]).toMatchObject({ oldPolicy: 1, newPolicy: 2 });
+      expect(await policies('cordelia')).toEqual([['reactions', 2]]);
+    });
+
+    it('follows a topic the user muted in a channel that is not muted, under the follow policy', async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      await setting('cordelia', { automatically_follow_topics_policy: 1, automatically_unmute_topics_in_muted_streams_policy: 1 });
+      await setPolicy('cordelia', 'Denmark', 1);
+      expect((await react('cordelia', messageId))[0][2]).toMatchObject({ oldPolicy: 1, newPolicy: 3 });
+      expect(await policies('cordelia')).toEqual([['reactions', 3]]);
+    });
+
+    it('changes nothing for a direct message, for a reader not subscribed to the channel, for a bot, or when a reaction is removed', async () => {
+      const dm = await directMessage('hamlet', ['cordelia']);
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      for (const who of ['cordelia', 'iago']) await setting(who, { automatically_follow_topics_policy: 1 });
+      expect((await react('cordelia', dm)).map(([, type]) => type)).toEqual(['ReactionAdded']);
+      // Iago reads the public channel without a subscription (access_stream_by_id gives no `sub`).
+      expect((await react('iago', messageId)).map(([, type]) => type)).toEqual(['ReactionAdded']);
+      expect(await policies('iago')).toEqual([]);
+      // A bot, subscribed, with the setting (set_visibility_policy_possible: not for bots).
+      const bot = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Reaction Bot', short_name: 'reactor' }));
+      const botEmail = expectSuccess(await api.as('hamlet').get(`/api/v1/users/${bot.user_id}`)).user.email as string;
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [bot.user_id] }));
+      // A bot cannot change its settings through the API (nor can an administrator for it): recorded directly.
+      await api.givenEvents(`user_settings-${bot.user_id}`, [
+        {
+          type: 'UserSettingChanged',
+          data: { realmId: api.realmId, userId: bot.user_id, property: 'automatically_follow_topics_policy', oldValue: 3, newValue: 1, actorId: null, editedBySelf: false, at: new Date().toISOString() },
+        },
+      ]);
+      await api.markEvents();
+      expectSuccess(await api.http.post(reactionsOf(messageId)).auth(botEmail, bot.api_key).type('form').send({ emoji_name: 'tada' }));
+      expect((await api.newEvents()).map((e) => e.type)).toEqual(['ReactionAdded']);
+      // Removing: no policy change (the follow from adding was undone by hand).
+      await react('cordelia', messageId);
+      await setPolicy('cordelia', 'Denmark', 0);
+      await api.markEvents();
+      expectSuccess(await api.as('cordelia').delete(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expect((await api.newEvents()).map((e) => e.type)).toEqual(['ReactionRemoved']);
+      expect(await policies('cordelia')).toEqual([]);
+    });
+
+    it("delivers the user_topic event (and the deprecated muted_topics) to the user's queues, before the reaction event, as POST /user_topics does", async () => {
+      const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
+      const stream_id = await streamId('Denmark');
+      await setting('cordelia', { automatically_follow_topics_policy: 1 });
+      const register = async (who: string, event_types: string[]) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types })).queue_id as string;
+      const eventsOf = async (who: string, queueId: string) =>
+        expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+      const modern = await register('cordelia', ['user_topic', 'reaction']);
+      const legacy = await register('cordelia', ['muted_topics']);
+      const hamlet = await register('hamlet', ['user_topic', 'muted_topics']);
+      expectSuccess(await api.as('cordelia').post(reactionsOf(messageId), { emoji_name: 'octopus' }));
+      expect(await eventsOf('cordelia', modern)).toEqual([
+        { id: 0, type: 'user_topic', stream_id, topic_name: 'reactions', last_updated: expect.any(Number), visibility_policy: 3 },
+        expect.objectContaining({ id: 1, type: 'reaction', op: 'add', user_id: id('cordelia'), message_id: messageId }),
+      ]);
+      // Zulip's get_topic_mutes lists muted topics only: a followed topic leaves the list empty.
+      expect(await eventsOf('cordelia', legacy)).toEqual([{ id: 0, type: 'muted_topics', muted_topics: [] }]);
+      expect(await eventsOf('hamlet', hamlet)).toEqual([]);
+    });
+  });
+
   describe('reaction_type of Zulip\'s extra emoji', () => {
     const zulipEmoji = { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' };
     const reactionTypesSent = async (messageId: number) => {

@@ -216,6 +216,72 @@ describe('widgets and submessages', () => {
     });
   });
 
+  describe('automatic topic follow / unmute on participation (do_add_submessage)', () => {
+    const setting = async (who: string, settings: Record<string, number>) => expectSuccess(await api.as(who).patch('/api/v1/settings', settings));
+    const streamId = async (name: string) => expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
+    const policies = async (who: string) => {
+      const state = expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) }));
+      return (state.user_topics as { topic_name: string; visibility_policy: number }[]).map((t) => [t.topic_name, t.visibility_policy]);
+    };
+    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['user_topic', 'submessage'] })).queue_id as string;
+    const eventsOf = async (who: string, queueId: string) =>
+      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+    const vote = { type: 'vote', key: 'canned,0', vote: 1 };
+
+    it('follows the topic for a poll voter whose automatically_follow_topics_policy is "on participation" (1), with the user_topic event', async () => {
+      const messageId = await send('hamlet', '/poll Lunch?\nYes\nNo', { members: ['hamlet', 'cordelia', 'iago'] });
+      const stream_id = await streamId('Denmark');
+      await setting('cordelia', { automatically_follow_topics_policy: 1 });
+      const queue = await register('cordelia');
+      await api.markEvents();
+      expectSuccess(await submit('cordelia', messageId, vote));
+      // Iago, under Zulip's defaults, adds an option: no change for him.
+      expectSuccess(await submit('iago', messageId, { type: 'new_option', idx: 7, option: 'Maybe' }));
+      expect((await api.newEvents()).map((e) => [e.streamId, e.type])).toEqual([
+        [`message_submessages-${messageId}`, 'UserTopicVisibilityPolicyChanged'],
+        [`message_submessages-${messageId}`, 'SubmessageAdded'],
+        [`message_submessages-${messageId}`, 'SubmessageAdded'],
+      ]);
+      expect(await policies('cordelia')).toEqual([['widgets', 3]]);
+      expect(await policies('iago')).toEqual([]);
+      const events = await eventsOf('cordelia', queue);
+      expect(events.map((e) => e.type)).toEqual(['user_topic', 'submessage', 'submessage']);
+      expect(events[0]).toEqual({ id: 0, type: 'user_topic', stream_id, topic_name: 'widgets', last_updated: expect.any(Number), visibility_policy: 3 });
+      // Voting again in a followed topic changes nothing more.
+      await api.markEvents();
+      expectSuccess(await submit('cordelia', messageId, { ...vote, vote: -1 }));
+      expect((await api.newEvents()).map((e) => e.type)).toEqual(['SubmessageAdded']);
+    });
+
+    it('unmutes the topic of a muted channel for a to-do editor under the unmute policy, and does nothing under "never" (4)', async () => {
+      const messageId = await send('hamlet', '/todo Chores', { members: ['hamlet', 'cordelia', 'iago'] });
+      for (const who of ['cordelia', 'iago']) {
+        expectSuccess(
+          await api.as(who).post('/api/v1/users/me/subscriptions/properties', { subscription_data: JSON.stringify([{ stream_id: await streamId('Denmark'), property: 'is_muted', value: true }]) }),
+        );
+      }
+      await setting('cordelia', { automatically_follow_topics_policy: 4, automatically_unmute_topics_in_muted_streams_policy: 1 });
+      await setting('iago', { automatically_follow_topics_policy: 4, automatically_unmute_topics_in_muted_streams_policy: 4 });
+      expectSuccess(await submit('cordelia', messageId, { type: 'new_task', key: 1, task: 'Dishes', desc: '', completed: false }));
+      expectSuccess(await submit('iago', messageId, { type: 'strike', key: `1,${id('cordelia')}` }));
+      expect(await policies('cordelia')).toEqual([['widgets', 2]]);
+      expect(await policies('iago')).toEqual([]);
+    });
+
+    it('changes nothing for a refused submessage, nor on a direct message', async () => {
+      const messageId = await send('hamlet', '/poll Lunch?\nYes');
+      await setting('cordelia', { automatically_follow_topics_policy: 1 });
+      await api.markEvents();
+      expectError(await submit('cordelia', messageId, { type: 'question', question: 'Mine' }), "You can't edit a question unless you are the author.");
+      expect(await api.newEvents()).toEqual([]);
+      const dm = expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: '/poll Tea?\nYes' })).id as number;
+      await api.markEvents();
+      expectSuccess(await submit('cordelia', dm, vote));
+      expect((await api.newEvents()).map((e) => e.type)).toEqual(['SubmessageAdded']);
+      expect(await policies('cordelia')).toEqual([]);
+    });
+  });
+
   it('POST /submessage is described in the OpenAPI document', async () => {
     const document = (await api.http.get('/api/v1/openapi.json')).body;
     expect(document.paths['/api/v1/submessage'].post.requestBody.content['application/x-www-form-urlencoded'].schema).toMatchObject({

@@ -108,6 +108,8 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('read', api.as('cordelia').post('/api/v1/messages/flags', { messages: JSON.stringify([first]), op: 'add', flag: 'read' }));
   await ok('user topic', api.as('hamlet').post('/api/v1/user_topics', { stream_id: denmark, topic: 'plans', visibility_policy: 1 }));
   // Reactions: added (a vote under the first name too), removed; a reaction on a message deleted later.
+  // Cordelia follows topics on participation (1) until after the widgets: her reaction and her vote follow their topics.
+  await ok('follow on participation', api.as('cordelia').patch('/api/v1/settings', { automatically_follow_topics_policy: 1 }));
   await ok('react', api.as('cordelia').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'octopus' }));
   await ok('vote', api.as('hamlet').post(`/api/v1/messages/${first}/reactions`, { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }));
   await ok('react in a DM', api.as('cordelia').post(`/api/v1/messages/${dm}/reactions`, { emoji_name: 'zulip' }));
@@ -119,6 +121,7 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('add a poll option', api.as('iago').post('/api/v1/submessage', { message_id: poll, msg_type: 'widget', content: JSON.stringify({ type: 'new_option', idx: 1, option: 'Norway' }) }));
   const todo = await send('hamlet', '/todo Revenge\nRehearse the play: tonight', 'widgets');
   await ok('add a task', api.as('cordelia').post('/api/v1/submessage', { message_id: todo, msg_type: 'widget', content: JSON.stringify({ type: 'new_task', key: 2, task: 'Pack', desc: '', completed: false }) }));
+  await ok('follow on initiation', api.as('cordelia').patch('/api/v1/settings', { automatically_follow_topics_policy: 3 }));
   const doomed = await send('hamlet', 'delete me');
   await ok('react before deletion', api.as('cordelia').post(`/api/v1/messages/${doomed}/reactions`, { emoji_name: 'car' }));
   await ok('delete message', api.as('iago').delete(`/api/v1/messages/${doomed}`));

@@ -44,6 +44,8 @@ export type AccessedMessage = {
   doc: MessageDocument;
   channel: ChannelDocument | null;
   subscribed: boolean;
+  /** The user's active subscription to the message's channel is muted (`is_muted`). */
+  channelMuted: boolean;
   /** Targets of the moves that named it (their streams recorded those moves). */
   moveTargets: number[];
 };
@@ -91,15 +93,16 @@ export class EditMessageFactsLoader {
     const hasRow = async () => (await this.userMessages.flagsFor(editor.user_id, [messageId])).has(messageId);
     if (doc.type !== 'stream') {
       if (!(await hasRow())) throw invalidMessage();
-      return { editor, doc, channel: null, subscribed: false, moveTargets: [] };
+      return { editor, doc, channel: null, subscribed: false, channelMuted: false, moveTargets: [] };
     }
     const channel = await this.channels.byId(editor.realm_id, doc.stream_id!);
     if (!channel) throw invalidMessage();
-    const subscribed = await this.subscriptions.isSubscribed(editor.user_id, channel.stream_id);
+    const subscription = await this.subscriptions.subscription(editor.user_id, channel.stream_id);
+    const subscribed = subscription?.active === true;
     const allowed =
       (!channel.invite_only && editor.role_name !== 'guest') || (subscribed && (channel.history_public_to_subscribers || (await hasRow())));
     if (!allowed) throw invalidMessage();
-    return { editor, doc, channel, subscribed, moveTargets: [...new Set((location?.moves ?? []).map((m) => m.target_message_id))] };
+    return { editor, doc, channel, subscribed, channelMuted: subscribed && subscription!.is_muted === true, moveTargets: [...new Set((location?.moves ?? []).map((m) => m.target_message_id))] };
   }
 
   async forEdit(accessed: AccessedMessage, request: EditMessageRequest, now: string): Promise<Omit<EditMessageFacts, 'currentContentSha256'>> {

@@ -17,6 +17,7 @@ import { NarrowResolver } from './narrow-resolver';
 import { SendMessageFactsLoader } from './send-message.facts-loader';
 import { SendMessageHandler } from './send-message.handler';
 import { UnreadQueries } from './unread.queries';
+import { TopicParticipationLoader } from './topic-participation.loader';
 import { SetUserTopicVisibilityPolicyHandler, UpdateMutedTopicHandler } from './user-topics.handler';
 import { UserTopicQueries } from './user-topics.queries';
 
@@ -40,6 +41,7 @@ export const MESSAGES_HANDLERS: Provider[] = [
   SetUserTopicVisibilityPolicyHandler,
   UpdateMutedTopicHandler,
   ReportMessageHandler,
+  TopicParticipationLoader,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
 export const MESSAGES_QUERIES: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries, ReadReceiptsQueries, RenderMessageQueries];

@@ -55,7 +55,7 @@ export const userFactsOf = (user: UserDocument): UserFacts => ({
 });
 
 /** A user's automatic topic settings from their settings document (absent keys: Zulip's defaults). */
-const topicAutomationOf = (doc: UserSettingsDocument | undefined): TopicAutomationSettings => ({
+export const topicAutomationOf = (doc: UserSettingsDocument | undefined): TopicAutomationSettings => ({
   followTopics: (doc?.automatically_follow_topics_policy ?? DEFAULT_TOPIC_AUTOMATION.followTopics) as AutomaticPolicy,
   unmuteTopicsInMutedChannels: (doc?.automatically_unmute_topics_in_muted_streams_policy ?? DEFAULT_TOPIC_AUTOMATION.unmuteTopicsInMutedChannels) as AutomaticPolicy,
   followTopicsWhereMentioned: doc?.automatically_follow_topics_where_mentioned ?? DEFAULT_TOPIC_AUTOMATION.followTopicsWhereMentioned,

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream } from '@app/domain';
+import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream, type TopicParticipation } from '@app/domain';
 import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
+import { TopicParticipationLoader } from '../messages/topic-participation.loader';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
@@ -14,7 +15,9 @@ import { AddReactionCommand, RemoveReactionCommand } from './reaction.command';
 /**
  * Both directions: access_message(is_modifying_message=True) on the read models ("Invalid
  * message(s)" for a message the user may not read or in an archived channel), the custom emoji the
- * request names, then the decider on the message's stream (reactions.streams.ts).
+ * request names, then the decider on the message's stream (reactions.streams.ts). Adding also
+ * reads what the automatic topic follow / unmute on participation needs (TopicParticipationLoader);
+ * removing a reaction changes no topic policy, as in Zulip.
  */
 @Injectable()
 abstract class ReactionHandler {
@@ -24,6 +27,7 @@ abstract class ReactionHandler {
     private readonly projections: ProjectionWaiter,
     private readonly access: EditMessageFactsLoader,
     private readonly customEmoji: CustomEmojiLookup,
+    private readonly participation: TopicParticipationLoader,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
@@ -32,18 +36,25 @@ abstract class ReactionHandler {
     actor: Actor,
     messageId: number,
     emoji: { emojiName?: string; emojiCode?: string },
-    command: (meta: { realmId: number; messageId: number; userId: number; now: string; emoji: ReactionEmojiFacts }, hasRow: boolean) => ReactionsCommand,
+    participates: boolean,
+    command: (
+      meta: { realmId: number; messageId: number; userId: number; now: string; emoji: ReactionEmojiFacts },
+      hasRow: boolean,
+      participation: TopicParticipation | null,
+    ) => ReactionsCommand,
   ): Promise<void> {
-    const { editor, channel } = await this.access.access(actor, messageId);
+    const accessed = await this.access.access(actor, messageId);
+    const { editor, channel } = accessed;
     if (channel?.is_archived) throw invalidMessage();
     const realmId = editor.realm_id;
-    const [customByName, customById, rows] = await Promise.all([
+    const [customByName, customById, rows, participation] = await Promise.all([
       emoji.emojiName ? this.customEmoji.activeByName(realmId, emoji.emojiName) : null,
       emoji.emojiCode ? this.customEmoji.byId(realmId, emoji.emojiCode) : null,
       this.userMessages.flagsFor(editor.user_id, [messageId]),
+      participates ? this.participation.load(accessed) : null,
     ]);
     const meta = { realmId, messageId, userId: editor.user_id, now: this.clock.now().toISOString(), emoji: { customByName, customById } };
-    const { position } = await this.runner.run(reactionsDecider, reactionsStream(messageId), command(meta, rows.has(messageId)), { actorId: editor.user_id });
+    const { position } = await this.runner.run(reactionsDecider, reactionsStream(messageId), command(meta, rows.has(messageId), participation), { actorId: editor.user_id });
     await this.projections.waitFor(position);
   }
 }
@@ -52,7 +63,7 @@ abstract class ReactionHandler {
 @CommandHandler(AddReactionCommand)
 export class AddReactionHandler extends ReactionHandler implements ICommandHandler<AddReactionCommand> {
   execute({ context: { actor }, messageId, request }: AddReactionCommand): Promise<void> {
-    return this.run(actor, messageId, request, (meta, hasRow) => ({
+    return this.run(actor, messageId, request, true, (meta, hasRow, participation) => ({
       type: 'AddReaction',
       data: {
         ...meta,
@@ -60,6 +71,7 @@ export class AddReactionHandler extends ReactionHandler implements ICommandHandl
         emojiCode: request.emojiCode ?? null,
         reactionType: request.reactionType === undefined ? null : normalizeReactionType(request.reactionType),
         hasRow,
+        participation,
       },
     }));
   }
@@ -69,7 +81,7 @@ export class AddReactionHandler extends ReactionHandler implements ICommandHandl
 @CommandHandler(RemoveReactionCommand)
 export class RemoveReactionHandler extends ReactionHandler implements ICommandHandler<RemoveReactionCommand> {
   execute({ context: { actor }, messageId, request }: RemoveReactionCommand): Promise<void> {
-    return this.run(actor, messageId, request, (meta) => ({
+    return this.run(actor, messageId, request, false, (meta) => ({
       type: 'RemoveReaction',
       data: {
         ...meta,

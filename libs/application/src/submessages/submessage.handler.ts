@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { invalidMessage, submessagesDecider, submessagesStream } from '@app/domain';
 import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
+import { TopicParticipationLoader } from '../messages/topic-participation.loader';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
@@ -13,7 +14,8 @@ import { SubmessageQueries } from './submessage.queries';
 /**
  * process_submessage: access_message(is_modifying_message) on the read models ("Invalid
  * message(s)" for a message the user may not read, or in an archived channel), the widget the
- * message was sent with, a submessage id, then the decider on the message's submessages stream.
+ * message was sent with, what the automatic topic follow / unmute on participation needs
+ * (TopicParticipationLoader), a submessage id, then the decider on the message's submessages stream.
  */
 @Injectable()
 @CommandHandler(AddSubmessageCommand)
@@ -23,14 +25,16 @@ export class AddSubmessageHandler implements ICommandHandler<AddSubmessageComman
     private readonly projections: ProjectionWaiter,
     private readonly access: EditMessageFactsLoader,
     private readonly submessages: SubmessageQueries,
+    private readonly participation: TopicParticipationLoader,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context: { actor }, request }: AddSubmessageCommand): Promise<void> {
-    const { editor, doc, channel } = await this.access.access(actor, request.messageId);
+    const accessed = await this.access.access(actor, request.messageId);
+    const { editor, doc, channel } = accessed;
     if (channel?.is_archived) throw invalidMessage();
-    const widget = await this.submessages.widgetOf(doc.id);
+    const [widget, participation] = await Promise.all([this.submessages.widgetOf(doc.id), this.participation.load(accessed)]);
     const submessageId = await this.ids.next('submessage');
     const { position } = await this.runner.run(
       submessagesDecider,
@@ -46,6 +50,7 @@ export class AddSubmessageHandler implements ICommandHandler<AddSubmessageComman
           content: request.content,
           now: this.clock.now().toISOString(),
           message: { senderId: doc.sender_id, widget },
+          participation,
         },
       },
       { actorId: editor.user_id },

@@ -55,7 +55,8 @@ export type VisibilityPolicy = (typeof VISIBILITY_POLICY)[keyof typeof VISIBILIT
  * A user's visibility policy for a topic changed (do_set_user_topic_visibility_policy). Sending a
  * message changes it automatically (the sender's automatically_follow_topics_policy and
  * automatically_unmute_topics_in_muted_streams_policy, and automatically_follow_topics_where_mentioned
- * for mentioned users); `messageId` names that message.
+ * for mentioned users), and so do a reaction and a submessage (participation: the same two
+ * settings); `messageId` names that message (the one reacted to or voted on).
  */
 export type UserTopicVisibilityPolicyChanged = {
   type: 'UserTopicVisibilityPolicyChanged';

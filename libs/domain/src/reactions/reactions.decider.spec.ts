@@ -10,6 +10,7 @@ import {
   type ReactionAdded,
   type ReactionEmojiFacts,
   type ReactionsCommand,
+  type TopicParticipation,
 } from '@app/domain';
 
 const given = deciderSpec(reactionsDecider);
@@ -23,12 +24,12 @@ const added = (userId: number, emojiName: string, emojiCode: string, reactionTyp
 const add = (
   userId: number,
   emojiName: string,
-  options: { code?: string; type?: string; hasRow?: boolean; emoji?: Partial<ReactionEmojiFacts> } = {},
+  options: { code?: string; type?: string; hasRow?: boolean; emoji?: Partial<ReactionEmojiFacts>; participation?: TopicParticipation } = {},
 ): ReactionsCommand => ({
   type: 'AddReaction',
   data: {
     realmId: 1, messageId: 42, userId, now: NOW, emoji: { ...noEmoji, ...options.emoji },
-    emojiName, emojiCode: options.code ?? null, reactionType: options.type ?? null, hasRow: options.hasRow ?? true,
+    emojiName, emojiCode: options.code ?? null, reactionType: options.type ?? null, hasRow: options.hasRow ?? true, participation: options.participation ?? null,
   },
 });
 const remove = (userId: number, options: { name?: string; code?: string; type?: string; emoji?: Partial<ReactionEmojiFacts> } = {}): ReactionsCommand => ({
@@ -106,4 +107,28 @@ describe('reactionsDecider', () => {
 
   it('removes a deactivated custom emoji reaction without checking it', () =>
     given([added(10, 'party_parrot', '7', 'realm_emoji')]).when(remove(10, { code: '7', type: 'realm_emoji' })).thenMatches([{ type: 'ReactionRemoved' }]));
+
+  describe('automatic topic follow / unmute on participation (do_add_reaction)', () => {
+    const following: TopicParticipation = {
+      streamId: 7, topic: 'Lunch', currentPolicy: 0, subscribed: true, channelMuted: false,
+      settings: { followTopics: 1, unmuteTopicsInMutedChannels: 4, followTopicsWhereMentioned: true },
+    };
+
+    it('given a user who follows topics on participation, when they react, then the follow and the reaction are recorded together (the follow first, as Zulip sets it before notifying)', () =>
+      given([]).when(add(10, 'octopus', { participation: following })).then([
+        { type: 'UserTopicVisibilityPolicyChanged', data: { realmId: 1, userId: 10, streamId: 7, topic: 'Lunch', oldPolicy: 0, newPolicy: 3, messageId: 42, at: NOW } },
+        { type: 'ReactionAdded', data: { realmId: 1, messageId: 42, userId: 10, emojiName: 'octopus', emojiCode: '1f419', reactionType: 'unicode_emoji', historical: false, at: NOW } },
+      ]));
+
+    it('changes nothing for a topic already followed, and nothing for a refused reaction', () => {
+      given([]).when(add(10, 'octopus', { participation: { ...following, currentPolicy: 3 } })).thenMatches([{ type: 'ReactionAdded' }]);
+      given([added(10, 'octopus', '1f419')]).when(add(10, 'octopus', { participation: following })).thenThrows(ReactionAlreadyExistsError);
+    });
+
+    it('a reaction decided on the events folds like any other (the policy change is not reaction state)', () => {
+      const policyChanged = { type: 'UserTopicVisibilityPolicyChanged', data: { realmId: 1, userId: 10, streamId: 7, topic: 'Lunch', oldPolicy: 0, newPolicy: 3, messageId: 42, at: NOW } } as never;
+      given([added(10, 'octopus', '1f419'), policyChanged]).when(add(10, 'octopus')).thenThrows(ReactionAlreadyExistsError);
+      given([added(10, 'octopus', '1f419'), policyChanged]).when(remove(10, { code: '1f419' })).thenMatches([{ type: 'ReactionRemoved' }]);
+    });
+  });
 });

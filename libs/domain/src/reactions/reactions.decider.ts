@@ -2,6 +2,8 @@ import type { Decider } from '../shared/decider';
 import { checkEmojiRequest, type CustomEmojiFact, emojiDataFor, type ReactionType } from '../emoji/emoji.rules';
 import { EmojiNameOrCodeRequiredError, ReactionAlreadyExistsError, ReactionDoesNotExistError } from './reactions.errors';
 import type { ReactionEvent, StoredReaction } from './reactions.events';
+import type { UserTopicVisibilityPolicyChanged } from '../messages/messages.events';
+import { participationPolicyChanges, type TopicParticipation } from '../messages/visibility.rules';
 
 /**
  * The organization's custom emoji the request may name, read by the handler: the active one called
@@ -15,10 +17,12 @@ type Meta = { realmId: number; messageId: number; userId: number; now: string; e
  * `POST /messages/{id}/reactions` (check_add_reaction), after access_message. Missing
  * `emoji_code` / `reaction_type` are looked up from the name (get_emoji_data); `hasRow`: whether
  * the user has a per-user row for the message (without one, a historical row is created).
+ * `participation`: what the user's automatic topic policy is decided on (a reaction is
+ * participation, do_add_reaction; null where nothing can change, see TopicParticipation).
  */
 export type AddReaction = {
   type: 'AddReaction';
-  data: Meta & { emojiName: string; emojiCode: string | null; reactionType: string | null; hasRow: boolean };
+  data: Meta & { emojiName: string; emojiCode: string | null; reactionType: string | null; hasRow: boolean; participation: TopicParticipation | null };
 };
 
 /** `DELETE /messages/{id}/reactions` (remove_reaction): `reactionType` defaults to unicode_emoji. */
@@ -35,8 +39,12 @@ export type ReactionsState = { reactions: StoredReaction[] };
 const same = (r: StoredReaction, userId: number | null, code: string, type: string) =>
   (userId === null || r.userId === userId) && r.emojiCode === code && r.reactionType === type;
 
-/** Reactions to one message (stream `message_reactions-<messageId>`, see reactions.streams.ts). */
-export const reactionsDecider: Decider<ReactionsCommand, ReactionEvent, ReactionsState> = {
+/**
+ * Reactions to one message (stream `message_reactions-<messageId>`, see reactions.streams.ts). An
+ * added reaction may also change the user's policy for the message's topic (the automatic follow /
+ * unmute on participation), recorded with it on the same stream, as a send records its own.
+ */
+export const reactionsDecider: Decider<ReactionsCommand, ReactionEvent | UserTopicVisibilityPolicyChanged, ReactionsState> = {
   snapshot: { name: 'reactions', version: 1 },
   initialState: () => ({ reactions: [] }),
 
@@ -59,7 +67,9 @@ export const reactionsDecider: Decider<ReactionsCommand, ReactionEvent, Reaction
         const vote = state.reactions.find((r) => same(r, null, code!, type!));
         if (vote) name = vote.emojiName;
         else checkEmojiRequest(name, code, type, [emoji.customById, emoji.customByName].find((c) => c?.id === code) ?? null);
+        // The policy first, as do_add_reaction sets it before notify_reaction_update.
         return [
+          ...participationPolicyChanges(d.participation, { realmId, userId, messageId, at }),
           {
             type: 'ReactionAdded',
             data: { realmId, messageId, userId, emojiName: name, emojiCode: code, reactionType: type as ReactionType, historical: !d.hasRow, at },

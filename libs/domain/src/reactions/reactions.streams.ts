@@ -10,6 +10,7 @@
  * reactions. Whether the message exists and may be read is checked on the read models first, as
  * for every access_message; a reaction that races the message's deletion is dropped by the read
  * models (the reactions projection keeps a deleted message's tombstone; the per-user store only
- * creates rows for indexed messages), so it never shows.
+ * creates rows for indexed messages), so it never shows. A reaction's automatic topic policy
+ * (participation, visibility.rules.ts) is recorded with it here, as a send's is on `message-<id>`.
  */
 export const reactionsStream = (messageId: number) => `message_reactions-${messageId}`;

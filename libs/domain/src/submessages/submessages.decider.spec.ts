@@ -7,6 +7,7 @@ import {
   type SubmessageAdded,
   submessagesDecider,
   SubmessageSenderError,
+  type TopicParticipation,
 } from '@app/domain';
 
 const given = deciderSpec(submessagesDecider);
@@ -16,12 +17,17 @@ const CORDELIA = 11;
 const poll: StoredSubmessage = { submessageId: 1, senderId: HAMLET, msgType: 'widget', content: '{"widget_type": "poll", "extra_data": {"question": "Q", "options": []}}' };
 const todo: StoredSubmessage = { ...poll, content: '{"widget_type": "todo", "extra_data": {"task_list_title": "", "tasks": []}}' };
 
-const add = (senderId: number, content: unknown, options: { widget?: StoredSubmessage | null; msgType?: string; id?: number } = {}): AddSubmessage => ({
+const add = (
+  senderId: number,
+  content: unknown,
+  options: { widget?: StoredSubmessage | null; msgType?: string; id?: number; participation?: TopicParticipation } = {},
+): AddSubmessage => ({
   type: 'AddSubmessage',
   data: {
     realmId: 1, messageId: 42, submessageId: options.id ?? 5, senderId, msgType: options.msgType ?? 'widget',
     content: typeof content === 'string' ? content : JSON.stringify(content), now: NOW,
     message: { senderId: HAMLET, widget: options.widget === undefined ? poll : options.widget },
+    participation: options.participation ?? null,
   },
 });
 const added = (senderId: number, content: string, msgType = 'widget', submessageId = 3): SubmessageAdded => ({
@@ -58,5 +64,28 @@ describe('submessagesDecider', () => {
     given([added(HAMLET, todo.content)]).when(add(CORDELIA, vote, { widget: null })).thenThrows(InvalidWidgetDataError, 'Unknown type for todo data: vote');
     // A message that is no widget takes any JSON.
     given([added(HAMLET, '{}')]).when(add(CORDELIA, [1, 2], { widget: null })).thenMatches([{ type: 'SubmessageAdded' }]);
+  });
+
+  describe('automatic topic follow / unmute on participation (do_add_submessage)', () => {
+    const unmuting: TopicParticipation = {
+      streamId: 7, topic: 'Lunch', currentPolicy: 0, subscribed: true, channelMuted: true,
+      settings: { followTopics: 4, unmuteTopicsInMutedChannels: 1, followTopicsWhereMentioned: true },
+    };
+
+    it('given a muted channel and unmute on participation, when the user votes, then the unmute and the vote are recorded together', () =>
+      given([]).when(add(CORDELIA, vote, { participation: unmuting })).then([
+        { type: 'UserTopicVisibilityPolicyChanged', data: { realmId: 1, userId: CORDELIA, streamId: 7, topic: 'Lunch', oldPolicy: 0, newPolicy: 2, messageId: 42, at: NOW } },
+        { type: 'SubmessageAdded', data: { realmId: 1, messageId: 42, submessageId: 5, senderId: CORDELIA, msgType: 'widget', content: JSON.stringify(vote), at: NOW } },
+      ]));
+
+    it('counts any submessage (a new option too), and none that is refused', () => {
+      given([]).when(add(CORDELIA, { type: 'new_option', idx: 1, option: 'maybe' }, { participation: unmuting })).thenMatches([{ data: { newPolicy: 2 } }, { type: 'SubmessageAdded' }]);
+      given([]).when(add(CORDELIA, '{nope', { participation: unmuting })).thenThrows(InvalidSubmessageJsonError);
+    });
+
+    it('the policy change is not submessage state: later submessages decide as before', () => {
+      const changed = { type: 'UserTopicVisibilityPolicyChanged', data: { realmId: 1, userId: CORDELIA, streamId: 7, topic: 'Lunch', oldPolicy: 0, newPolicy: 2, messageId: 42, at: NOW } } as never;
+      given([changed]).when(add(CORDELIA, vote, { widget: null })).thenThrows(SubmessageSenderError);
+    });
   });
 });

@@ -2,12 +2,16 @@ import type { Decider } from '../shared/decider';
 import { InvalidSubmessageJsonError, SubmessageSenderError } from './submessages.errors';
 import type { StoredSubmessage, SubmessageEvent } from './submessages.events';
 import { validatePollData, validateTodoData, widgetTypeOf } from './widgets.rules';
+import type { UserTopicVisibilityPolicyChanged } from '../messages/messages.events';
+import { participationPolicyChanges, type TopicParticipation } from '../messages/visibility.rules';
 
 /**
  * POST /submessage (process_submessage), after access_message on the read models. `message`: the
  * facts of the message the handler read: its sender, and the widget submessage it was sent with
  * (MessageSent `widget`; null for a message that is no widget). `submessageId` is taken from the
- * `submessage` sequence by the handler.
+ * `submessage` sequence by the handler. `participation`: what the sender's automatic topic policy
+ * is decided on (any submessage is participation, do_add_submessage: a poll vote or option, a
+ * to-do task or strike; null where nothing can change, see TopicParticipation).
  */
 export type AddSubmessage = {
   type: 'AddSubmessage';
@@ -20,6 +24,7 @@ export type AddSubmessage = {
     content: string;
     now: string;
     message: { senderId: number; widget: StoredSubmessage | null };
+    participation: TopicParticipation | null;
   };
 };
 
@@ -28,13 +33,16 @@ export type SubmessagesCommand = AddSubmessage;
 /** What the stream's submessages decide later ones by: who added any, and the first `widget` one's content. */
 export type SubmessagesState = { senderIds: number[]; firstWidgetContent: string | null };
 
-/** Submessages added to one message (stream `message_submessages-<messageId>`, see submessages.streams.ts). */
-export const submessagesDecider: Decider<SubmessagesCommand, SubmessageEvent, SubmessagesState> = {
+/**
+ * Submessages added to one message (stream `message_submessages-<messageId>`, see
+ * submessages.streams.ts), each with the automatic policy change it may make for its sender's topic.
+ */
+export const submessagesDecider: Decider<SubmessagesCommand, SubmessageEvent | UserTopicVisibilityPolicyChanged, SubmessagesState> = {
   snapshot: { name: 'submessages', version: 1 },
   initialState: () => ({ senderIds: [], firstWidgetContent: null }),
 
   decide: (command, state) => {
-    const { realmId, messageId, submessageId, senderId, msgType, content, now, message } = command.data;
+    const { realmId, messageId, submessageId, senderId, msgType, content, now, message, participation } = command.data;
     // verify_submessage_sender: someone other than the message's sender may only follow a
     // submessage of the sender's (a widget the sender made).
     if (senderId !== message.senderId && message.widget?.senderId !== message.senderId && !state.senderIds.includes(message.senderId)) {
@@ -52,7 +60,11 @@ export const submessagesDecider: Decider<SubmessagesCommand, SubmessageEvent, Su
     const isWidgetAuthor = senderId === message.senderId;
     if (widgetType === 'poll') validatePollData(data, isWidgetAuthor);
     if (widgetType === 'todo') validateTodoData(data, isWidgetAuthor);
-    return [{ type: 'SubmessageAdded', data: { realmId, messageId, submessageId, senderId, msgType, content, at: now } }];
+    // The policy first, as do_add_submessage sets it before sending the `submessage` event.
+    return [
+      ...participationPolicyChanges(participation, { realmId, userId: senderId, messageId, at: now }),
+      { type: 'SubmessageAdded', data: { realmId, messageId, submessageId, senderId, msgType, content, at: now } },
+    ];
   },
 
   evolve: (state, event) => {

@@ -7,5 +7,6 @@
  * then never contend with the message's own stream (`message-<id>`: send, edits, deletion). The
  * widget's first submessage is recorded with the message (MessageSent `widget`) and reaches the
  * decider as a fact. Ids come from the server-wide sequence `submessage`, as Zulip's are global.
+ * A submessage's automatic topic policy (participation, visibility.rules.ts) is recorded with it here.
  */
 export const submessagesStream = (messageId: number) => `message_submessages-${messageId}`;
