@@ -191,6 +191,21 @@ describe('PATCH /messages/{message_id}', () => {
       expect(user_topics).toEqual([expect.objectContaining({ stream_id: denmark, topic_name: 'new', visibility_policy: 3 })]);
     });
 
+    it("a muted topic's move sends the deprecated muted_topics once, for the target (Zulip skips it when clearing the original)", async () => {
+      const a = await send('hamlet', 'Denmark', 'old');
+      expectSuccess(await api.as('cordelia').post('/api/v1/user_topics', { stream_id: denmark, topic: 'old', visibility_policy: 1 }));
+      const legacy = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['muted_topics'] })).queue_id as string;
+      const modern = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['user_topic'] })).queue_id as string;
+      expectSuccess(await patch('hamlet', a, { topic: 'new', propagate_mode: 'change_all' }));
+      const eventsOf = async (queueId: string) =>
+        expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+      expect(await eventsOf(legacy)).toEqual([{ id: 0, type: 'muted_topics', muted_topics: [['Denmark', 'new', expect.any(Number)]] }]);
+      expect((await eventsOf(modern)).map((e) => [e.type, e.topic_name, e.visibility_policy])).toEqual([
+        ['user_topic', 'old', 0],
+        ['user_topic', 'new', 1],
+      ]);
+    });
+
     it('topic edits by others need can_move_messages_between_topics_group', async () => {
       const messageId = await send('hamlet', 'Denmark', 'greetings');
       expectSuccess(await patch('cordelia', messageId, { topic: 'by cordelia' }));

@@ -88,6 +88,20 @@ describe('POST /messages', () => {
       expect(await followed('cordelia')).toEqual(['mention one']);
     });
 
+    it('delivers the automatic follows of a send as user_topic, and the deprecated muted_topics to queues without user_topic', async () => {
+      const register = async (who: string, event_types: string[]) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types })).queue_id as string;
+      const eventsOf = async (who: string, queueId: string) =>
+        (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+      const queues = { hamlet: [await register('hamlet', ['user_topic']), await register('hamlet', ['muted_topics'])], cordelia: [await register('cordelia', ['user_topic']), await register('cordelia', ['muted_topics'])] };
+      expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'started', content: 'hi @**Cordelia Lear**' }));
+      for (const who of ['hamlet', 'cordelia'] as const) {
+        const [modern, legacy] = queues[who];
+        expect(await eventsOf(who, modern)).toEqual([{ type: 'user_topic', stream_id: denmark, topic_name: 'started', last_updated: expect.any(Number), visibility_policy: 3 }]);
+        // Zulip's get_topic_mutes lists muted topics only: a followed topic leaves the list empty.
+        expect(await eventsOf(who, legacy)).toEqual([{ type: 'muted_topics', muted_topics: [] }]);
+      }
+    });
+
     it('accepts the channel as an id, a JSON name and a JSON list of one, and the topic as `subject`', async () => {
       for (const to of [String(denmark), '"Denmark"', `[${denmark}]`, '["denmark"]']) {
         expectSuccess(await send('hamlet', { type: 'stream', to, subject: 'aliases', content: `to ${to}` }));

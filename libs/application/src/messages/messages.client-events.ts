@@ -57,13 +57,16 @@ export class MessagesClientEvents implements AreaClientEvents {
 
   /**
    * do_set_user_topic_visibility_policy: the deprecated `muted_topics` (the whole list, which
-   * queues that asked for `user_topic` do not get) then `user_topic`. Policies a move carried over
-   * (recorded in the message's stream) send no `muted_topics`, as Zulip's skip_muted_topics_event.
+   * queues that asked for `user_topic` do not get) then `user_topic`, for every change (a send's
+   * automatic follow included) but where the event says to skip it: a move clearing the original
+   * topic's policies (Zulip's skip_muted_topics_event; events recorded before the flag existed: a
+   * move's, on the message's stream without `messageId`).
    */
   private async userTopicChanged(e: Recorded<UserTopicVisibilityPolicyChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
     const userTopic = toUser(d.userId, { type: 'user_topic', stream_id: d.streamId, topic_name: d.topic, last_updated: unixSeconds(d.at), visibility_policy: d.newPolicy });
-    if (e.streamId.startsWith('message-') || !c.hasQueues(d.userId)) return userTopic;
+    const skipMutedTopics = d.skipMutedTopicsEvent ?? (e.streamId.startsWith('message-') && d.messageId === null);
+    if (skipMutedTopics || !c.hasQueues(d.userId)) return userTopic;
     const user = await this.users.byId(d.realmId, d.userId);
     if (!user) return userTopic;
     const actor = { realmId: d.realmId, userId: d.userId, role: user.role_name, isBot: user.is_bot };

@@ -254,6 +254,8 @@ describe('messageDecider: topic edits and moves', () => {
       [10, 'new', 0, 3],
       [11, 'greetings', 1, 0],
     ]);
+    // Clearing the original topic skips the deprecated muted_topics event; setting the target's does not.
+    expect(events.slice(1).map((e) => e.type === 'UserTopicVisibilityPolicyChanged' && e.data.skipMutedTopicsEvent)).toEqual([true, false, true]);
   });
 
   it('a partial move leaves visibility policies alone', () =>

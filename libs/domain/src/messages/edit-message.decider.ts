@@ -114,20 +114,25 @@ function messagesMoved(facts: EditMessageFacts, move: NonNullable<CheckedEdit['m
   const changes: UserTopicVisibilityPolicyChanged[] = [];
   if (move.movedAllVisibleMessages) {
     const losingAccess = new Set(target.inviteOnly ? losing : []);
-    const change = (userId: number, streamId: number, topic: string, oldPolicy: VisibilityPolicy, newPolicy: VisibilityPolicy) =>
-      changes.push({ type: 'UserTopicVisibilityPolicyChanged', data: { realmId: facts.realmId, userId, streamId, topic, oldPolicy, newPolicy, messageId: null, at: facts.now } });
+    // Zulip clears the original topic's policies with skip_muted_topics_event (the target's
+    // change sends the whole list just after), and sets the target's without it.
+    const change = (userId: number, streamId: number, topic: string, oldPolicy: VisibilityPolicy, newPolicy: VisibilityPolicy, skipMutedTopicsEvent: boolean) =>
+      changes.push({
+        type: 'UserTopicVisibilityPolicyChanged',
+        data: { realmId: facts.realmId, userId, streamId, topic, oldPolicy, newPolicy, messageId: null, at: facts.now, skipMutedTopicsEvent },
+      });
     const users = sorted([...Object.keys(facts.origTopicPolicies), ...Object.keys(facts.targetTopicPolicies)].map(Number));
     for (const userId of users) {
       const orig = facts.origTopicPolicies[userId] ?? INHERIT;
       const current = facts.targetTopicPolicies[userId] ?? INHERIT;
-      if (orig !== INHERIT) change(userId, move.origStreamId, move.origTopic, orig, INHERIT);
+      if (orig !== INHERIT) change(userId, move.origStreamId, move.origTopic, orig, INHERIT, true);
       if (losingAccess.has(userId)) continue;
       const next = facts.targetTopicHasMessages ? visibilityPolicyAfterMerge(orig, current) : orig;
       // The original topic's row was just removed; when both names are one topic (a case-only
       // rename in the same channel), the target's row is that row, so it is re-created.
       const sameTopic = move.origStreamId === target.streamId && move.origTopic.toLowerCase() === move.topic.toLowerCase();
       const before = sameTopic && orig !== INHERIT ? INHERIT : current;
-      if (next !== before) change(userId, target.streamId, move.topic, before, next);
+      if (next !== before) change(userId, target.streamId, move.topic, before, next, false);
     }
   }
   return [moved, ...changes];

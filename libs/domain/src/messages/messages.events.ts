@@ -69,6 +69,12 @@ export type UserTopicVisibilityPolicyChanged = {
     newPolicy: VisibilityPolicy;
     messageId: number | null;
     at: string;
+    /**
+     * Whether the deprecated `muted_topics` event is left out (Zulip's skip_muted_topics_event):
+     * true where a move clears the original topic's policies. Absent on events recorded before it
+     * existed, where a move's changes (on the message's stream, without `messageId`) all left it out.
+     */
+    skipMutedTopicsEvent?: boolean;
   };
 };
 
