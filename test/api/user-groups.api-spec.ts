@@ -371,6 +371,27 @@ describe('user groups', () => {
       expect((await newest('hamlet')).flags).not.toContain('mentioned');
     });
 
+    it('makes the human subscribed members of a mentioned group follow the topic, as a personal mention does (automatically_follow_topics_where_mentioned)', async () => {
+      await channel('Dev help', ['iago', 'hamlet', 'cordelia', 'shiva']);
+      const bot = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Support Bot', short_name: 'supportbot' }));
+      const botEmail = expectSuccess(await api.as('hamlet').get(`/api/v1/users/${bot.user_id}`)).user.email as string;
+      expectSuccess(await api.as('hamlet').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Dev help' }], principals: [bot.user_id] }));
+      // polonius is a member but not subscribed; iago has turned the setting off.
+      await create('hamlet', 'support', { members: [id('hamlet'), id('shiva'), id('iago'), id('polonius'), bot.user_id] });
+      expectSuccess(await api.as('iago').patch('/api/v1/settings', { automatically_follow_topics_where_mentioned: false }));
+      expectSuccess(await api.as('cordelia').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'help me', content: 'hey @*support*' }));
+      const followed = async (response: Parameters<typeof expectSuccess>[0]) =>
+        (expectSuccess(response).user_topics as { topic_name: string; visibility_policy: number }[]).filter((t) => t.visibility_policy === 3).map((t) => t.topic_name);
+      const register = (who: string) => api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) });
+      for (const who of ['hamlet', 'shiva', 'cordelia']) expect(await followed(await register(who))).toEqual(['help me']);
+      for (const who of ['iago', 'polonius']) expect(await followed(await register(who))).toEqual([]);
+      const asBot = await api.http.post('/api/v1/register').auth(botEmail, bot.api_key).type('form').send({ fetch_event_types: JSON.stringify(['user_topic']) });
+      expect(await followed(asBot)).toEqual([]);
+      // A silent group mention is no mention.
+      expectSuccess(await api.as('cordelia').post('/api/v1/messages', { type: 'stream', to: 'Dev help', topic: 'quietly', content: 'fyi @_*support*' }));
+      expect(await followed(await register('shiva'))).toEqual(['help me']);
+    });
+
     it("refuses a mention the group's can_mention_group does not allow; deactivated and system groups render silently", async () => {
       await channel('Dev help', ['iago', 'hamlet', 'cordelia']);
       const support = await create('hamlet', 'support', { can_mention_group: await groupId('role:administrators') });

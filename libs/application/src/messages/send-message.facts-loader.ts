@@ -181,8 +181,11 @@ export class SendMessageFactsLoader {
     facts.botOwnerSubscribed = ownerSubscribed;
     facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;
     if (references.wildcards) facts.topicParticipantIds = await this.userMessages.topicParticipants(realmId, channel.stream_id, topic);
-    facts.topicPolicies = await this.topicPolicies(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)], channel.stream_id, topic);
-    facts.topicAutomation = await this.topicAutomation(view, [sender.user_id, ...facts.mentionables.map((u) => u.userId)]);
+    const groupMembers = await this.humanGroupMembers(realmId, facts.mentionableGroups, facts.subscriberIds, facts.mentionables);
+    if (groupMembers.length > 0) facts.humanGroupMemberIds = groupMembers;
+    const mayFollow = [sender.user_id, ...facts.mentionables.map((u) => u.userId), ...groupMembers];
+    facts.topicPolicies = await this.topicPolicies(view, mayFollow, channel.stream_id, topic);
+    facts.topicAutomation = await this.topicAutomation(view, mayFollow);
     // Whether the sender initiates the topic is looked up only when the sender's automatic policy
     // depends on it (not once they follow the topic): otherwise it stays true, which the decider
     // then does not read.
@@ -235,6 +238,20 @@ export class SendMessageFactsLoader {
       for (const user of await this.users.list(realmId)) if (names.has(user.full_name.toLowerCase())) result.set(user.user_id, user);
     }
     return [...result.values()].map(userFactsOf);
+  }
+
+  /**
+   * Members of the groups the content may mention who are active human subscribers of the channel
+   * and not already among the users it names (humanGroupMemberIds). Read only when a group is named.
+   */
+  private async humanGroupMembers(realmId: number, groups: SendMessageFacts['mentionableGroups'], subscriberIds: number[], named: UserFacts[]): Promise<number[]> {
+    if (groups.length === 0) return [];
+    const subscribers = new Set(subscriberIds);
+    const known = new Set(named.map((u) => u.userId));
+    const candidates = [...new Set(groups.flatMap((g) => g.memberIds))].filter((id) => subscribers.has(id) && !known.has(id));
+    if (candidates.length === 0) return [];
+    const docs = await this.readStore.getMany<UserDocument>(USERS, candidates.map(String));
+    return docs.filter(({ doc }) => doc.realm_id === realmId && doc.is_active && !doc.is_bot).map(({ doc }) => doc.user_id).sort((a, b) => a - b);
   }
 
   /** Channels the content links to that the sender may see (a link never reveals a channel). */

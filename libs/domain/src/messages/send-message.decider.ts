@@ -73,8 +73,9 @@ export function recipientsAndFlags(checked: CheckedMessage) {
 
 /**
  * The automatic topic visibility changes of a channel message (do_send_messages): the sender's
- * (reported as automatic_new_visibility_policy), then mentioned humans who follow topics where
- * they are mentioned, unless they muted or already follow the topic.
+ * (reported as automatic_new_visibility_policy), then mentioned humans (by name, or as members of
+ * a mentioned group) who follow topics where they are mentioned, unless they muted or already
+ * follow the topic.
  */
 function visibilityChanges(checked: CheckedMessage, messageId: number, recipientIds: number[]): UserTopicVisibilityPolicyChanged[] {
   const { facts } = checked;
@@ -88,7 +89,8 @@ function visibilityChanges(checked: CheckedMessage, messageId: number, recipient
     const policy = visibilityPolicyForSend(settings(sender.userId), current(sender.userId), facts.senderMutedChannel, !facts.topicHasVisibleMessages);
     if (policy !== null) changes.set(sender.userId, policy);
   }
-  const humans = new Set(facts.mentionables.filter((u) => !u.isBot).map((u) => u.userId));
+  // human_user_personal_mentions: group members count as mentioned (mentions_user_ids).
+  const humans = new Set([...facts.mentionables.filter((u) => !u.isBot).map((u) => u.userId), ...(facts.humanGroupMemberIds ?? [])]);
   for (const userId of checked.rendered.mentionedUserIds) {
     if (!humans.has(userId) || !recipientIds.includes(userId) || !settings(userId).followTopicsWhereMentioned) continue;
     const policy = changes.get(userId) ?? current(userId);

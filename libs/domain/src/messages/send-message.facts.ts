@@ -75,6 +75,13 @@ export type SendMessageFacts = {
   mentionables: UserFacts[];
   /** Active user groups the content might mention (`@*name*`), with their members and whether the sender may mention them. */
   mentionableGroups: MentionableGroupFacts[];
+  /**
+   * The members of those groups who are human subscribers of the channel and not in
+   * `mentionables` (whose bot status it already has): a group mention counts as a personal one for
+   * following topics where mentioned, as Zulip adds group members to mentions_user_ids.
+   * Absent: none (a direct message, or no group named).
+   */
+  humanGroupMemberIds?: number[];
   linkableChannels: LinkableChannel[];
   /** The organization's linkifiers, in order, applied by the rendering (absent: none). */
   linkifiers?: LinkifierFacts[];
