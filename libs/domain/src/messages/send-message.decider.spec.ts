@@ -239,7 +239,7 @@ describe('messageDecider: automatic topic visibility', () => {
 
   it("follows the topic for a mentioned group's human members (humanGroupMemberIds), as for a personal mention", () => {
     const group = { id: 1000001, name: 'support', memberIds: [11, 12, 13], canMention: true };
-    const given = { content: 'hi @*support*', mentionableGroups: [group], subscriberIds: [10, 11, 12, 13], topicPolicies: { 12: 1 } };
+    const given = { content: 'hi @*support*', mentionableGroups: [group], subscriberIds: [10, 11, 12, 13], topicPolicies: { 12: 1 as const } };
     // 13 is not listed as human (a bot, say): it does not follow; 12 muted the topic.
     expect(eventsOf({ ...given, humanGroupMemberIds: [11, 12] }).slice(1)).toEqual([userTopicPolicyChanged({ userId: 11, oldPolicy: 0, newPolicy: 3 })]);
     expect(eventsOf(given).slice(1)).toEqual([]);
