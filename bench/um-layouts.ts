@@ -34,7 +34,8 @@
  *
  * Prints only.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { cpuMs, openWalDatabase } from './raw-sqlite';
 import { intArg, parseArgs, tempDir } from './support';
 
 const args = parseArgs();
@@ -56,19 +57,8 @@ const BLOCK_BITS = 5;
 type Layout = 'rows' | 'blocks' | 'implied';
 const LAYOUTS: Layout[] = ['rows', 'blocks', 'implied'];
 const NEVER = Number.MAX_SAFE_INTEGER;
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000; // ms
-};
-
-function open(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('wal_autocheckpoint = 10000');
-  db.pragma('cache_size = -65536');
-  return db;
-}
+const cpu = cpuMs;
+const open = openWalDatabase;
 
 const channelOf = (id: number) => id % CHANNELS;
 /** User u is subscribed to channel c when (u + c) % 10 < SUBSCRIBED; its unread channels are the first UNREAD_CHANNELS of those. */

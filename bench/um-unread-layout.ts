@@ -21,7 +21,8 @@
  *
  * Prints only.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { cpuMs, openWalDatabase } from './raw-sqlite';
 import { intArg, parseArgs, tempDir } from './support';
 
 const args = parseArgs();
@@ -39,19 +40,8 @@ const MENTIONED = 8;
 const PRIVATE = 2048;
 
 type Layout = 'A' | 'B';
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000; // ms
-};
-
-function open(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('wal_autocheckpoint = 10000');
-  db.pragma('cache_size = -65536');
-  return db;
-}
+const cpu = cpuMs;
+const open = openWalDatabase;
 
 const partial = (table: string, layout: Layout) => {
   const list: [string, string][] = [
