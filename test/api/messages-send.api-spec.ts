@@ -228,7 +228,7 @@ describe('POST /messages', () => {
     });
   });
 
-  describe("the organization's topics_policy (channels here all inherit it)", () => {
+  describe("the organization's topics_policy (for channels whose own is \"inherit\")", () => {
     const refusal = 'Sending messages to the general chat is not allowed in this channel.';
     const setTopicsPolicy = async (policy: string) => expectSuccess(await api.as('iago').patch('/api/v1/realm', { topics_policy: policy }));
     beforeEach(() => createChannel('hamlet', 'Denmark', { principals: [id('hamlet'), id('cordelia')] }));

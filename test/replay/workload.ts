@@ -88,6 +88,7 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('folder rename', api.as('iago').patch(`/api/v1/channel_folders/${folder}`, { name: 'Cities', description: 'Where things happen' }));
   await ok('folder order', api.as('iago').patch('/api/v1/channel_folders', { order: [folder2, folder] }));
   await ok('channel folder', api.as('iago').patch(`/api/v1/streams/${denmark}`, { folder_id: folder }));
+  await ok('channel topics policy', api.as('iago').patch(`/api/v1/streams/${denmark}`, { topics_policy: 'allow_empty_topic' }));
   await ok('folder archive', api.as('iago').patch(`/api/v1/channel_folders/${folder2}`, { is_archived: true }));
   await ok('folder unarchive', api.as('iago').patch(`/api/v1/channel_folders/${folder2}`, { is_archived: false }));
   await ok('subscription property', api.as('hamlet').patch(`/api/v1/users/me/subscriptions/${denmark}`, { property: 'color', value: '#abcdef' }));

@@ -64,7 +64,7 @@ export class ChannelsController {
   }
 
   @Patch('streams/:stream_id')
-  @Summary('Rename a channel, change its description, privacy or folder, or unarchive it.')
+  @Summary('Rename a channel, change its description, privacy, topics policy or folder, or unarchive it.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('stream_id') rawId: string, @Params() params: UpdateStreamDto) {
     await this.commands.execute(
       new UpdateChannelCommand({ actor }, intPathParam(rawId), {
@@ -74,6 +74,7 @@ export class ChannelsController {
         historyPublicToSubscribers: params.history_public_to_subscribers,
         isWebPublic: params.is_web_public,
         isArchived: params.is_archived,
+        topicsPolicy: params.topics_policy,
       }),
     );
     // update_stream_backend changes the folder after the other properties (do_change_stream_folder).

@@ -1,7 +1,7 @@
-import { MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
+import { CHANNEL_TOPICS_POLICIES, type ChannelTopicsPolicy, MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
 import { InvalidParamError } from '../http/params/param.errors';
 import { type Shape, shapes } from '../http/params/json-shapes';
-import { BoolParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
+import { BoolParam, EnumParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /** `Json[int | None]`: a folder id, or null for none. */
 const folderId: Shape<number | null> = {
@@ -71,6 +71,12 @@ export class UpdateStreamDto {
 
   @JsonParam(folderId, { optional: true, description: 'The channel folder to put the channel in; null for none.' })
   folder_id?: number | null;
+
+  @EnumParam(CHANNEL_TOPICS_POLICIES, {
+    optional: true,
+    description: 'The channel\'s own topics policy: "inherit" (the organization\'s), "allow_empty_topic", "disable_empty_topic" or "empty_topic_only". Needs can_set_topics_policy_group (administrators always may).',
+  })
+  topics_policy?: ChannelTopicsPolicy;
 }
 
 /** GET /users/me/{stream_id}/topics. */

@@ -62,6 +62,9 @@ export class UpdateRealmDto {
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may resolve topics (default role:everyone)') })
   can_resolve_topics_group?: GroupSettingChangeRequest;
 
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may set a channel\'s own topics_policy, besides administrators (default role:members)') })
+  can_set_topics_policy_group?: GroupSettingChangeRequest;
+
   @BoolParam({ optional: true, description: 'Whether read receipts are available (GET /messages/{message_id}/read_receipts).' })
   enable_read_receipts?: boolean;
 

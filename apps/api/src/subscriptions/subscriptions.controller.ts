@@ -36,6 +36,7 @@ export class SubscriptionsController {
           inviteOnly: params.invite_only,
           historyPublicToSubscribers: params.history_public_to_subscribers ?? null,
           isWebPublic: params.is_web_public,
+          topicsPolicy: params.topics_policy,
         },
       ),
     );

@@ -1,6 +1,6 @@
-import { isValidColor, MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
+import { CHANNEL_TOPICS_POLICIES, type ChannelTopicsPolicy, isValidColor, MAX_CHANNEL_DESCRIPTION_LENGTH } from '@app/domain';
 import type { Principals, SubscriptionRequest } from '@app/application';
-import { BoolParam, JsonParam } from '../http/params/param.decorators';
+import { BoolParam, EnumParam, JsonParam } from '../http/params/param.decorators';
 import { type Shape, shapes } from '../http/params/json-shapes';
 import { InvalidParamError } from '../http/params/param.errors';
 
@@ -59,6 +59,12 @@ export class AddSubscriptionsDto {
 
   @BoolParam({ optional: true, description: 'Create missing channels as web-public.' })
   is_web_public?: boolean;
+
+  @EnumParam(CHANNEL_TOPICS_POLICIES, {
+    optional: true,
+    description: 'The topics policy of the channels it creates (default "inherit"); any other value needs can_set_topics_policy_group (administrators always may).',
+  })
+  topics_policy?: ChannelTopicsPolicy;
 }
 
 /** DELETE /users/me/subscriptions. */

@@ -66,8 +66,8 @@ export const accessFactsOf = (channel: ChannelDocument): ChannelAccessFacts => (
  * The stream object of a stored channel. Fields the messaging core owns start at the values of a
  * channel without messages: no first message, recently active (Zulip's default for new channels),
  * and no weekly traffic figure (null, as Zulip reports for channels it has no traffic data on).
- * Retention and topic policies keep Zulip's defaults (the organization's, "inherit"); `folder_id`
- * is the channel's folder, null when it has none.
+ * Retention keeps Zulip's default (the organization's); `topics_policy` is the channel's own,
+ * "inherit" when it has none; `folder_id` is the channel's folder, null when it has none.
  */
 export function formatStream(channel: ChannelDocument, context: FormatContext): ApiStream {
   const groups = Object.fromEntries(
@@ -94,7 +94,7 @@ export function formatStream(channel: ChannelDocument, context: FormatContext): 
     is_announcement_only: postPolicy === STREAM_POST_POLICY_ADMINS,
     stream_weekly_traffic: null,
     subscriber_count: context.subscriberCount,
-    topics_policy: 'inherit',
+    topics_policy: channel.topics_policy ?? 'inherit',
   };
 }
 

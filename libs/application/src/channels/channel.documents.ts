@@ -1,4 +1,4 @@
-import type { ChannelGroupSettings } from '@app/domain';
+import type { ChannelGroupSettings, ChannelTopicsPolicy } from '@app/domain';
 
 /**
  * A channel as Zulip's stream object describes it (zerver/lib/streams.py stream_to_dict), plus what
@@ -26,6 +26,8 @@ export type ChannelDocument = {
   group_settings: ChannelGroupSettings;
   /** The channel folder it is in (absent or null: none). */
   folder_id?: number | null;
+  /** The channel's own topics_policy (absent: "inherit", the organization's). */
+  topics_policy?: ChannelTopicsPolicy;
 };
 
 export const CHANNELS = 'channels';

@@ -4,6 +4,7 @@ import type {
   ChannelDeactivated,
   ChannelDescriptionChanged,
   ChannelFolderChanged,
+  ChannelTopicsPolicyChanged,
   ChannelNameChanged,
   ChannelPermissionChanged,
   ChannelReactivated,
@@ -39,6 +40,9 @@ export class ChannelsClientEvents implements AreaClientEvents {
           is_web_public: e.data.new.isWebPublic,
         }),
       ChannelFolderChanged: (e: Recorded<ChannelFolderChanged>) => this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'folder_id', value: e.data.newFolderId }),
+      // do_set_stream_property("topics_policy"): the new value by its API name.
+      ChannelTopicsPolicyChanged: (e: Recorded<ChannelTopicsPolicyChanged>) =>
+        this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'topics_policy', value: e.data.newPolicy }),
       // do_deactivate_stream: an `update` of is_archived (feature level 315), then
       // send_stream_deletion_event(for_archiving=True): `delete` for clients without the
       // archived_channels capability, which this server does not offer (/register leaves archived

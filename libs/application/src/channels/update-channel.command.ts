@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { ChannelTopicsPolicy } from '@app/domain';
 import type { CommandContext } from '../shared/command-context';
 
 export type ChannelChanges = {
@@ -9,6 +10,7 @@ export type ChannelChanges = {
   isWebPublic?: boolean;
   /** `is_archived`: false unarchives; true is ignored, as Zulip ignores it (DELETE archives). */
   isArchived?: boolean;
+  topicsPolicy?: ChannelTopicsPolicy;
 };
 
 /** `PATCH /streams/{stream_id}` (update_stream_backend): every change of one request in one append. */

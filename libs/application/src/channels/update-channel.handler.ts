@@ -1,10 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { channelsDecider, channelsStream, normalizeChannelDescription, type PrivacyChange } from '@app/domain';
+import { canSetTopicsPolicy, channelsDecider, channelsStream, defaultRealmGroupSettings, normalizeChannelDescription, type PrivacyChange } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
+import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChannelDescriptionRenderer } from './channel-description.renderer';
 import { UpdateChannelCommand } from './update-channel.command';
@@ -17,6 +18,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
     @Inject(CLOCK) private readonly clock: ClockPort,
     private readonly subscriptions: SubscriptionQueries,
     private readonly renderer: ChannelDescriptionRenderer,
+    private readonly realms: RealmQueries,
   ) {}
 
   async execute({ context: { actor }, channelId, changes }: UpdateChannelCommand): Promise<void> {
@@ -30,6 +32,12 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
       const text = normalizeChannelDescription(changes.description);
       description = { text, rendered: await this.renderer.render(text, { realmId: actor.realmId, actorId: actor.userId }) };
     }
+    let maySetTopicsPolicy = false;
+    if (changes.topicsPolicy !== undefined) {
+      const realm = await this.realms.cachedById(actor.realmId);
+      const group = (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group;
+      maySetTopicsPolicy = canSetTopicsPolicy(actor.role, group);
+    }
     const privacy: PrivacyChange = {};
     if (changes.isPrivate !== undefined) privacy.isPrivate = changes.isPrivate;
     if (changes.historyPublicToSubscribers !== undefined) privacy.historyPublicToSubscribers = changes.historyPublicToSubscribers;
@@ -39,7 +47,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
       data: {
         realmId: actor.realmId, actor, now: this.clock.now().toISOString(), channelId, isSubscribed,
         hasSubscribers: members.length > 0, newName: changes.newName, description, privacy,
-        unarchive: changes.isArchived === false,
+        unarchive: changes.isArchived === false, topicsPolicy: changes.topicsPolicy, maySetTopicsPolicy,
       },
     });
     await this.projections.waitFor(position);

@@ -59,6 +59,7 @@ const channelFacts = (channel: ChannelDocument, subscriberIds: number[]): EditCh
   isArchived: channel.is_archived,
   groupSettings: channel.group_settings,
   subscriberIds,
+  topicsPolicy: channel.topics_policy,
 });
 
 /**

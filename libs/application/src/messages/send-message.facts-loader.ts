@@ -11,7 +11,7 @@ import {
   MAX_MESSAGE_LENGTH,
   normalizeTopic,
   possibleReferences,
-  type RealmTopicsPolicy,
+  type EffectiveTopicsPolicy,
   sendPolicyDependsOnInitiation,
   type RenderContext,
   type SendMessageFacts,
@@ -127,9 +127,10 @@ export class SendMessageFactsLoader {
 
   /**
    * get_stream_topics_policy: a channel's own topics_policy, or the organization's when it is
-   * "inherit". Channels here store none (they all report "inherit"), so it is the organization's.
+   * "inherit" (the organization is read only then).
    */
-  private async topicsPolicy(organization: () => Promise<RealmDocument | null>): Promise<RealmTopicsPolicy> {
+  private async topicsPolicy(channel: ChannelDocument, organization: () => Promise<RealmDocument | null>): Promise<EffectiveTopicsPolicy> {
+    if (channel.topics_policy !== undefined && channel.topics_policy !== 'inherit') return channel.topics_policy;
     const realm = await organization();
     return realm ? realmMessagingSettingsOf(realm).topics_policy : DEFAULT_REALM_MESSAGING_SETTINGS.topics_policy;
   }
@@ -176,7 +177,7 @@ export class SendMessageFactsLoader {
       isWebPublic: channel.is_web_public, isArchived: channel.is_archived,
     };
     facts.subscriberIds = subscriberIds!;
-    facts.topicsPolicy = await this.topicsPolicy(organization);
+    facts.topicsPolicy = await this.topicsPolicy(channel, organization);
     facts.senderMayPost = isInGroupSetting(senderFacts, postGroup) || (owner !== null && isInGroupSetting(userFactsOf(owner), postGroup));
     facts.botOwnerSubscribed = ownerSubscribed;
     facts.senderMutedChannel = subscribed && senderSubscription?.is_muted === true;

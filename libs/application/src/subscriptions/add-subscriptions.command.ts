@@ -1,3 +1,4 @@
+import type { ChannelTopicsPolicy } from '@app/domain';
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '../shared/command-context';
 import type { Principals } from './principals';
@@ -26,6 +27,8 @@ export class AddSubscriptionsCommand extends Command<AddSubscriptionsResult> {
       inviteOnly?: boolean;
       historyPublicToSubscribers?: boolean | null;
       isWebPublic?: boolean;
+      /** `topics_policy` of the channels it creates (absent: "inherit"). */
+      topicsPolicy?: ChannelTopicsPolicy;
       /** Default true: one channel the caller may not join fails the whole request. */
       authorizationErrorsFatal?: boolean;
     },

@@ -3,12 +3,16 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type Actor,
   type ChannelsState,
+  type ChannelTopicsPolicy,
   DEFAULT_STREAM_COLOR,
   InsufficientPermissionError,
   type NewChannel,
   type SubscriptionChannel,
   UnableToAccessChannelError,
   canAddSubscribersTo,
+  canSetTopicsPolicy,
+  checkMaySetTopicsPolicy,
+  defaultRealmGroupSettings,
   channelIdByName,
   channelNameKey,
   channelsDecider,
@@ -33,6 +37,7 @@ import { ChannelDescriptionRenderer } from '../channels/channel-description.rend
 import { accessFactsOf } from '../channels/channel-format';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
+import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { UserQueries } from '../users/user.queries';
 import { AddSubscriptionsCommand, type AddSubscriptionsResult, type SubscriptionRequest } from './add-subscriptions.command';
 import { resolvePrincipals } from './principals';
@@ -70,11 +75,19 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     private readonly subscriptions: SubscriptionQueries,
     private readonly users: UserQueries,
     private readonly renderer: ChannelDescriptionRenderer,
+    private readonly realms: RealmQueries,
   ) {}
 
   async execute({ context: { actor }, request }: AddSubscriptionsCommand): Promise<AddSubscriptionsResult> {
     const now = this.clock.now().toISOString();
     checkMayAddSubscriptions(actor);
+    // validate_topics_policy: any policy but "inherit" needs can_set_topics_policy, whatever the channels.
+    let maySetTopicsPolicy = false;
+    if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') {
+      const realm = await this.realms.cachedById(actor.realmId);
+      maySetTopicsPolicy = canSetTopicsPolicy(actor.role, (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group);
+      checkMaySetTopicsPolicy(request.topicsPolicy, maySetTopicsPolicy);
+    }
     const fatal = request.authorizationErrorsFatal ?? true;
     const inviteOnly = request.inviteOnly ?? false;
     const isWebPublic = request.isWebPublic ?? false;
@@ -113,7 +126,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       inviteOnly,
       isWebPublic,
       historyPublicToSubscribers: request.historyPublicToSubscribers ?? null,
-    });
+    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy });
     // Newly created channels are authorized for their creator.
     const joining = uniqueBy([...accessible, ...created], (c) => c.channelId);
     const colors = await this.pickColors(targetIds, joining, entries);
@@ -148,6 +161,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     now: string,
     missing: Entry[],
     privacy: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean | null },
+    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean },
   ): Promise<{ created: SubscriptionChannel[]; createdIds: Set<number>; position: GlobalPosition | undefined }> {
     if (missing.length === 0) return { created: [], createdIds: new Set(), position: undefined };
     const channels: NewChannel[] = [];
@@ -159,12 +173,13 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
         description,
         renderedDescription: await this.renderer.render(description, { realmId: actor.realmId, actorId: actor.userId }),
         ...privacy,
+        topicsPolicy: topics.topicsPolicy,
       });
     }
     let before: ChannelsState | undefined;
     const { newEvents, position } = await this.runner.run(channelsDecider, channelsStream(actor.realmId), (state) => {
       before = state;
-      return { type: 'CreateChannels' as const, data: { realmId: actor.realmId, actor, now, channels } };
+      return { type: 'CreateChannels' as const, data: { realmId: actor.realmId, actor, now, channels, maySetTopicsPolicy: topics.maySetTopicsPolicy } };
     });
     const after = newEvents.reduce(channelsDecider.evolve, before!);
     const created = missing.map((entry) => after.channels[channelIdByName(after, entry.name)!]);

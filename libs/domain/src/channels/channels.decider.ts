@@ -1,4 +1,7 @@
 import type { Decider } from '../shared/decider';
+import type { Role } from '../shared/actor';
+import type { SystemGroupName } from './channel-group-settings';
+import { isSystemGroupMember } from './channel-group-settings';
 import { InsufficientPermissionError } from '../users/users.errors';
 import { checkCanAdministerChannel, hasContentAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
@@ -12,7 +15,7 @@ import {
   PrivateChannelWithoutSubscribersError,
   WebPublicChannelsDisabledError,
 } from './channels.errors';
-import type { ChannelEvent, ChannelPrivacy } from './channels.events';
+import type { ChannelEvent, ChannelPrivacy, ChannelTopicsPolicy } from './channels.events';
 import {
   WEB_PUBLIC_CHANNELS_ENABLED,
   canCreatePrivateChannels,
@@ -40,6 +43,20 @@ export type NewChannel = {
   /** null: Zulip's default for the privacy (protected for private channels). */
   historyPublicToSubscribers: boolean | null;
   isWebPublic: boolean;
+  /** `topics_policy` of the request; absent or "inherit": the organization's. */
+  topicsPolicy?: ChannelTopicsPolicy;
+};
+
+/** UserProfile.can_set_topics_policy: an administrator, or a member of can_set_topics_policy_group. */
+export const canSetTopicsPolicy = (role: Role | 'operator', canSetTopicsPolicyGroup: SystemGroupName): boolean =>
+  role === 'operator' || isSystemGroupMember('role:administrators', role) || isSystemGroupMember(canSetTopicsPolicyGroup, role);
+
+/**
+ * validate_topics_policy: any policy but "inherit" needs can_set_topics_policy (an administrator,
+ * or a member of the organization's can_set_topics_policy_group); "Insufficient permission".
+ */
+export const checkMaySetTopicsPolicy = (policy: ChannelTopicsPolicy | undefined, maySetTopicsPolicy: boolean): void => {
+  if (policy !== undefined && policy !== 'inherit' && !maySetTopicsPolicy) throw new InsufficientPermissionError();
 };
 
 /**
@@ -47,7 +64,11 @@ export type NewChannel = {
  * autocreate). Names that already exist, case-insensitively, are left alone: the caller subscribes
  * to the existing channel, as Zulip's get_or_create does.
  */
-export type CreateChannels = { type: 'CreateChannels'; data: Meta & { channels: NewChannel[] } };
+export type CreateChannels = {
+  type: 'CreateChannels';
+  /** maySetTopicsPolicy: the actor is an administrator or in can_set_topics_policy_group (absent: no). */
+  data: Meta & { channels: NewChannel[]; maySetTopicsPolicy?: boolean };
+};
 
 /** `PATCH /streams/{stream_id}` (update_stream_backend). Facts from subscriptions come with the command. */
 export type UpdateChannel = {
@@ -63,6 +84,9 @@ export type UpdateChannel = {
     privacy?: PrivacyChange;
     /** `is_archived: false`. */
     unarchive?: boolean;
+    topicsPolicy?: ChannelTopicsPolicy;
+    /** The actor is an administrator or in the organization's can_set_topics_policy_group. */
+    maySetTopicsPolicy?: boolean;
   };
 };
 
@@ -80,7 +104,14 @@ export type ChangeChannelFolder = {
 
 export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel | ChangeChannelFolder;
 
-export type ChannelState = ChannelAccessFacts & { channelId: number; name: string; description: string; folderId?: number | null };
+export type ChannelState = ChannelAccessFacts & {
+  channelId: number;
+  name: string;
+  description: string;
+  folderId?: number | null;
+  /** Absent: "inherit". */
+  topicsPolicy?: ChannelTopicsPolicy;
+};
 export type ChannelsState = { channels: Record<number, ChannelState>; idByNameKey: Record<string, number> };
 
 const privacyOf = (c: ChannelPrivacy): ChannelPrivacy => ({
@@ -118,6 +149,7 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
           const key = channelNameKey(c.name);
           if (taken.has(key)) continue;
           checkChannelCreationPermission(actor.role, c.inviteOnly, c.isWebPublic);
+          checkMaySetTopicsPolicy(c.topicsPolicy, command.data.maySetTopicsPolicy ?? false);
           taken.add(key);
           events.push({
             type: 'ChannelCreated',
@@ -126,6 +158,7 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
               renderedDescription: c.renderedDescription, inviteOnly: c.inviteOnly,
               historyPublicToSubscribers: defaultHistoryPublicToSubscribers(c.inviteOnly, c.historyPublicToSubscribers),
               isWebPublic: c.isWebPublic, creatorId: actorId, actorId, at,
+              ...(c.topicsPolicy !== undefined && c.topicsPolicy !== 'inherit' ? { topicsPolicy: c.topicsPolicy } : {}),
             },
           });
         }
@@ -152,6 +185,11 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
           if (!channel.isArchived) throw new ChannelNotDeactivatedError();
           if (privacy.inviteOnly && !d.hasSubscribers) throw new PrivateChannelWithoutSubscribersError();
           events.push({ type: 'ChannelReactivated', data: base });
+        }
+        if (d.topicsPolicy !== undefined) {
+          checkMaySetTopicsPolicy(d.topicsPolicy, d.maySetTopicsPolicy ?? false);
+          const oldPolicy = channel.topicsPolicy ?? 'inherit';
+          if (oldPolicy !== d.topicsPolicy) events.push({ type: 'ChannelTopicsPolicyChanged', data: { ...base, oldPolicy, newPolicy: d.topicsPolicy } });
         }
         if (d.description !== undefined) {
           const description = normalizeChannelDescription(d.description.text);
@@ -206,6 +244,7 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
             [d.channelId]: {
               channelId: d.channelId, name: d.name, description: d.description, creatorId: d.creatorId, isArchived: false,
               inviteOnly: d.inviteOnly, historyPublicToSubscribers: d.historyPublicToSubscribers, isWebPublic: d.isWebPublic,
+              ...(d.topicsPolicy !== undefined ? { topicsPolicy: d.topicsPolicy } : {}),
             },
           },
           idByNameKey: { ...state.idByNameKey, [channelNameKey(d.name)]: d.channelId },
@@ -229,6 +268,8 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         return update(event.data.channelId, { isArchived: false });
       case 'ChannelFolderChanged':
         return update(event.data.channelId, { folderId: event.data.newFolderId });
+      case 'ChannelTopicsPolicyChanged':
+        return update(event.data.channelId, { topicsPolicy: event.data.newPolicy });
       default:
         return state;
     }

@@ -1,6 +1,18 @@
 /** Who may read a channel and its history (Zulip's invite_only / history_public_to_subscribers / is_web_public). */
 export type ChannelPrivacy = { inviteOnly: boolean; historyPublicToSubscribers: boolean; isWebPublic: boolean };
 
+/**
+ * StreamTopicsPolicyEnum, by the names the API uses: "inherit" follows the organization's
+ * topics_policy; the others are the channel's own (empty_topic_only: only the empty topic).
+ */
+export const CHANNEL_TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
+export type ChannelTopicsPolicy = (typeof CHANNEL_TOPICS_POLICIES)[number];
+/** The policy a channel message is checked against: never "inherit". */
+export type EffectiveTopicsPolicy = Exclude<ChannelTopicsPolicy, 'inherit'>;
+/** get_stream_topics_policy: the channel's own policy, or the organization's when it is "inherit" (or unset). */
+export const effectiveTopicsPolicy = (channelPolicy: ChannelTopicsPolicy | undefined, realmPolicy: EffectiveTopicsPolicy): EffectiveTopicsPolicy =>
+  channelPolicy === undefined || channelPolicy === 'inherit' ? realmPolicy : channelPolicy;
+
 /** AuditLogEventType.CHANNEL_CREATED (create_stream_if_needed). */
 export type ChannelCreated = {
   type: 'ChannelCreated';
@@ -15,6 +27,8 @@ export type ChannelCreated = {
     creatorId: number | null;
     actorId: number | null;
     at: string;
+    /** The `topics_policy` it was created with; absent: "inherit" (and every channel created before it existed). */
+    topicsPolicy?: ChannelTopicsPolicy;
   };
 };
 
@@ -62,7 +76,14 @@ export type ChannelFolderChanged = {
   data: { realmId: number; channelId: number; oldFolderId: number | null; newFolderId: number | null; actorId: number | null; at: string };
 };
 
+/** CHANNEL_PROPERTY_CHANGED for `topics_policy` (do_set_stream_property). */
+export type ChannelTopicsPolicyChanged = {
+  type: 'ChannelTopicsPolicyChanged';
+  data: { realmId: number; channelId: number; oldPolicy: ChannelTopicsPolicy; newPolicy: ChannelTopicsPolicy; actorId: number | null; at: string };
+};
+
 export type ChannelEvent =
+  | ChannelTopicsPolicyChanged
   | ChannelFolderChanged
   | ChannelCreated
   | ChannelNameChanged
@@ -79,4 +100,5 @@ export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
   'ChannelDeactivated',
   'ChannelReactivated',
   'ChannelFolderChanged',
+  'ChannelTopicsPolicyChanged',
 ];

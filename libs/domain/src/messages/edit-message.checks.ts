@@ -1,4 +1,5 @@
 import type { GroupSetting } from '../channels/channel-group-settings';
+import { effectiveTopicsPolicy } from '../channels/channels.events';
 import { pythonStrip, unprintablePosition } from '../shared/printable-text';
 import { unixSeconds } from '../shared/unix-seconds';
 import { isInGroupSetting } from './group-membership';
@@ -15,6 +16,7 @@ import {
   invalidTopicCharacter,
   messageEditingDisabled,
   messagesNotAllowedInEmptyTopic,
+  topicsNotAllowed,
   moveMessagesTimeLimitExceeded,
   noPermissionToEditMessage,
   noPermissionToMoveMessage,
@@ -210,7 +212,10 @@ export function checkEditMessage(message: EditableMessage, facts: EditMessageFac
       if (facts.targetChannel === null || facts.targetChannel.streamId !== streamId) throw invalidChannelId();
       target = facts.targetChannel;
     }
-    if (targetTopic === '' && facts.settings.topics_policy === 'disable_empty_topic') throw messagesNotAllowedInEmptyTopic(facts.emptyTopicDisplayName);
+    // get_stream_topics_policy of the channel the messages end up in.
+    const topicsPolicy = effectiveTopicsPolicy(target.topicsPolicy, facts.settings.topics_policy);
+    if (targetTopic === '' && topicsPolicy === 'disable_empty_topic') throw messagesNotAllowedInEmptyTopic(facts.emptyTopicDisplayName);
+    if (targetTopic !== '' && topicsPolicy === 'empty_topic_only') throw topicsNotAllowed(facts.emptyTopicDisplayName);
     const now = unixSeconds(facts.now);
     if (isTopicEdited) {
       if (resolution !== null) {

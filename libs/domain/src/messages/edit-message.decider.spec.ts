@@ -393,3 +393,23 @@ describe('messageHistory', () => {
     ]);
   });
 });
+
+describe('messageDecider: EditMessage and the target channel\'s topics_policy (get_stream_topics_policy)', () => {
+  const allow = { ...DEFAULT_REALM_MESSAGING_SETTINGS, topics_policy: 'allow_empty_topic' as const };
+  it('refuses a named topic in an empty_topic_only channel: "Only the general chat topic is allowed in this channel."', () => {
+    expect(errorOf(edit({ origChannel: channel({ topicsPolicy: 'empty_topic_only' }) }, { topic: 'other' })).message).toBe(
+      'Only the general chat topic is allowed in this channel.',
+    );
+    expect(errorOf(edit({ targetChannel: channel({ streamId: 6, name: 'Verona', topicsPolicy: 'empty_topic_only' }) }, { streamId: 6 })).message).toBe(
+      'Only the general chat topic is allowed in this channel.',
+    );
+  });
+  it('moves into the empty topic of an empty_topic_only channel', () =>
+    expect(moveOf(edit({ targetChannel: channel({ streamId: 6, name: 'Verona', topicsPolicy: 'empty_topic_only' }) }, { streamId: 6, topic: '' })).topic).toBe(''));
+  it('the channel\'s disable_empty_topic wins over the organization\'s allow_empty_topic; "inherit" follows the organization', () => {
+    expect(errorOf(edit({ settings: allow, origChannel: channel({ topicsPolicy: 'disable_empty_topic' }) }, { topic: '' })).message).toBe(
+      'Sending messages to the general chat is not allowed in this channel.',
+    );
+    expect(moveOf(edit({ settings: allow, origChannel: channel({ topicsPolicy: 'inherit' }) }, { topic: '' })).topic).toBe('');
+  });
+});

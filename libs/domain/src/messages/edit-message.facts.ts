@@ -1,4 +1,5 @@
 import type { ChannelGroupSettings, SystemGroupName } from '../channels/channel-group-settings';
+import type { ChannelTopicsPolicy } from '../channels/channels.events';
 import type { RealmGroupSettings, RealmMessagingSettings } from '../realm/realm-messaging-settings';
 import type { VisibilityPolicy } from './messages.events';
 import type { LinkableChannel } from './rendering/render-message';
@@ -17,6 +18,8 @@ export type EditChannelFacts = ChannelFacts & {
   >;
   /** Active subscribers. */
   subscriberIds: number[];
+  /** The channel's own topics_policy; absent: "inherit". */
+  topicsPolicy?: ChannelTopicsPolicy;
 };
 
 /** PATCH /messages/{message_id} as sent (zerver/views/message_edit.py update_message_backend). */

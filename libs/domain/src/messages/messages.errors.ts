@@ -46,6 +46,13 @@ export const noPermissionToPost = () => new MessageError('You do not have permis
 export const messagesNotAllowedInEmptyTopic = (emptyTopicDisplayName: string) =>
   new MessageError(`Sending messages to the ${emptyTopicDisplayName} is not allowed in this channel.`);
 
+/**
+ * zerver/lib/exceptions.py TopicsNotAllowedError, raised by check_message (and by a move) when the
+ * channel's topics_policy is empty_topic_only and the topic is a named one.
+ */
+export const topicsNotAllowed = (emptyTopicDisplayName: string) =>
+  new MessageError(`Only the ${emptyTopicDisplayName} topic is allowed in this channel.`);
+
 /** zerver/lib/exceptions.py StreamWildcardMentionNotAllowedError / TopicWildcardMentionNotAllowedError. */
 export const streamWildcardMentionNotAllowed = () =>
   new MessageError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');

@@ -6,6 +6,7 @@ import {
   invalidEmail,
   invalidUserId,
   messagesNotAllowedInEmptyTopic,
+  topicsNotAllowed,
   noPermissionToPost,
   notAuthorizedToSend,
   streamWildcardMentionNotAllowed,
@@ -100,6 +101,7 @@ export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
     const channel = resolveChannel(addressee, facts);
     checkMayPost(channel, facts);
     if (facts.topicsPolicy === 'disable_empty_topic' && topic === '') throw messagesNotAllowedInEmptyTopic(facts.emptyTopicDisplayName);
+    if (facts.topicsPolicy === 'empty_topic_only' && topic !== '') throw topicsNotAllowed(facts.emptyTopicDisplayName);
     target = { kind: 'channel', channel, topic };
   } else {
     for (const user of named) if (!user.isActive) throw userNoLongerActive(user.email);

@@ -106,6 +106,22 @@ describe('messageDecider: SendMessage and the topics policy (get_stream_topics_p
     expect(sentWith({ topicsPolicy: 'disable_empty_topic', type: 'direct', to: '[11]', topic: undefined, directory }).recipient.type).toBe('direct'));
 });
 
+describe('messageDecider: SendMessage to a channel whose topics_policy is empty_topic_only', () => {
+  it('refuses a named topic: "Only the general chat topic is allowed in this channel."', () =>
+    expect(errorOf({ topicsPolicy: 'empty_topic_only', topic: 'greetings' })).toMatchObject({
+      message: 'Only the general chat topic is allowed in this channel.', code: 'BAD_REQUEST', httpStatus: 400,
+    }));
+
+  it('accepts the empty topic, whichever way it is named', () => {
+    for (const topic of ['', '(no topic)', 'general chat']) expect(sentWith({ topicsPolicy: 'empty_topic_only', topic }).recipient).toMatchObject({ topic: '' });
+  });
+
+  it('names the empty topic by its display name', () =>
+    expect(errorOf({ topicsPolicy: 'empty_topic_only', topic: 'x', emptyTopicDisplayName: 'allgemeiner Chat' }).message).toBe(
+      'Only the allgemeiner Chat topic is allowed in this channel.',
+    ));
+});
+
 describe('messageDecider: SendMessage to users', () => {
   const dm = (to: string, extra: Partial<SendMessageFacts> = {}) => sentWith({ type: 'direct', to, directory, ...extra });
 

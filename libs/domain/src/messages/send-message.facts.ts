@@ -1,4 +1,4 @@
-import type { RealmTopicsPolicy } from '../realm/realm-messaging-settings';
+import type { EffectiveTopicsPolicy } from '../channels/channels.events';
 import type { Role } from '../shared/actor';
 import type { BotType } from '../users/users.events';
 import type { VisibilityPolicy } from './messages.events';
@@ -89,10 +89,10 @@ export type SendMessageFacts = {
   emptyTopicDisplayName: string;
   maxMessageLength: number;
   /**
-   * The channel's topics policy (get_stream_topics_policy): channels here store no policy of their
-   * own (Zulip's Stream.topics_policy "inherit"), so it is the organization's topics_policy.
+   * The channel's topics policy (get_stream_topics_policy): the channel's own topics_policy, or the
+   * organization's when the channel's is "inherit".
    */
-  topicsPolicy: RealmTopicsPolicy;
+  topicsPolicy: EffectiveTopicsPolicy;
   /**
    * The alert words of the organization's active users who have some, by user id
    * (alert_words_in_realm); recipientsAndFlags flags the recipients whose words the content holds.

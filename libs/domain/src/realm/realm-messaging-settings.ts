@@ -75,6 +75,8 @@ export const REALM_GROUP_SETTINGS = {
   can_move_messages_between_channels_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
   can_move_messages_between_topics_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   can_resolve_topics_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
+  /** Who may set a channel's own topics_policy (with can_administer_channel_group); administrators always may. */
+  can_set_topics_policy_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
   direct_message_permission_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
 } as const satisfies Record<string, GroupPermissionConfig>;
 export type RealmGroupSettingName = keyof typeof REALM_GROUP_SETTINGS;

@@ -72,4 +72,11 @@ describe('channelsProjection', () => {
   });
 
   it('ignores changes to a channel it never saw created', () => expect(after([channelNameChanged(9, 'a', 'b')]).size).toBe(0));
+
+  it('keeps a channel\'s own topics_policy: from its creation, then from each change', () => {
+    expect(after([channelCreated({ channelId: 7 })]).get('7')).not.toHaveProperty('topics_policy');
+    expect(after([channelCreated({ channelId: 7, topicsPolicy: 'empty_topic_only' })]).get('7')).toMatchObject({ topics_policy: 'empty_topic_only' });
+    const changed = { type: 'ChannelTopicsPolicyChanged', data: { realmId: 1, channelId: 7, oldPolicy: 'inherit', newPolicy: 'disable_empty_topic', actorId: 2, at: '2026-01-02T03:04:05.000Z' } };
+    expect(after([channelCreated({ channelId: 7 }), changed]).get('7')).toMatchObject({ topics_policy: 'disable_empty_topic' });
+  });
 });

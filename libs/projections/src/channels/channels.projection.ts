@@ -49,6 +49,7 @@ export const channelsProjection = defineProjection<ChannelDocument>({
         // Subscription events of a channel follow its creation in the log; none can precede it.
         subscriber_count: doc?.subscriber_count ?? 0,
         group_settings: defaultChannelGroupSettings(d.creatorId),
+        ...(d.topicsPolicy !== undefined ? { topics_policy: d.topicsPolicy } : {}),
       };
     }
     if (!doc) return doc;
@@ -70,6 +71,8 @@ export const channelsProjection = defineProjection<ChannelDocument>({
         return { ...doc, is_archived: false };
       case 'ChannelFolderChanged':
         return { ...doc, folder_id: e.data.newFolderId };
+      case 'ChannelTopicsPolicyChanged':
+        return { ...doc, topics_policy: e.data.newPolicy };
       case 'SubscriptionsCreated':
         return { ...doc, subscriber_count: doc.subscriber_count + e.data.subscriptions.length };
       case 'SubscriptionsReactivated':
