@@ -16,8 +16,7 @@ describe('per-channel topics_policy', () => {
   afterEach(() => api.close());
 
   const id = (name: string) => api.user(name).userId;
-  const groupId = (name: string) =>
-    (api.realmId - 1) * 8 + ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody'].indexOf(name) + 1;
+  const groupId = (name: string) => api.systemGroupId(name);
   const channelId = async (name: string) => {
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
     return streams.find((s) => s.name === name)?.stream_id;

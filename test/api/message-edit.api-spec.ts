@@ -15,8 +15,7 @@ describe('PATCH /messages/{message_id}', () => {
   afterEach(() => api.close());
 
   const id = (name: string) => api.user(name).userId;
-  const groupId = (name: string) =>
-    (api.realmId - 1) * 8 + ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody'].indexOf(name) + 1;
+  const groupId = (name: string) => api.systemGroupId(name);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];

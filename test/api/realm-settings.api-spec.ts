@@ -9,9 +9,7 @@ describe('organization settings and system groups', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  /** The convention of SystemGroupIds: organization r holds (r-1)*8+1 … r*8, owners first. */
-  const groupId = (name: string) =>
-    (api.realmId - 1) * 8 + ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody'].indexOf(name) + 1;
+  const groupId = (name: string) => api.systemGroupId(name);
   const patch = (who: string, params: Record<string, unknown>) => api.as(who).patch(REALM, params);
   /** The error, and that nothing was appended for it. */
   const refused = async (response: PromiseLike<Parameters<typeof expectError>[0]>, msg: string, options: { code?: string; status?: number } = {}) => {

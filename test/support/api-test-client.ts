@@ -24,6 +24,8 @@ import { configureHttp } from '../../apps/api/src/http/configure-http';
 import { createHttpAdapter } from '../../apps/api/src/http/http-adapter';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 
+const SYSTEM_GROUP_ORDER = ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody'];
+
 export type Credentials = { userId: number; email: string; apiKey: string };
 type Params = Record<string, unknown>;
 
@@ -161,6 +163,13 @@ export class ApiTestClient {
     const credentials = this.credentials.get(name);
     if (!credentials) throw new Error(`no persona ${name}`);
     return credentials;
+  }
+
+  /** A system group's id in this organization: organization r holds (r-1)*8+1 … r*8, owners first (SystemGroupIds). */
+  systemGroupId(name: string): number {
+    const index = SYSTEM_GROUP_ORDER.indexOf(name);
+    if (index < 0) throw new Error(`no system group ${name}`);
+    return (this.realmId - 1) * 8 + index + 1;
   }
 
   /** Requests authenticated as a persona (HTTP Basic: email + API key). */
