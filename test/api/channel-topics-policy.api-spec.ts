@@ -51,6 +51,22 @@ describe('per-channel topics_policy', () => {
       expect(state.realm_can_set_topics_policy_group).toBe(groupId('role:members'));
     });
 
+    it('refuses empty_topic_only for a channel with messages in named topics (CannotSetTopicsPolicyError); other policies stay allowed', async () => {
+      const denmark = await createChannel('hamlet', 'Denmark');
+      expectSuccess(await send('hamlet', ''));
+      expectSuccess(await setPolicy('iago', denmark, 'empty_topic_only'));
+      expectSuccess(await setPolicy('iago', denmark, 'inherit'));
+      expectSuccess(await send('hamlet', 'greetings'));
+      await api.markEvents();
+      const body = await refused(
+        await setPolicy('iago', denmark, 'empty_topic_only'),
+        'To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.',
+      );
+      expect(body.empty_topic_display_name).toBe('general chat');
+      expect(await policyOf(denmark)).toBe('inherit');
+      expectSuccess(await setPolicy('iago', denmark, 'disable_empty_topic'));
+    });
+
     it('sends a stream update event (property topics_policy) to those who may see the channel, only when the value changes', async () => {
       const denmark = await createChannel('hamlet', 'Denmark', { invite_only: true });
       const queue = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: JSON.stringify(['stream']) })).queue_id as string;
@@ -119,14 +135,16 @@ describe('per-channel topics_policy', () => {
     it('empty_topic_only refuses named topics and accepts the empty topic, however it is named', async () => {
       expectSuccess(await setPolicy('iago', denmark, 'empty_topic_only'));
       await api.markEvents();
-      await refused(await send('cordelia', 'greetings'), ONLY_GENERAL_CHAT);
+      const body = await refused(await send('cordelia', 'greetings'), ONLY_GENERAL_CHAT);
+      // TopicsNotAllowedError's data field, as JsonableError sends it.
+      expect(body.empty_topic_display_name).toBe('general chat');
       for (const topic of ['', '(no topic)', 'general chat']) expectSuccess(await send('cordelia', topic));
     });
 
     it('the channel\'s disable_empty_topic refuses the empty topic while the organization allows it', async () => {
       expectSuccess(await setPolicy('iago', denmark, 'disable_empty_topic'));
       await api.markEvents();
-      await refused(await send('cordelia', ''), NO_GENERAL_CHAT);
+      expect((await refused(await send('cordelia', ''), NO_GENERAL_CHAT)).empty_topic_display_name).toBe('general chat');
       expectSuccess(await send('cordelia', 'greetings'));
     });
 

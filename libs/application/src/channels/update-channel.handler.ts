@@ -2,7 +2,8 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { canSetTopicsPolicy, channelsDecider, channelsStream, defaultRealmGroupSettings, normalizeChannelDescription, type PrivacyChange } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
+import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
@@ -19,6 +20,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
     private readonly subscriptions: SubscriptionQueries,
     private readonly renderer: ChannelDescriptionRenderer,
     private readonly realms: RealmQueries,
+    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
   ) {}
 
   async execute({ context: { actor }, channelId, changes }: UpdateChannelCommand): Promise<void> {
@@ -38,6 +40,9 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
       const group = (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group;
       maySetTopicsPolicy = canSetTopicsPolicy(actor.role, group);
     }
+    // channel_has_named_topics, read only for the one policy that needs it.
+    const hasNamedTopics =
+      changes.topicsPolicy === 'empty_topic_only' ? (await this.userMessages.topicsOf(actor.realmId, channelId)).some((t) => t.topic !== '') : undefined;
     const privacy: PrivacyChange = {};
     if (changes.isPrivate !== undefined) privacy.isPrivate = changes.isPrivate;
     if (changes.historyPublicToSubscribers !== undefined) privacy.historyPublicToSubscribers = changes.historyPublicToSubscribers;
@@ -47,7 +52,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
       data: {
         realmId: actor.realmId, actor, now: this.clock.now().toISOString(), channelId, isSubscribed,
         hasSubscribers: members.length > 0, newName: changes.newName, description, privacy,
-        unarchive: changes.isArchived === false, topicsPolicy: changes.topicsPolicy, maySetTopicsPolicy,
+        unarchive: changes.isArchived === false, topicsPolicy: changes.topicsPolicy, maySetTopicsPolicy, hasNamedTopics,
       },
     });
     await this.projections.waitFor(position);

@@ -1,6 +1,7 @@
 import { channelCreated, deciderSpec } from '@app/testing';
 import {
   CannotAdministerChannelError,
+  CannotSetTopicsPolicyError,
   canSetTopicsPolicy,
   channelsDecider,
   type ChannelsCommand,
@@ -16,11 +17,12 @@ const iago: Viewer = { userId: 2, role: 'administrator' };
 const hamlet: Viewer = { userId: 10, role: 'member' };
 const cordelia: Viewer = { userId: 11, role: 'member' };
 
-const setPolicy = (topicsPolicy: ChannelTopicsPolicy, overrides: Partial<{ actor: Viewer; maySetTopicsPolicy: boolean }> = {}): ChannelsCommand => ({
+const setPolicy = (topicsPolicy: ChannelTopicsPolicy, overrides: Partial<{ actor: Viewer; maySetTopicsPolicy: boolean; hasNamedTopics: boolean }> = {}): ChannelsCommand => ({
   type: 'UpdateChannel',
   data: {
     realmId: 1, actor: overrides.actor ?? iago, now: AT, channelId: 1, isSubscribed: false, hasSubscribers: true,
     topicsPolicy, maySetTopicsPolicy: overrides.maySetTopicsPolicy ?? true,
+    ...(overrides.hasNamedTopics === undefined ? {} : { hasNamedTopics: overrides.hasNamedTopics }),
   },
 });
 
@@ -48,6 +50,15 @@ describe('channelsDecider: a channel\'s topics_policy (validate_topics_policy, d
     given([general]).when(setPolicy('allow_empty_topic', { maySetTopicsPolicy: false })).thenThrows(InsufficientPermissionError, 'Insufficient permission');
     // Going back to "inherit" needs only the right to administer the channel.
     given([general, changed('inherit', 'allow_empty_topic')]).when(setPolicy('inherit', { maySetTopicsPolicy: false })).then([changed('allow_empty_topic', 'inherit')]);
+  });
+
+  it('refuses empty_topic_only while the channel has messages in named topics (CannotSetTopicsPolicyError)', () => {
+    given([general]).when(setPolicy('empty_topic_only', { hasNamedTopics: true })).thenThrows(
+      CannotSetTopicsPolicyError,
+      'To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.',
+    );
+    given([general]).when(setPolicy('empty_topic_only', { hasNamedTopics: false })).then([changed('inherit', 'empty_topic_only')]);
+    given([general]).when(setPolicy('disable_empty_topic', { hasNamedTopics: true })).then([changed('inherit', 'disable_empty_topic')]);
   });
 
   it('needs the right to administer the channel even with can_set_topics_policy', () =>

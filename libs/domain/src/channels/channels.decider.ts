@@ -5,7 +5,9 @@ import { isSystemGroupMember } from './channel-group-settings';
 import { InsufficientPermissionError } from '../users/users.errors';
 import { checkCanAdministerChannel, hasContentAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../messages/topic.rules';
 import {
+  CannotSetTopicsPolicyError,
   ChannelAlreadyDeactivatedError,
   ChannelAlreadyHasThatNameError,
   ChannelContentAccessRequiredError,
@@ -87,6 +89,8 @@ export type UpdateChannel = {
     topicsPolicy?: ChannelTopicsPolicy;
     /** The actor is an administrator or in the organization's can_set_topics_policy_group. */
     maySetTopicsPolicy?: boolean;
+    /** Some message of the channel is in a named topic (channel_has_named_topics); read for `empty_topic_only` only. */
+    hasNamedTopics?: boolean;
   };
 };
 
@@ -188,6 +192,7 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         }
         if (d.topicsPolicy !== undefined) {
           checkMaySetTopicsPolicy(d.topicsPolicy, d.maySetTopicsPolicy ?? false);
+          if (d.topicsPolicy === 'empty_topic_only' && d.hasNamedTopics === true) throw new CannotSetTopicsPolicyError(EMPTY_TOPIC_FALLBACK_NAME);
           const oldPolicy = channel.topicsPolicy ?? 'inherit';
           if (oldPolicy !== d.topicsPolicy) events.push({ type: 'ChannelTopicsPolicyChanged', data: { ...base, oldPolicy, newPolicy: d.topicsPolicy } });
         }

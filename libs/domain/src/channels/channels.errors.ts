@@ -90,3 +90,18 @@ export class ChannelDescriptionTooLongError extends DomainError {
     super(`description is too long (limit: ${limit} characters)`);
   }
 }
+
+/**
+ * zerver/lib/exceptions.py CannotSetTopicsPolicyError (validate_topics_policy): `empty_topic_only`
+ * for a channel that already has messages in named topics. Carries `empty_topic_display_name`.
+ */
+export class CannotSetTopicsPolicyError extends DomainError {
+  constructor(emptyTopicDisplayName: string) {
+    super(
+      `To enable this configuration, all messages in this channel must be in the ${emptyTopicDisplayName} topic. Consider renaming or deleting other topics.`,
+      'BAD_REQUEST',
+      400,
+      { empty_topic_display_name: emptyTopicDisplayName },
+    );
+  }
+}

@@ -44,14 +44,18 @@ export const noPermissionToPost = () => new MessageError('You do not have permis
  * channel's topics_policy is disable_empty_topic; the name is the empty topic's display name.
  */
 export const messagesNotAllowedInEmptyTopic = (emptyTopicDisplayName: string) =>
-  new MessageError(`Sending messages to the ${emptyTopicDisplayName} is not allowed in this channel.`);
+  new MessageError(`Sending messages to the ${emptyTopicDisplayName} is not allowed in this channel.`, 'BAD_REQUEST', 400, {
+    empty_topic_display_name: emptyTopicDisplayName,
+  });
 
 /**
  * zerver/lib/exceptions.py TopicsNotAllowedError, raised by check_message (and by a move) when the
  * channel's topics_policy is empty_topic_only and the topic is a named one.
  */
 export const topicsNotAllowed = (emptyTopicDisplayName: string) =>
-  new MessageError(`Only the ${emptyTopicDisplayName} topic is allowed in this channel.`);
+  new MessageError(`Only the ${emptyTopicDisplayName} topic is allowed in this channel.`, 'BAD_REQUEST', 400, {
+    empty_topic_display_name: emptyTopicDisplayName,
+  });
 
 /** zerver/lib/exceptions.py StreamWildcardMentionNotAllowedError / TopicWildcardMentionNotAllowedError. */
 export const streamWildcardMentionNotAllowed = () =>
