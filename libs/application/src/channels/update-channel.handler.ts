@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { canSetTopicsPolicy, channelsDecider, channelsStream, defaultRealmGroupSettings, normalizeChannelDescription, type PrivacyChange } from '@app/domain';
+import { channelsDecider, channelsStream, normalizeChannelDescription, type PrivacyChange } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
+import { RealmQueries } from '../realms/realm.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChannelDescriptionRenderer } from './channel-description.renderer';
 import { UpdateChannelCommand } from './update-channel.command';
@@ -34,12 +34,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
       const text = normalizeChannelDescription(changes.description);
       description = { text, rendered: await this.renderer.render(text, { realmId: actor.realmId, actorId: actor.userId }) };
     }
-    let maySetTopicsPolicy = false;
-    if (changes.topicsPolicy !== undefined) {
-      const realm = await this.realms.cachedById(actor.realmId);
-      const group = (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group;
-      maySetTopicsPolicy = canSetTopicsPolicy(actor.role, group);
-    }
+    const maySetTopicsPolicy = changes.topicsPolicy !== undefined && (await this.realms.maySetTopicsPolicy(actor));
     // channel_has_named_topics, read only for the one policy that needs it.
     const hasNamedTopics =
       changes.topicsPolicy === 'empty_topic_only' ? (await this.userMessages.topicsOf(actor.realmId, channelId)).some((t) => t.topic !== '') : undefined;

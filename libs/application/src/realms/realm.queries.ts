@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type Actor,
+  canSetTopicsPolicy,
   DEFAULT_REALM_MESSAGING_SETTINGS,
   defaultRealmGroupSettings,
   NotFoundError,
@@ -46,6 +48,12 @@ export class RealmQueries {
    */
   cachedById(realmId: number): Promise<Readonly<RealmDocument> | null> {
     return this.cache.get(String(realmId), () => this.byId(realmId));
+  }
+
+  /** user_profile.can_set_topics_policy(): an administrator, or in the organization's can_set_topics_policy_group. */
+  async maySetTopicsPolicy(actor: Pick<Actor, 'realmId' | 'role'>): Promise<boolean> {
+    const realm = await this.cachedById(actor.realmId);
+    return canSetTopicsPolicy(actor.role, (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group);
   }
 
   async mustFindById(realmId: number): Promise<RealmDocument> {

@@ -10,9 +10,7 @@ import {
   type SubscriptionChannel,
   UnableToAccessChannelError,
   canAddSubscribersTo,
-  canSetTopicsPolicy,
   checkMaySetTopicsPolicy,
-  defaultRealmGroupSettings,
   channelIdByName,
   channelNameKey,
   channelsDecider,
@@ -37,7 +35,7 @@ import { ChannelDescriptionRenderer } from '../channels/channel-description.rend
 import { accessFactsOf } from '../channels/channel-format';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
-import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
+import { RealmQueries } from '../realms/realm.queries';
 import { UserQueries } from '../users/user.queries';
 import { AddSubscriptionsCommand, type AddSubscriptionsResult, type SubscriptionRequest } from './add-subscriptions.command';
 import { resolvePrincipals } from './principals';
@@ -84,8 +82,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     // validate_topics_policy: any policy but "inherit" needs can_set_topics_policy, whatever the channels.
     let maySetTopicsPolicy = false;
     if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') {
-      const realm = await this.realms.cachedById(actor.realmId);
-      maySetTopicsPolicy = canSetTopicsPolicy(actor.role, (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group);
+      maySetTopicsPolicy = await this.realms.maySetTopicsPolicy(actor);
       checkMaySetTopicsPolicy(request.topicsPolicy, maySetTopicsPolicy);
     }
     const fatal = request.authorizationErrorsFatal ?? true;
