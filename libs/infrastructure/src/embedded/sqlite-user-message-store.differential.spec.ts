@@ -1,0 +1,618 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type {
+  ChannelTopicRef,
+  FlagSelector,
+  MessageRange,
+  NarrowCondition,
+  NarrowTerm,
+  PositionedChanges,
+  UnreadCounts,
+  UserMessageChange,
+  UserMessageRow,
+  UserMessageStorePort,
+} from '@app/application';
+import { directConversationKey, MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS as F } from '@app/domain';
+import { makeTempDir } from '@app/testing';
+import { openSqlite } from './sqlite';
+import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sqlite-user-message-store';
+
+/**
+ * A differential test of the embedded per-user message store: two differently configured
+ * instances are fed the same seeded, random (but realistic) changes, and every read of the port
+ * must give both the same answer. Each configuration pair runs every seed (one `it` each, so a
+ * failure names its seed); a failure names the query, the seed and the batch, and writes the
+ * whole change log to a file in the temp directory to replay and minimize.
+ *
+ * THE configurations compared, in one place: options are plain records so that a key the store
+ * does not know yet (a layout being written) compiles.
+ */
+type StoreOptions = Record<string, unknown>;
+const PAIRS: Record<string, [StoreOptions, StoreOptions]> = {
+  'inbox only vs merged after every apply': [{}, { compactAtMessages: 1, compactSynchronously: true }],
+  'inbox only vs rows written directly (catch-up)': [{}, { directAtMessages: 1 }],
+  'inbox only vs inbox bounded at one message, one-row steps': [{}, { maxInboxMessages: 1, mergeStepRows: 1 }],
+  'background merges vs larger batches written directly': [{ compactAtMessages: 4 }, { directAtMessages: 8, compactAtMessages: 16, compactSynchronously: true }],
+};
+const SEEDS = [1, 2, 3, 4];
+/** Events per seed (each one position, most with one change). */
+const EVENTS = 420;
+/** Reads compared after every this many batches, and at the end. */
+const CHECK_EVERY = 6;
+
+const REALM = 1;
+const OTHER_REALM = 2;
+const USERS = [10, 11, 12, 13, 14, 15, 16, 17];
+const OTHER_USERS = [90, 91];
+const CHANNELS = [5, 6, 7, 8];
+const OTHER_CHANNEL = 50;
+const TOPICS = ['alpha', 'Alpha', 'beta', 'BETA', 'gamma', '✔ done', 'lunch', 'Lunch plans'];
+const WORDS = ['pizza', 'noon', 'deploy', 'release', 'coffee', 'bug', 'hamlet', 'https://x.test'];
+const READ = F.read;
+const STARRED = F.starred;
+
+/** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Random {
+  private readonly next: () => number;
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+  float(): number {
+    return this.next();
+  }
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  between(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)];
+  }
+  /** Each item with probability p. */
+  subset<T>(items: readonly T[], p: number): T[] {
+    return items.filter(() => this.chance(p));
+  }
+  sample<T>(items: readonly T[], k: number): T[] {
+    const copy = [...items];
+    const out: T[] = [];
+    while (out.length < k && copy.length > 0) out.push(copy.splice(this.int(copy.length), 1)[0]);
+    return out;
+  }
+  /** The topic spelled in another case now and then (topics compare case-insensitively). */
+  recase(topic: string): string {
+    const r = this.int(6);
+    return r === 0 ? topic.toUpperCase() : r === 1 ? topic.toLowerCase() : topic;
+  }
+}
+
+/** What the generator remembers of a message, to make later changes that fit it. */
+type ModelMessage = {
+  id: number;
+  realmId: number;
+  senderId: number;
+  streamId: number | null;
+  topic: string | null;
+  dmKey: string | null;
+  /** Users with a row (the store's rows, as far as the changes say). */
+  rows: Set<number>;
+  mentioned: number[];
+  topicWildcard: number[];
+  streamWildcard: boolean;
+  alert: number[];
+  deleted: boolean;
+};
+
+/**
+ * The workload: one organization of eight users and four channels whose subscribers change over
+ * time, direct messages, and a few messages of a second organization; changes shaped like the
+ * user-messages projection's (rowsOf, reactedChange, movedChange, editedChange).
+ */
+class Workload {
+  readonly messages = new Map<number, ModelMessage>();
+  /** Every id a message was ever created with, and some never used. */
+  readonly idsEver: number[] = [];
+  readonly dmKeys = new Set<string>();
+  private readonly subscribers = new Map<number, Set<number>>();
+  private nextId = 1;
+  /** Ids skipped so far: a later message may take one (out of order, as concurrent senders do). */
+  private readonly spare: number[] = [];
+  private clock = 1_700_000_000;
+
+  constructor(private readonly rng: Random) {
+    for (const channel of CHANNELS) this.subscribers.set(channel, new Set(rng.sample(USERS, rng.between(2, 6))));
+  }
+
+  alive(filter: (m: ModelMessage) => boolean = () => true): ModelMessage[] {
+    return [...this.messages.values()].filter((m) => !m.deleted && filter(m));
+  }
+
+  /** The changes of the next event (none for an event the store does not see, like a subscription). */
+  next(): UserMessageChange[] {
+    const r = this.rng.float();
+    if (r < 0.3) return [this.channelMessage()];
+    if (r < 0.33) return [this.otherRealmMessage()];
+    if (r < 0.44) return [this.directMessage()];
+    if (r < 0.5) {
+      this.changeSubscription();
+      return [];
+    }
+    if (r < 0.72) return [this.flagChange()];
+    if (r < 0.77) return this.historical();
+    if (r < 0.81) return this.topicMove();
+    if (r < 0.84) return this.channelMove();
+    if (r < 0.92) return this.edit();
+    if (r < 0.95) return this.deletion();
+    if (r < 0.97) return [this.channelMessage(), this.flagChange()]; // two changes at one position
+    return [this.flagChange()];
+  }
+
+  private newId(streamId: number | null): number {
+    if (streamId !== null && this.rng.chance(0.05)) {
+      const newest = Math.max(0, ...this.alive((m) => m.streamId === streamId).map((m) => m.id));
+      const index = this.spare.findIndex((id) => id < newest);
+      if (index >= 0) return this.spare.splice(index, 1)[0];
+    }
+    const id = this.nextId++;
+    if (this.rng.chance(0.12)) this.spare.push(this.nextId++);
+    // Now and then a jump, so that message ids span more than a read window of the store.
+    if (this.rng.chance(0.02)) this.nextId += this.rng.between(1000, 6000);
+    return id;
+  }
+
+  private text(): { searchText: string; hasLink: boolean; hasImage: boolean; hasAttachment: boolean } {
+    const words = this.rng.sample(WORDS, this.rng.between(1, 3));
+    return { searchText: words.join(' '), hasLink: words.includes('https://x.test'), hasImage: this.rng.chance(0.1), hasAttachment: this.rng.chance(0.1) };
+  }
+
+  private remember(m: Omit<ModelMessage, 'deleted'>): void {
+    this.messages.set(m.id, { ...m, deleted: false });
+    this.idsEver.push(m.id);
+    if (this.rng.chance(0.05)) this.idsEver.push(this.nextId + 50_000); // never a message
+  }
+
+  private channelMessage(): UserMessageChange {
+    const streamId = this.rng.pick(CHANNELS);
+    const subscribers = [...this.subscribers.get(streamId)!];
+    const sender = subscribers.length > 0 && !this.rng.chance(0.08) ? this.rng.pick(subscribers) : this.rng.pick(USERS);
+    const recipients = new Set(subscribers);
+    recipients.add(sender); // an unsubscribed sender still gets a (read) row
+    if (this.rng.chance(0.07)) {
+      // Rows that differ from the subscribers: one left out, or someone else in.
+      if (this.rng.chance(0.5) && recipients.size > 1) recipients.delete(this.rng.pick([...recipients].filter((u) => u !== sender)));
+      else recipients.add(this.rng.pick(USERS));
+    }
+    const mentioned = this.rng.chance(0.25) ? this.rng.sample(USERS, this.rng.between(1, 2)) : [];
+    const streamWildcard = this.rng.chance(0.08);
+    const topicWildcard = this.rng.chance(0.05) ? this.rng.sample([...recipients], 2) : [];
+    const alert = this.rng.chance(0.1) ? [this.rng.pick([...recipients])] : [];
+    const rows: UserMessageRow[] = [...recipients].map((userId) => {
+      let flags = streamWildcard ? F.stream_wildcard_mentioned : 0;
+      if (userId === sender) flags |= READ;
+      if (mentioned.includes(userId)) flags |= F.mentioned;
+      if (topicWildcard.includes(userId)) flags |= F.topic_wildcard_mentioned;
+      if (alert.includes(userId)) flags |= F.has_alert_word;
+      return { userId, flags };
+    });
+    const id = this.newId(streamId);
+    const topic = this.rng.recase(this.rng.pick(TOPICS));
+    this.remember({ id, realmId: REALM, senderId: sender, streamId, topic, dmKey: null, rows: new Set(recipients), mentioned, topicWildcard, streamWildcard, alert });
+    return { type: 'message-added', message: { id, realmId: REALM, senderId: sender, streamId, topic, dmKey: null, ...this.text() }, rows };
+  }
+
+  private otherRealmMessage(): UserMessageChange {
+    const sender = this.rng.pick(OTHER_USERS);
+    const id = this.newId(OTHER_CHANNEL);
+    const topic = this.rng.pick(TOPICS);
+    this.remember({ id, realmId: OTHER_REALM, senderId: sender, streamId: OTHER_CHANNEL, topic, dmKey: null, rows: new Set(OTHER_USERS), mentioned: [], topicWildcard: [], streamWildcard: false, alert: [] });
+    return {
+      type: 'message-added',
+      message: { id, realmId: OTHER_REALM, senderId: sender, streamId: OTHER_CHANNEL, topic, dmKey: null, ...this.text() },
+      rows: OTHER_USERS.map((userId) => ({ userId, flags: userId === sender ? READ : 0 })),
+    };
+  }
+
+  private directMessage(): UserMessageChange {
+    const sender = this.rng.pick(USERS);
+    const others = this.rng.chance(0.08) ? [] : this.rng.sample(USERS.filter((u) => u !== sender), this.rng.between(1, 2));
+    const participants = [sender, ...others];
+    const dmKey = directConversationKey(participants);
+    this.dmKeys.add(dmKey);
+    const mentioned = this.rng.chance(0.15) ? [this.rng.pick(participants)] : [];
+    const id = this.newId(null);
+    this.remember({ id, realmId: REALM, senderId: sender, streamId: null, topic: null, dmKey, rows: new Set(participants), mentioned, topicWildcard: [], streamWildcard: false, alert: [] });
+    return {
+      type: 'message-added',
+      message: { id, realmId: REALM, senderId: sender, streamId: null, topic: null, dmKey, ...this.text() },
+      rows: participants.map((userId) => ({ userId, flags: F.is_private | (userId === sender ? READ : 0) | (mentioned.includes(userId) ? F.mentioned : 0) })),
+    };
+  }
+
+  /** Subscribe, unsubscribe or resubscribe: later messages of the channel go to the new set. */
+  private changeSubscription(): void {
+    const subscribers = this.subscribers.get(this.rng.pick(CHANNELS))!;
+    const user = this.rng.pick(USERS);
+    if (subscribers.has(user)) subscribers.delete(user);
+    else subscribers.add(user);
+  }
+
+  /** Some message ids: the user's, others', deleted ones, ones never used. */
+  private someIds(max: number): number[] {
+    const ids = this.rng.sample(this.idsEver, this.rng.between(1, max));
+    if (this.rng.chance(0.2)) ids.push(this.nextId + 7);
+    return ids;
+  }
+
+  private anyId(): number {
+    return this.idsEver.length === 0 ? 1 : this.rng.pick(this.idsEver);
+  }
+
+  /** A flag selection of every shape the projection produces (selectionConditions). */
+  selector(userId: number, rng: Random = this.rng): FlagSelector {
+    const channelTopic = () => {
+      const m = rng.pick(this.alive((x) => x.streamId !== null && x.realmId === REALM).concat([]));
+      return m ? { streamId: m.streamId!, topic: rng.recase(m.topic!) } : { streamId: rng.pick(CHANNELS), topic: rng.pick(TOPICS) };
+    };
+    switch (rng.int(10)) {
+      case 0:
+      case 1:
+        return { messageIds: this.someIds(6) };
+      case 2: {
+        const [a, b] = [this.anyId(), this.anyId()].sort((x, y) => x - y);
+        return { minId: a, maxId: b };
+      }
+      case 3:
+        return { maxId: this.anyId() }; // "mark all as read up to"
+      case 4:
+        return { streamId: rng.pick(CHANNELS) };
+      case 5:
+        return channelTopic();
+      case 6: {
+        const mine = [...this.dmKeys].filter((k) => k.split(',').includes(String(userId)));
+        return { dmKey: mine.length > 0 && rng.chance(0.8) ? rng.pick(mine) : rng.pick([...this.dmKeys, '10,11']) };
+      }
+      case 7:
+        return {};
+      case 8:
+        return { streamId: rng.pick(CHANNELS), maxId: this.anyId() };
+      default:
+        return { minId: this.anyId() };
+    }
+  }
+
+  private flagChange(): UserMessageChange {
+    const userId = this.rng.chance(0.04) ? this.rng.pick(OTHER_USERS) : this.rng.pick(USERS);
+    const r = this.rng.float();
+    const mask = r < 0.55 ? READ : r < 0.95 ? STARRED : F.collapsed;
+    return { type: 'flags-changed', userId, selector: this.selector(userId), op: this.rng.chance(0.7) ? 'add' : 'remove', mask };
+  }
+
+  /** Historical rows: a reaction to a channel message without a row (reactedChange), or starring some. */
+  private historical(): UserMessageChange[] {
+    const userId = this.rng.pick(USERS);
+    const candidates = this.alive((m) => m.streamId !== null && m.realmId === REALM && !m.rows.has(userId));
+    if (candidates.length === 0) return [];
+    if (this.rng.chance(0.7)) {
+      const m = this.rng.pick(candidates);
+      m.rows.add(userId);
+      return [{ type: 'flags-changed', userId, selector: { messageIds: [m.id], createHistorical: [m.id] }, op: 'add', mask: READ }];
+    }
+    const picked = this.rng.sample(candidates, 3);
+    for (const m of picked) m.rows.add(userId);
+    const ids = [...picked.map((m) => m.id), this.anyId()];
+    return [{ type: 'flags-changed', userId, selector: { messageIds: ids, createHistorical: picked.map((m) => m.id) }, op: 'add', mask: STARRED }];
+  }
+
+  /** The messages a move takes: one, this one and later ones of its topic, or the whole topic. */
+  private movedSet(m: ModelMessage): ModelMessage[] {
+    const topic = this.alive((x) => x.realmId === m.realmId && x.streamId === m.streamId && x.topic!.toLowerCase() === m.topic!.toLowerCase());
+    const r = this.rng.int(3);
+    return r === 0 ? [m] : r === 1 ? topic.filter((x) => x.id >= m.id) : topic;
+  }
+
+  private history(target: number) {
+    this.clock += this.rng.between(1, 600);
+    return { userId: this.rng.pick(USERS), timestamp: this.clock, targetMessageId: target };
+  }
+
+  private topicMove(): UserMessageChange[] {
+    const candidates = this.alive((x) => x.streamId !== null && x.realmId === REALM);
+    if (candidates.length === 0) return [];
+    const m = this.rng.pick(candidates);
+    const moved = this.movedSet(m);
+    const topic = this.rng.recase(this.rng.pick(TOPICS));
+    for (const x of moved) x.topic = topic;
+    const change: UserMessageChange = { type: 'messages-moved', messageIds: moved.map((x) => x.id), streamId: m.streamId!, topic };
+    if (this.rng.chance(0.9)) change.history = this.history(m.id);
+    return [change];
+  }
+
+  /** A move to another channel: users who cannot read it lose their rows, its subscribers gain read ones (movedChange). */
+  private channelMove(): UserMessageChange[] {
+    const candidates = this.alive((x) => x.streamId !== null && x.realmId === REALM);
+    if (candidates.length === 0) return [];
+    const m = this.rng.pick(candidates);
+    const from = m.streamId!;
+    const to = this.rng.pick(CHANNELS.filter((c) => c !== from));
+    const moved = this.movedSet(m);
+    const fromSubs = this.subscribers.get(from)!;
+    const toSubs = this.subscribers.get(to)!;
+    const gaining = [...toSubs].filter((u) => !fromSubs.has(u));
+    const losing = this.rng.chance(0.5) ? [...fromSubs].filter((u) => !toSubs.has(u)) : [];
+    const topic = this.rng.chance(0.5) ? m.topic! : this.rng.recase(this.rng.pick(TOPICS));
+    for (const x of moved) {
+      x.streamId = to;
+      x.topic = topic;
+      for (const u of losing) x.rows.delete(u);
+      for (const u of gaining) x.rows.add(u);
+    }
+    const change: UserMessageChange = { type: 'messages-moved', messageIds: moved.map((x) => x.id), streamId: to, topic, history: this.history(m.id) };
+    if (losing.length > 0) change.removeRowsOf = losing;
+    if (gaining.length > 0) change.addRows = { userIds: gaining, flags: READ };
+    return [change];
+  }
+
+  /** A content edit: new mentions, channel wildcard, alert words; with or without what was there before (editedChange). */
+  private edit(): UserMessageChange[] {
+    const candidates = this.alive((x) => x.realmId === REALM);
+    if (candidates.length === 0) return [];
+    const m = this.rng.pick(candidates);
+    const members = [...m.rows];
+    const mentioned = this.rng.chance(0.4) ? this.rng.sample(USERS, this.rng.between(1, 3)) : [];
+    const streamWildcard = m.streamId !== null && this.rng.chance(0.2);
+    const topicWildcard = m.streamId !== null && this.rng.chance(0.15) ? this.rng.sample(members, 2) : [];
+    const change: UserMessageChange = { type: 'message-edited', messageId: m.id, ...this.text(), mentionedUserIds: mentioned, streamWildcardMentioned: streamWildcard, topicWildcardMentionedUserIds: topicWildcard };
+    if (this.rng.chance(0.6)) {
+      change.previouslyMentionedUserIds = [...new Set([...m.mentioned, ...m.topicWildcard])].sort((a, b) => a - b);
+      change.previousStreamWildcard = m.streamWildcard;
+    }
+    if (this.rng.chance(0.5)) {
+      const alert = this.rng.chance(0.5) && members.length > 0 ? [this.rng.pick(members)] : [];
+      change.alertWords = { userIds: alert, previousUserIds: m.alert };
+      m.alert = alert;
+    }
+    Object.assign(m, { mentioned, topicWildcard, streamWildcard });
+    return [change];
+  }
+
+  private deletion(): UserMessageChange[] {
+    const candidates = this.alive();
+    if (candidates.length === 0) return [];
+    const gone = this.rng.sample(candidates, this.rng.chance(0.85) ? 1 : 3);
+    for (const m of gone) m.deleted = true;
+    return [{ type: 'messages-deleted', messageIds: gone.map((m) => m.id) }];
+  }
+}
+
+/** Throws, naming the context, when the two answers differ (the harness's one comparison). */
+export function same(context: string, a: unknown, b: unknown): void {
+  try {
+    expect(a).toStrictEqual(b);
+  } catch (error) {
+    throw new Error(`stores disagree: ${context}\n${(error as Error).message}`);
+  }
+}
+
+const term = (condition: NarrowCondition, negated = false): NarrowTerm => ({ ...condition, negated }) as NarrowTerm;
+const mapEntries = <V>(map: Map<number, V>): [number, V][] => [...map.entries()].sort((x, y) => x[0] - y[0]);
+/** unreadCounts lists topics and conversations in an order the port leaves open. */
+const normalCounts = (counts: UnreadCounts): UnreadCounts => ({
+  ...counts,
+  topics: [...counts.topics].sort((x, y) => x.streamId - y.streamId || (x.topic.toLowerCase() < y.topic.toLowerCase() ? -1 : x.topic.toLowerCase() > y.topic.toLowerCase() ? 1 : 0)),
+  conversations: [...counts.conversations].sort((x, y) => (x.dmKey < y.dmKey ? -1 : x.dmKey > y.dmKey ? 1 : 0)),
+});
+
+/** The narrows compared, drawn from what the workload made (their topics, conversations, words). */
+function narrows(work: Workload, rng: Random): { name: string; terms: NarrowTerm[] }[] {
+  const stream = rng.pick(CHANNELS);
+  const channelMessages = work.alive((m) => m.streamId !== null && m.realmId === REALM);
+  const ref = (): ChannelTopicRef => {
+    const m = channelMessages.length > 0 && rng.chance(0.8) ? rng.pick(channelMessages) : undefined;
+    return m ? { streamId: m.streamId!, topic: rng.recase(m.topic!) } : { streamId: rng.pick(CHANNELS), topic: rng.pick(TOPICS) };
+  };
+  const topic = ref();
+  const dmKey = work.dmKeys.size > 0 ? rng.pick([...work.dmKeys]) : '10,11';
+  const ids = rng.sample(work.idsEver, 6);
+  const muted: NarrowCondition = { kind: 'muted', mutedTopics: [ref(), ref()], mutedStreamIds: [rng.pick(CHANNELS)], visibleTopics: [ref()] };
+  const all: { name: string; terms: NarrowTerm[] }[] = [
+    { name: 'no terms', terms: [] },
+    { name: `stream ${stream}`, terms: [term({ kind: 'stream', streamId: stream })] },
+    { name: `stream ${topic.streamId} topic ${topic.topic}`, terms: [term({ kind: 'stream', streamId: topic.streamId }), term({ kind: 'topic', topic: topic.topic })] },
+    { name: 'is:unread', terms: [term({ kind: 'flags', mask: READ, set: 'none' })] },
+    { name: 'not is:unread', terms: [term({ kind: 'flags', mask: READ, set: 'none' }, true)] },
+    { name: 'read all', terms: [term({ kind: 'flags', mask: READ, set: 'all' })] },
+    { name: 'is:starred', terms: [term({ kind: 'flags', mask: STARRED, set: 'all' })] },
+    { name: 'is:mentioned', terms: [term({ kind: 'flags', mask: MENTION_FLAGS_MASK, set: 'any' })] },
+    { name: 'is:dm', terms: [term({ kind: 'is-dm' })] },
+    { name: 'not is:dm', terms: [term({ kind: 'is-dm' }, true)] },
+    { name: `dm ${dmKey}`, terms: [term({ kind: 'dm', dmKey })] },
+    { name: `dm-including ${dmKey.split(',')[0]}`, terms: [term({ kind: 'dm-including', userId: Number(dmKey.split(',')[0]) })] },
+    { name: 'sender', terms: [term({ kind: 'sender', userId: rng.pick(USERS) })] },
+    { name: 'search', terms: [term({ kind: 'search', words: [rng.pick(WORDS)] })] },
+    { name: `not stream ${stream}`, terms: [term({ kind: 'stream', streamId: stream }, true)] },
+    { name: 'streams', terms: [term({ kind: 'streams', streamIds: rng.sample(CHANNELS, 2) })] },
+    { name: 'topics', terms: [term({ kind: 'topics', topics: [ref(), ref()] })] },
+    { name: 'is:muted', terms: [term(muted)] },
+    { name: 'in:home', terms: [term(muted, true)] },
+    { name: 'ids', terms: [term({ kind: 'ids', ids })] },
+    { name: 'id', terms: [term({ kind: 'id', id: ids[0] ?? 1 })] },
+    { name: 'has:link', terms: [term({ kind: 'has', what: 'link' })] },
+    { name: 'is:resolved', terms: [term({ kind: 'resolved' })] },
+    { name: `stream ${stream} is:unread`, terms: [term({ kind: 'stream', streamId: stream }), term({ kind: 'flags', mask: READ, set: 'none' })] },
+    { name: 'is:dm is:unread', terms: [term({ kind: 'is-dm' }), term({ kind: 'flags', mask: READ, set: 'none' })] },
+    { name: `stream ${stream} is:starred`, terms: [term({ kind: 'stream', streamId: stream }), term({ kind: 'flags', mask: STARRED, set: 'any' })] },
+    { name: 'is:mentioned is:unread', terms: [term({ kind: 'flags', mask: MENTION_FLAGS_MASK, set: 'any' }), term({ kind: 'flags', mask: READ, set: 'none' })] },
+  ];
+  return all;
+}
+
+type Pair = { a: UserMessageStorePort; b: UserMessageStorePort; close(): Promise<void> };
+
+async function openPair(options: [StoreOptions, StoreOptions]): Promise<Pair> {
+  const dir = makeTempDir('umdiff-');
+  const opened = options.map((opts, i) => {
+    const db = openSqlite(join(dir.path, `store-${i}.sqlite`));
+    return { db, store: new SqliteUserMessageStore(db, { ...opts } as SqliteUserMessageStoreOptions) };
+  });
+  for (const { store } of opened) await store.prepare();
+  return {
+    a: opened[0].store,
+    b: opened[1].store,
+    close: async () => {
+      for (const { db, store } of opened) {
+        await store.close();
+        db.close();
+      }
+      dir.remove();
+    },
+  };
+}
+
+/** Every read of the port, for every user, on both stores. */
+async function compareAll(work: Workload, pair: Pair, rng: Random, where: string): Promise<void> {
+  const { a, b } = pair;
+  const both = async <T>(what: string, read: (store: UserMessageStorePort) => Promise<T>, normal: (x: T) => unknown = (x) => x) =>
+    same(`${where}: ${what}`, normal(await read(a)), normal(await read(b)));
+  const ids = [...new Set(work.idsEver)].sort((x, y) => x - y);
+  const newest = ids.length > 0 ? ids[ids.length - 1] : 1;
+  await both('maxMessageId(realm)', (s) => s.maxMessageId(REALM));
+  await both('maxMessageId(other realm)', (s) => s.maxMessageId(OTHER_REALM));
+  await both('locationsOf(all ids)', (s) => s.locationsOf(ids), mapEntries);
+  for (const channel of CHANNELS) {
+    await both(`topicsOf(${channel})`, (s) => s.topicsOf(REALM, channel));
+    for (const topic of TOPICS) {
+      await both(`topicParticipants(${channel}, ${topic})`, (s) => s.topicParticipants(REALM, channel, topic), (x) => [...x].sort((p, q) => p - q));
+      await both(`topicHasMessages(${channel}, ${topic})`, (s) => s.topicHasMessages(REALM, channel, topic));
+    }
+  }
+  await both('topicsOf(other realm)', (s) => s.topicsOf(OTHER_REALM, OTHER_CHANNEL));
+  for (const id of rng.sample(ids, 12)) {
+    await both(`usersWithFlags(${id}, read)`, (s) => s.usersWithFlags(id, [...USERS, ...OTHER_USERS], READ));
+    await both(`usersWithFlags(${id}, starred)`, (s) => s.usersWithFlags(id, [...USERS, ...OTHER_USERS], STARRED));
+  }
+  const anchor = () => (ids.length > 0 ? rng.pick(ids) : 1);
+  for (const userId of [...USERS, OTHER_USERS[0]]) {
+    const realmId = OTHER_USERS.includes(userId) ? OTHER_REALM : REALM;
+    const u = `user ${userId}`;
+    await both(`${u} flagsFor(all ids)`, (s) => s.flagsFor(userId, ids), mapEntries);
+    await both(`${u} unreadCounts`, (s) => s.unreadCounts(userId), normalCounts);
+    await both(`${u} unreadMessages(5)`, (s) => s.unreadMessages(userId, 5));
+    await both(`${u} unreadMessages(1000)`, (s) => s.unreadMessages(userId, 1000));
+    await both(`${u} maxMessageId`, (s) => s.maxMessageId(realmId, userId));
+    for (const channel of CHANNELS) {
+      await both(`${u} topicsOf(${channel})`, (s) => s.topicsOf(REALM, channel, userId));
+      const topic = rng.recase(rng.pick(TOPICS));
+      await both(`${u} topicHasMessages(${channel}, ${topic})`, (s) => s.topicHasMessages(REALM, channel, topic, userId));
+    }
+    for (let i = 0; i < 4; i++) {
+      const selector = work.selector(userId, rng);
+      const op = rng.chance(0.5) ? 'add' : 'remove';
+      const mask = rng.pick([READ, STARRED]);
+      await both(`${u} countFlagChanges(${JSON.stringify(selector)}, ${op}, ${mask})`, (s) => s.countFlagChanges(userId, selector, op, mask));
+    }
+    const all = narrows(work, rng);
+    const chosen = [all[0], ...rng.sample(all.slice(1), 9)];
+    for (const narrow of chosen) {
+      const at = anchor();
+      const ranges: MessageRange[] = [
+        { direction: 'newer', fromId: 0, limit: 1000 },
+        { direction: 'older', fromId: newest + 10, limit: 1000 },
+        { direction: 'older', fromId: at, limit: rng.between(1, 4) },
+        { direction: 'newer', fromId: at, limit: rng.between(1, 4) },
+      ];
+      for (const scope of ['user', 'history'] as const) {
+        for (const range of ranges) {
+          const query = { realmId, userId, scope, terms: narrow.terms };
+          await both(`${u} findMessages(${scope}, ${narrow.name} ${JSON.stringify(narrow.terms)}, ${range.direction} from ${range.fromId} limit ${range.limit})`, (s) =>
+            s.findMessages(query, range),
+          );
+        }
+      }
+    }
+  }
+}
+
+async function runSeed(pairName: string, options: [StoreOptions, StoreOptions], seed: number): Promise<void> {
+  const rng = new Random(seed);
+  const work = new Workload(rng);
+  const pair = await openPair(options);
+  const log: PositionedChanges[][] = [];
+  let position = 0n;
+  let previous: PositionedChanges[] = [];
+  try {
+    for (let batchIndex = 0, events = 0; events < EVENTS; batchIndex++) {
+      const size = rng.chance(0.03) ? rng.between(30, 80) : rng.between(1, 20);
+      const batch: PositionedChanges[] = [];
+      for (let i = 0; i < size; i++) batch.push({ position: ++position, changes: work.next() });
+      events += size;
+      // Now and then the previous batch is delivered again with this one (skipped: at or below the checkpoint).
+      const delivered = rng.chance(0.05) ? [...previous, ...batch] : batch;
+      log.push(delivered);
+      const checkpoint = { name: 'user_messages', position };
+      await pair.a.apply(delivered, checkpoint);
+      await pair.b.apply(delivered, checkpoint);
+      previous = batch;
+      const where = `${pairName}, seed ${seed}, batch ${batchIndex} (positions up to ${position})`;
+      same(`${where}: getCheckpoint`, await pair.a.getCheckpoint('user_messages'), await pair.b.getCheckpoint('user_messages'));
+      if (batchIndex % CHECK_EVERY === CHECK_EVERY - 1 || events >= EVENTS) await compareAll(work, pair, new Random(seed * 1000 + batchIndex), where);
+    }
+  } catch (error) {
+    const file = join(tmpdir(), `umdiff-${pairName.replace(/\W+/g, '-')}-seed-${seed}.json`);
+    writeFileSync(file, JSON.stringify(log, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
+    throw new Error(`${(error as Error).message}\n(change log, batch by batch: ${file})`);
+  } finally {
+    await pair.close();
+  }
+}
+
+describe('SqliteUserMessageStore: differential (two configurations, the same changes, the same answers)', () => {
+  jest.setTimeout(60_000);
+  for (const [pairName, options] of Object.entries(PAIRS)) {
+    describe(pairName, () => {
+      for (const seed of SEEDS) it(`seed ${seed}`, () => runSeed(pairName, options, seed));
+    });
+  }
+});
+
+describe('the differential harness', () => {
+  it('accepts equal answers and rejects different ones, naming the query', () => {
+    expect(() => same('q', { topics: [], total: 1 }, { topics: [], total: 1 })).not.toThrow();
+    expect(() => same('seed 7, batch 3: unreadCounts', { total: 1 }, { total: 2 })).toThrow(/stores disagree: seed 7, batch 3: unreadCounts/);
+    expect(() => same('q', mapEntries(new Map([[1, 3]])), mapEntries(new Map([[1, 1]])))).toThrow();
+    expect(() => same('q', [{ id: 1, flags: null }], [{ id: 1, flags: 0 }])).toThrow();
+    expect(() => same('q', [1, 2], [2, 1])).toThrow(); // order counts where the port defines it
+  });
+
+  it('normalises only what the port leaves unordered', () => {
+    const counts = (topics: UnreadCounts['topics']): UnreadCounts => ({ topics, conversations: [], mentioned: 0, total: 2 });
+    const x = counts([{ streamId: 5, topic: 'b', count: 1 }, { streamId: 5, topic: 'a', count: 1 }]);
+    const y = counts([{ streamId: 5, topic: 'a', count: 1 }, { streamId: 5, topic: 'b', count: 1 }]);
+    expect(() => same('q', normalCounts(x), normalCounts(y))).not.toThrow();
+    expect(() => same('q', normalCounts(x), normalCounts(counts([{ streamId: 5, topic: 'A', count: 1 }, { streamId: 5, topic: 'b', count: 1 }])))).toThrow();
+  });
+
+  it('draws the same workload from the same seed', () => {
+    const draw = (seed: number) => {
+      const work = new Workload(new Random(seed));
+      return Array.from({ length: 200 }, () => work.next());
+    };
+    expect(draw(5)).toEqual(draw(5));
+    expect(draw(5)).not.toEqual(draw(6));
+  });
+});
