@@ -35,7 +35,8 @@ const PAIRS: Record<string, [StoreOptions, StoreOptions]> = {
   'inbox only vs inbox bounded at one message, one-row steps': [{}, { maxInboxMessages: 1, mergeStepRows: 1 }],
   'background merges vs larger batches written directly': [{ compactAtMessages: 4 }, { directAtMessages: 8, compactAtMessages: 16, compactSynchronously: true }],
 };
-const SEEDS = [1, 2, 3, 4];
+/** The seeds run; UMDIFF_SEEDS="5-200" (or "7,9") runs others, to hunt longer after a change of layout. */
+const SEEDS = seedsFrom(process.env.UMDIFF_SEEDS) ?? [1, 2, 3, 4];
 /** Events per seed (each one position, most with one change). */
 const EVENTS = 420;
 /** Reads compared after every this many batches, and at the end. */
@@ -51,6 +52,14 @@ const TOPICS = ['alpha', 'Alpha', 'beta', 'BETA', 'gamma', '✔ done', 'lunch', 
 const WORDS = ['pizza', 'noon', 'deploy', 'release', 'coffee', 'bug', 'hamlet', 'https://x.test'];
 const READ = F.read;
 const STARRED = F.starred;
+
+function seedsFrom(spec: string | undefined): number[] | undefined {
+  if (!spec) return undefined;
+  return spec.split(',').flatMap((part) => {
+    const [lo, hi] = part.split('-').map(Number);
+    return hi === undefined ? [lo] : Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  });
+}
 
 /** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
 function mulberry32(seed: number): () => number {
@@ -164,7 +173,7 @@ class Workload {
   }
 
   private newId(streamId: number | null): number {
-    if (streamId !== null && this.rng.chance(0.05)) {
+    if (streamId !== null && this.rng.chance(0.08)) {
       const newest = Math.max(0, ...this.alive((m) => m.streamId === streamId).map((m) => m.id));
       const index = this.spare.findIndex((id) => id < newest);
       if (index >= 0) return this.spare.splice(index, 1)[0];
@@ -315,8 +324,10 @@ class Workload {
     }
     const picked = this.rng.sample(candidates, 3);
     for (const m of picked) m.rows.add(userId);
-    const ids = [...picked.map((m) => m.id), this.anyId()];
-    return [{ type: 'flags-changed', userId, selector: { messageIds: ids, createHistorical: picked.map((m) => m.id) }, op: 'add', mask: STARRED }];
+    // Now and then one the user has a row for by now (a race): it is left alone, whichever table holds it.
+    const held = this.rng.chance(0.4) ? this.rng.sample(this.alive((m) => m.realmId === REALM && m.rows.has(userId)).slice(-5), 2) : [];
+    const historical = [...picked.map((m) => m.id), ...held.map((m) => m.id)];
+    return [{ type: 'flags-changed', userId, selector: { messageIds: [...historical, this.anyId()], createHistorical: historical }, op: 'add', mask: STARRED }];
   }
 
   /** The messages a move takes: one, this one and later ones of its topic, or the whole topic. */
@@ -548,6 +559,17 @@ async function compareAll(work: Workload, pair: Pair, rng: Random, where: string
   }
 }
 
+/** The cheap part, after every batch (so that a disagreement names the batch that made it): every user's flags and unread counts. */
+async function compareRows(work: Workload, pair: Pair, where: string): Promise<void> {
+  const ids = [...new Set(work.idsEver)];
+  for (const userId of [...USERS, ...OTHER_USERS]) {
+    same(`${where}: user ${userId} flagsFor(all ids)`, mapEntries(await pair.a.flagsFor(userId, ids)), mapEntries(await pair.b.flagsFor(userId, ids)));
+    same(`${where}: user ${userId} unreadCounts`, normalCounts(await pair.a.unreadCounts(userId)), normalCounts(await pair.b.unreadCounts(userId)));
+  }
+}
+
+const CHECKPOINT = 'user_messages';
+
 async function runSeed(pairName: string, options: [StoreOptions, StoreOptions], seed: number): Promise<void> {
   const rng = new Random(seed);
   const work = new Workload(rng);
@@ -564,14 +586,27 @@ async function runSeed(pairName: string, options: [StoreOptions, StoreOptions], 
       // Now and then the previous batch is delivered again with this one (skipped: at or below the checkpoint).
       const delivered = rng.chance(0.05) ? [...previous, ...batch] : batch;
       log.push(delivered);
-      const checkpoint = { name: 'user_messages', position };
+      const checkpoint = { name: CHECKPOINT, position };
       await pair.a.apply(delivered, checkpoint);
       await pair.b.apply(delivered, checkpoint);
       previous = batch;
       const where = `${pairName}, seed ${seed}, batch ${batchIndex} (positions up to ${position})`;
-      same(`${where}: getCheckpoint`, await pair.a.getCheckpoint('user_messages'), await pair.b.getCheckpoint('user_messages'));
+      same(`${where}: getCheckpoint`, await pair.a.getCheckpoint(CHECKPOINT), await pair.b.getCheckpoint(CHECKPOINT));
+      await compareRows(work, pair, where);
       if (batchIndex % CHECK_EVERY === CHECK_EVERY - 1 || events >= EVENTS) await compareAll(work, pair, new Random(seed * 1000 + batchIndex), where);
     }
+    // A rebuild: the second store forgets everything and takes the whole log again in batches of
+    // other sizes (a catch-up's), and must answer like the first, built live.
+    await pair.b.reset(CHECKPOINT);
+    const events = [...new Map(log.flat().map((p) => [p.position, p])).values()].sort((x, y) => (x.position < y.position ? -1 : 1));
+    for (let from = 0; from < events.length; ) {
+      const chunk = events.slice(from, (from += rng.chance(0.5) ? rng.between(1, 40) : rng.between(100, 300)));
+      await pair.b.apply(chunk, { name: CHECKPOINT, position: chunk[chunk.length - 1].position });
+    }
+    const where = `${pairName}, seed ${seed}, after the second store was rebuilt from the whole log`;
+    same(`${where}: getCheckpoint`, await pair.a.getCheckpoint(CHECKPOINT), await pair.b.getCheckpoint(CHECKPOINT));
+    await compareRows(work, pair, where);
+    await compareAll(work, pair, new Random(seed * 1000 + 999), where);
   } catch (error) {
     const file = join(tmpdir(), `umdiff-${pairName.replace(/\W+/g, '-')}-seed-${seed}.json`);
     writeFileSync(file, JSON.stringify(log, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
