@@ -40,7 +40,7 @@ const SEEDS = seedsFrom(process.env.UMDIFF_SEEDS) ?? [1, 2, 3, 4];
 /** Events per seed (each one position, most with one change); UMDIFF_EVENTS for longer runs. */
 const EVENTS = Number(process.env.UMDIFF_EVENTS ?? 420);
 /** Reads compared after every this many batches, and at the end. */
-const CHECK_EVERY = 6;
+const CHECK_EVERY = 8;
 
 const REALM = 1;
 const OTHER_REALM = 2;
@@ -476,31 +476,53 @@ function narrows(work: Workload, rng: Random): { name: string; terms: NarrowTerm
   return all;
 }
 
-type Pair = { a: UserMessageStorePort; b: UserMessageStorePort; close(): Promise<void> };
+/**
+ * The two stores, and a second instance of the second on its own connection to the same file
+ * (another process of the split layout: whatever one instance keeps in memory must not make the
+ * other answer differently), which only reads. `restart` replaces the second store's writer by a
+ * new instance, as a restarted process does.
+ */
+type Pair = { a: UserMessageStorePort; b: UserMessageStorePort; bReader: UserMessageStorePort; restart(): Promise<void>; close(): Promise<void> };
 
 async function openPair(options: [StoreOptions, StoreOptions]): Promise<Pair> {
   const dir = makeTempDir('umdiff-');
-  const opened = options.map((opts, i) => {
-    const db = openSqlite(join(dir.path, `store-${i}.sqlite`));
-    return { db, store: new SqliteUserMessageStore(db, { ...opts } as SqliteUserMessageStoreOptions) };
-  });
-  for (const { store } of opened) await store.prepare();
-  return {
-    a: opened[0].store,
-    b: opened[1].store,
+  const files = options.map((_, i) => join(dir.path, `store-${i}.sqlite`));
+  const open = async (file: string, opts: StoreOptions) => {
+    const db = openSqlite(file);
+    const store = new SqliteUserMessageStore(db, { ...opts } as SqliteUserMessageStoreOptions);
+    await store.prepare();
+    return { db, store };
+  };
+  const a = await open(files[0], options[0]);
+  let b = await open(files[1], options[1]);
+  const reader = await open(files[1], options[1]);
+  const pair: Pair = {
+    a: a.store,
+    b: b.store,
+    bReader: reader.store,
+    restart: async () => {
+      await b.store.close();
+      b.db.close();
+      b = await open(files[1], options[1]);
+      pair.b = b.store;
+    },
     close: async () => {
-      for (const { db, store } of opened) {
+      for (const { db, store } of [a, b, reader]) {
         await store.close();
         db.close();
       }
       dir.remove();
     },
   };
+  return pair;
 }
 
 /** Every read of the port, for every user, on both stores. */
 async function compareAll(work: Workload, pair: Pair, rng: Random, where: string): Promise<void> {
-  const { a, b } = pair;
+  const { a } = pair;
+  const reader = rng.chance(0.5);
+  const b = reader ? pair.bReader : pair.b;
+  where = `${where}, second store read through ${reader ? 'its other instance' : 'its writer'}`;
   const both = async <T>(what: string, read: (store: UserMessageStorePort) => Promise<T>, normal: (x: T) => unknown = (x) => x) =>
     same(`${where}: ${what}`, normal(await read(a)), normal(await read(b)));
   const ids = [...new Set(work.idsEver)].sort((x, y) => x - y);
@@ -566,8 +588,12 @@ async function compareAll(work: Workload, pair: Pair, rng: Random, where: string
 async function compareRows(work: Workload, pair: Pair, where: string): Promise<void> {
   const ids = [...new Set(work.idsEver)];
   for (const userId of [...USERS, ...OTHER_USERS]) {
-    same(`${where}: user ${userId} flagsFor(all ids)`, mapEntries(await pair.a.flagsFor(userId, ids)), mapEntries(await pair.b.flagsFor(userId, ids)));
-    same(`${where}: user ${userId} unreadCounts`, normalCounts(await pair.a.unreadCounts(userId)), normalCounts(await pair.b.unreadCounts(userId)));
+    const flags = mapEntries(await pair.a.flagsFor(userId, ids));
+    const counts = normalCounts(await pair.a.unreadCounts(userId));
+    for (const [name, b] of [['writer', pair.b], ['other instance', pair.bReader]] as const) {
+      same(`${where}: user ${userId} flagsFor(all ids), second store's ${name}`, flags, mapEntries(await b.flagsFor(userId, ids)));
+      same(`${where}: user ${userId} unreadCounts, second store's ${name}`, counts, normalCounts(await b.unreadCounts(userId)));
+    }
   }
 }
 
@@ -593,6 +619,8 @@ async function runSeed(pairName: string, options: [StoreOptions, StoreOptions], 
       await pair.a.apply(delivered, checkpoint);
       await pair.b.apply(delivered, checkpoint);
       previous = batch;
+      // Now and then the second store's process restarts (its file stays).
+      if (rng.chance(0.04)) await pair.restart();
       const where = `${pairName}, seed ${seed}, batch ${batchIndex} (positions up to ${position})`;
       same(`${where}: getCheckpoint`, await pair.a.getCheckpoint(CHECKPOINT), await pair.b.getCheckpoint(CHECKPOINT));
       await compareRows(work, pair, where);
