@@ -130,12 +130,87 @@ type ModelMessage = {
   deleted: boolean;
 };
 
+/** What the checks need to know of the messages made so far (the workload, or a replayed log). */
+interface Known {
+  /** Every id a message was ever created with, and some never used. */
+  readonly idsEver: number[];
+  readonly dmKeys: Set<string>;
+  alive(filter?: (m: KnownMessage) => boolean): KnownMessage[];
+}
+type KnownMessage = { id: number; realmId: number; streamId: number | null; topic: string | null };
+
+const anyId = (known: Known, rng: Random): number => (known.idsEver.length === 0 ? 1 : rng.pick(known.idsEver));
+
+/** Some message ids: the user's, others', deleted ones, ones never used. */
+function someIds(known: Known, max: number, rng: Random): number[] {
+  const ids = rng.sample(known.idsEver, rng.between(1, max));
+  if (rng.chance(0.2)) ids.push(Math.max(0, ...known.idsEver) + 7);
+  return ids;
+}
+
+/** A flag selection of every shape the projection produces (selectionConditions). */
+function drawSelector(known: Known, userId: number, rng: Random): FlagSelector {
+  const channelTopic = () => {
+    const m = rng.pick(known.alive((x) => x.streamId !== null && x.realmId === REALM)) as KnownMessage | undefined;
+    return m ? { streamId: m.streamId!, topic: rng.recase(m.topic!) } : { streamId: rng.pick(CHANNELS), topic: rng.pick(TOPICS) };
+  };
+  switch (rng.int(10)) {
+    case 0:
+    case 1:
+      return { messageIds: someIds(known, 6, rng) };
+    case 2: {
+      const [a, b] = [anyId(known, rng), anyId(known, rng)].sort((x, y) => x - y);
+      return { minId: a, maxId: b };
+    }
+    case 3:
+      return { maxId: anyId(known, rng) }; // "mark all as read up to"
+    case 4:
+      return { streamId: rng.pick(CHANNELS) };
+    case 5:
+      return channelTopic();
+    case 6: {
+      const mine = [...known.dmKeys].filter((k) => k.split(',').includes(String(userId)));
+      return { dmKey: mine.length > 0 && rng.chance(0.8) ? rng.pick(mine) : rng.pick([...known.dmKeys, '10,11']) };
+    }
+    case 7:
+      return {};
+    case 8:
+      return { streamId: rng.pick(CHANNELS), maxId: anyId(known, rng) };
+    default:
+      return { minId: anyId(known, rng) };
+  }
+}
+
+/** The messages a log made, where its moves left them (to check a replayed log: see minimize). */
+function knownFrom(events: PositionedChanges[]): Known {
+  const messages = new Map<number, KnownMessage & { deleted: boolean }>();
+  const idsEver: number[] = [];
+  const dmKeys = new Set<string>();
+  for (const event of events) {
+    for (const change of event.changes) {
+      if (change.type === 'message-added') {
+        const { id, realmId, streamId, topic, dmKey } = change.message;
+        if (!messages.has(id)) messages.set(id, { id, realmId, streamId, topic, deleted: false });
+        idsEver.push(id);
+        if (dmKey !== null) dmKeys.add(dmKey);
+      } else if (change.type === 'messages-moved') {
+        for (const id of change.messageIds) Object.assign(messages.get(id) ?? {}, { streamId: change.streamId, topic: change.topic });
+      } else if (change.type === 'messages-deleted') {
+        for (const id of change.messageIds) Object.assign(messages.get(id) ?? {}, { deleted: true });
+      } else if (change.type === 'flags-changed') {
+        idsEver.push(...(change.selector.messageIds ?? []));
+      }
+    }
+  }
+  return { idsEver, dmKeys, alive: (filter = () => true) => [...messages.values()].filter((m) => !m.deleted && filter(m)) };
+}
+
 /**
  * The workload: one organization of eight users and four channels whose subscribers change over
  * time, direct messages, and a few messages of a second organization; changes shaped like the
  * user-messages projection's (rowsOf, reactedChange, movedChange, editedChange).
  */
-class Workload {
+class Workload implements Known {
   readonly messages = new Map<number, ModelMessage>();
   /** Every id a message was ever created with, and some never used. */
   readonly idsEver: number[] = [];
@@ -264,55 +339,11 @@ class Workload {
     else subscribers.add(user);
   }
 
-  /** Some message ids: the user's, others', deleted ones, ones never used. */
-  private someIds(max: number, rng: Random = this.rng): number[] {
-    const ids = rng.sample(this.idsEver, rng.between(1, max));
-    if (rng.chance(0.2)) ids.push(this.nextId + 7);
-    return ids;
-  }
-
-  private anyId(rng: Random = this.rng): number {
-    return this.idsEver.length === 0 ? 1 : rng.pick(this.idsEver);
-  }
-
-  /** A flag selection of every shape the projection produces (selectionConditions). */
-  selector(userId: number, rng: Random = this.rng): FlagSelector {
-    const channelTopic = () => {
-      const m = rng.pick(this.alive((x) => x.streamId !== null && x.realmId === REALM)) as ModelMessage | undefined;
-      return m ? { streamId: m.streamId!, topic: rng.recase(m.topic!) } : { streamId: rng.pick(CHANNELS), topic: rng.pick(TOPICS) };
-    };
-    switch (rng.int(10)) {
-      case 0:
-      case 1:
-        return { messageIds: this.someIds(6, rng) };
-      case 2: {
-        const [a, b] = [this.anyId(rng), this.anyId(rng)].sort((x, y) => x - y);
-        return { minId: a, maxId: b };
-      }
-      case 3:
-        return { maxId: this.anyId(rng) }; // "mark all as read up to"
-      case 4:
-        return { streamId: rng.pick(CHANNELS) };
-      case 5:
-        return channelTopic();
-      case 6: {
-        const mine = [...this.dmKeys].filter((k) => k.split(',').includes(String(userId)));
-        return { dmKey: mine.length > 0 && rng.chance(0.8) ? rng.pick(mine) : rng.pick([...this.dmKeys, '10,11']) };
-      }
-      case 7:
-        return {};
-      case 8:
-        return { streamId: rng.pick(CHANNELS), maxId: this.anyId(rng) };
-      default:
-        return { minId: this.anyId(rng) };
-    }
-  }
-
   private flagChange(): UserMessageChange {
     const userId = this.rng.chance(0.04) ? this.rng.pick(OTHER_USERS) : this.rng.pick(USERS);
     const r = this.rng.float();
     const mask = r < 0.55 ? READ : r < 0.95 ? STARRED : F.collapsed;
-    return { type: 'flags-changed', userId, selector: this.selector(userId), op: this.rng.chance(0.7) ? 'add' : 'remove', mask };
+    return { type: 'flags-changed', userId, selector: drawSelector(this, userId, this.rng), op: this.rng.chance(0.7) ? 'add' : 'remove', mask };
   }
 
   /** Historical rows: a reaction to a channel message without a row (reactedChange), or starring some. */
@@ -330,7 +361,7 @@ class Workload {
     // Now and then one the user has a row for by now (a race): it is left alone, whichever table holds it.
     const held = this.rng.chance(0.4) ? this.rng.sample(this.alive((m) => m.realmId === REALM && m.rows.has(userId)).slice(-5), 2) : [];
     const historical = [...picked.map((m) => m.id), ...held.map((m) => m.id)];
-    return [{ type: 'flags-changed', userId, selector: { messageIds: [...historical, this.anyId()], createHistorical: historical }, op: 'add', mask: STARRED }];
+    return [{ type: 'flags-changed', userId, selector: { messageIds: [...historical, anyId(this, this.rng)], createHistorical: historical }, op: 'add', mask: STARRED }];
   }
 
   /** The messages a move takes: one, this one and later ones of its topic, or the whole topic. */
@@ -433,7 +464,7 @@ const normalCounts = (counts: UnreadCounts): UnreadCounts => ({
 });
 
 /** The narrows compared, drawn from what the workload made (their topics, conversations, words). */
-function narrows(work: Workload, rng: Random): { name: string; terms: NarrowTerm[] }[] {
+function narrows(work: Known, rng: Random): { name: string; terms: NarrowTerm[] }[] {
   const stream = rng.pick(CHANNELS);
   const channelMessages = work.alive((m) => m.streamId !== null && m.realmId === REALM);
   const ref = (): ChannelTopicRef => {
@@ -518,7 +549,7 @@ async function openPair(options: [StoreOptions, StoreOptions]): Promise<Pair> {
 }
 
 /** Every read of the port, for every user, on both stores. */
-async function compareAll(work: Workload, pair: Pair, rng: Random, where: string): Promise<void> {
+async function compareAll(work: Known, pair: Pair, rng: Random, where: string): Promise<void> {
   const { a } = pair;
   const reader = rng.chance(0.5);
   const b = reader ? pair.bReader : pair.b;
@@ -557,7 +588,7 @@ async function compareAll(work: Workload, pair: Pair, rng: Random, where: string
       await both(`${u} topicHasMessages(${channel}, ${topic})`, (s) => s.topicHasMessages(REALM, channel, topic, userId));
     }
     for (let i = 0; i < 4; i++) {
-      const selector = work.selector(userId, rng);
+      const selector = drawSelector(work, userId, rng);
       const op = rng.chance(0.5) ? 'add' : 'remove';
       const mask = rng.pick([READ, STARRED]);
       await both(`${u} countFlagChanges(${JSON.stringify(selector)}, ${op}, ${mask})`, (s) => s.countFlagChanges(userId, selector, op, mask));
@@ -585,7 +616,7 @@ async function compareAll(work: Workload, pair: Pair, rng: Random, where: string
 }
 
 /** The cheap part, after every batch (so that a disagreement names the batch that made it): every user's flags and unread counts. */
-async function compareRows(work: Workload, pair: Pair, where: string): Promise<void> {
+async function compareRows(work: Known, pair: Pair, where: string): Promise<void> {
   const ids = [...new Set(work.idsEver)];
   for (const userId of [...USERS, ...OTHER_USERS]) {
     const flags = mapEntries(await pair.a.flagsFor(userId, ids));
@@ -598,6 +629,73 @@ async function compareRows(work: Workload, pair: Pair, where: string): Promise<v
 }
 
 const CHECKPOINT = 'user_messages';
+
+/**
+ * Replays a log (its batches, keeping only the events at `keep` positions) into a fresh pair,
+ * then compares: the rows, every read (three draws of queries), and again after the second
+ * store is rebuilt from the kept events in one batch. The disagreement found, if any.
+ */
+async function replayDisagreement(options: [StoreOptions, StoreOptions], log: PositionedChanges[][], keep: Set<bigint>): Promise<string | undefined> {
+  const pair = await openPair(options);
+  try {
+    const kept: PositionedChanges[] = [];
+    for (const delivered of log) {
+      const batch = delivered.filter((p) => keep.has(p.position));
+      if (batch.length === 0) continue;
+      kept.push(...batch);
+      const checkpoint = { name: CHECKPOINT, position: batch[batch.length - 1].position };
+      await pair.a.apply(batch, checkpoint);
+      await pair.b.apply(batch, checkpoint);
+    }
+    const events = [...new Map(kept.map((p) => [p.position, p])).values()].sort((x, y) => (x.position < y.position ? -1 : 1));
+    const known = knownFrom(events);
+    const check = async (where: string) => {
+      await compareRows(known, pair, where);
+      for (const seed of [1, 2, 3]) await compareAll(known, pair, new Random(seed), where);
+    };
+    await check('replay');
+    await pair.b.reset(CHECKPOINT);
+    if (events.length > 0) await pair.b.apply(events, { name: CHECKPOINT, position: events[events.length - 1].position });
+    await check('replay, second store rebuilt in one batch');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await pair.close();
+  }
+}
+
+/**
+ * UMDIFF_MINIMIZE=1: after a failure, the fewest events (positions) that still make the stores
+ * disagree (ddmin over the log's events, their batches kept), within a budget of replays.
+ */
+async function minimize(options: [StoreOptions, StoreOptions], log: PositionedChanges[][]): Promise<{ events: PositionedChanges[]; disagreement: string } | undefined> {
+  let keep = [...new Set(log.flat().map((p) => p.position))];
+  let disagreement = await replayDisagreement(options, log, new Set(keep));
+  if (disagreement === undefined) return undefined;
+  let n = 2;
+  for (let budget = 600; keep.length >= 2 && budget > 0; ) {
+    const chunk = Math.ceil(keep.length / n);
+    let reduced = false;
+    for (let i = 0; i < keep.length && budget > 0; i += chunk, budget--) {
+      const candidate = [...keep.slice(0, i), ...keep.slice(i + chunk)];
+      const found = await replayDisagreement(options, log, new Set(candidate));
+      if (found !== undefined) {
+        [keep, disagreement, reduced, n] = [candidate, found, true, Math.max(n - 1, 2)];
+        break;
+      }
+    }
+    if (!reduced) {
+      if (n >= keep.length) break;
+      n = Math.min(keep.length, n * 2);
+    }
+  }
+  const kept = new Set(keep);
+  const events = [...new Map(log.flat().filter((p) => kept.has(p.position)).map((p) => [p.position, p])).values()];
+  return { events, disagreement };
+}
+
+const json = (value: unknown): string => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
 
 async function runSeed(pairName: string, options: [StoreOptions, StoreOptions], seed: number): Promise<void> {
   const rng = new Random(seed);
@@ -639,16 +737,27 @@ async function runSeed(pairName: string, options: [StoreOptions, StoreOptions], 
     await compareRows(work, pair, where);
     await compareAll(work, pair, new Random(seed * 1000 + 999), where);
   } catch (error) {
-    const file = join(tmpdir(), `umdiff-${pairName.replace(/\W+/g, '-')}-seed-${seed}.json`);
-    writeFileSync(file, JSON.stringify(log, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
-    throw new Error(`${(error as Error).message}\n(change log, batch by batch: ${file})`);
+    const base = join(tmpdir(), `umdiff-${pairName.replace(/\W+/g, '-')}-seed-${seed}`);
+    writeFileSync(`${base}.json`, json(log));
+    let report = `${(error as Error).message}\n(change log, batch by batch: ${base}.json; UMDIFF_MINIMIZE=1 to minimize it)`;
+    if (process.env.UMDIFF_MINIMIZE) {
+      await pair.close().catch(() => undefined);
+      const minimal = await minimize(options, log);
+      if (minimal === undefined) report += '\nminimize: a replay of the log (original batches, no restarts) did not disagree';
+      else {
+        writeFileSync(`${base}.minimal.json`, json(minimal.events));
+        report += `\nminimized to ${minimal.events.length} events (${base}.minimal.json), which give:\n${minimal.disagreement}`;
+        if (minimal.events.length <= 30) report += `\n${minimal.events.map((e) => json(e)).join('\n')}`;
+      }
+    }
+    throw new Error(report);
   } finally {
-    await pair.close();
+    await pair.close().catch(() => undefined);
   }
 }
 
 describe('SqliteUserMessageStore: differential (two configurations, the same changes, the same answers)', () => {
-  jest.setTimeout(60_000);
+  jest.setTimeout(process.env.UMDIFF_MINIMIZE ? 30 * 60_000 : 60_000);
   for (const [pairName, options] of Object.entries(PAIRS)) {
     describe(pairName, () => {
       for (const seed of SEEDS) it(`seed ${seed}`, () => runSeed(pairName, options, seed));
