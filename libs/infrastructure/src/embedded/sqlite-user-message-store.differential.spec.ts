@@ -22,11 +22,24 @@ import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sq
  * A differential test of the embedded per-user message store: two differently configured
  * instances are fed the same seeded, random (but realistic) changes, and every read of the port
  * must give both the same answer. Each configuration pair runs every seed (one `it` each, so a
- * failure names its seed); a failure names the query, the seed and the batch, and writes the
- * whole change log to a file in the temp directory to replay and minimize.
+ * failure names its seed).
+ *
+ * Per seed: ~420 events in batches of 1..20 (now and then 30..80, and now and then the previous
+ * batch redelivered); after every batch both stores' rows (every user's flags for every id ever
+ * used, and unread counts) are compared, and every CHECK_EVERY batches every read of the port
+ * (findMessages over ~10 narrows x 2 scopes x 4 ranges per user, unread messages, topics,
+ * receipts, counts of a change, locations, newest ids). The second store is also read through a
+ * second instance on its own connection to its file (another process of the split layout), its
+ * writer is restarted now and then, and at the end it is rebuilt from the whole log in batches of
+ * other sizes and compared again.
+ *
+ * A failure names the query, the seed and the batch, and writes the change log to the temp
+ * directory; with UMDIFF_MINIMIZE=1 it is shrunk to the fewest events that still disagree and
+ * printed. UMDIFF_SEEDS ("100-150") and UMDIFF_EVENTS (600) run longer hunts.
  *
  * THE configurations compared, in one place: options are plain records so that a key the store
- * does not know yet (a layout being written) compiles.
+ * does not know yet (a layout being written, e.g. `[{ impliedRecipients: false }, { impliedRecipients: true }]`)
+ * compiles.
  */
 type StoreOptions = Record<string, unknown>;
 const PAIRS: Record<string, [StoreOptions, StoreOptions]> = {
