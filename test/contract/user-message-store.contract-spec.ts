@@ -31,6 +31,13 @@ userMessageStoreContract('embedded (SQLite, inbox bounded at one message, one-ro
   return { store: new SqliteUserMessageStore(db, { maxInboxMessages: 1, mergeStepRows: 1 }), cleanup: async () => { db.close(); dir.remove(); } };
 });
 
+// Every row written, as before implied recipients (the layout of a database from before them).
+userMessageStoreContract('embedded (SQLite, every row written)', async () => {
+  const dir = makeTempDir();
+  const db = openSqlite(join(dir.path, 'read-models.sqlite'));
+  return { store: new SqliteUserMessageStore(db, { impliedRecipients: false }), cleanup: async () => { db.close(); dir.remove(); } };
+});
+
 describeIfServer('MONGODB_URI', 'UserMessageStorePort contract: servers (MongoDB)', (uri) => {
   userMessageStoreContract('servers (MongoDB)', async () => {
     const readStore = await MongoReadStore.connect(uri, `contract_${Date.now()}`);

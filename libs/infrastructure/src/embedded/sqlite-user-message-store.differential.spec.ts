@@ -38,11 +38,16 @@ import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sq
  * printed. UMDIFF_SEEDS ("100-150") and UMDIFF_EVENTS (600) run longer hunts.
  *
  * THE configurations compared, in one place: options are plain records so that a key the store
- * does not know yet (a layout being written, e.g. `[{ impliedRecipients: false }, { impliedRecipients: true }]`)
- * compiles.
+ * does not know yet (a layout being written) compiles.
  */
 type StoreOptions = Record<string, unknown>;
 const PAIRS: Record<string, [StoreOptions, StoreOptions]> = {
+  // Implied recipients (sqlite-implied-recipients.ts) against every row written, as the rows layout was.
+  'every row written vs implied recipients': [{ impliedRecipients: false }, { impliedRecipients: true }],
+  'every row written, merged after every apply vs implied recipients, rows written directly': [
+    { impliedRecipients: false, compactAtMessages: 1, compactSynchronously: true },
+    { impliedRecipients: true, directAtMessages: 1 },
+  ],
   'inbox only vs merged after every apply': [{}, { compactAtMessages: 1, compactSynchronously: true }],
   'inbox only vs rows written directly (catch-up)': [{}, { directAtMessages: 1 }],
   'inbox only vs inbox bounded at one message, one-row steps': [{}, { maxInboxMessages: 1, mergeStepRows: 1 }],

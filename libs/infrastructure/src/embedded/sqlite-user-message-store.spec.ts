@@ -6,11 +6,15 @@ import { MESSAGE_FLAG_BITS as F } from '@app/domain';
 import { openSqlite } from './sqlite';
 import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sqlite-user-message-store';
 
-/** The two levels of the embedded store: rows land in the inbox and move to the main table intact. */
+/**
+ * The two levels of the embedded store: rows land in the inbox and move to the main table intact.
+ * These suites look at the row tables, so every row is written (no implied recipients); the
+ * implied layout has its own suite below.
+ */
 describe('SqliteUserMessageStore inbox and merge', () => {
   const setup = async (compactAtMessages: number, options: SqliteUserMessageStoreOptions = {}) => {
     const db = openSqlite(':memory:');
-    const store = new SqliteUserMessageStore(db, { compactAtMessages, ...options });
+    const store = new SqliteUserMessageStore(db, { compactAtMessages, impliedRecipients: false, ...options });
     await store.prepare();
     let position = 0n;
     const apply = (...changes: UserMessageChange[]) => store.apply([{ position: ++position, changes }], { name: 'um', position });
@@ -125,7 +129,7 @@ describe('SqliteUserMessageStore inbox and merge', () => {
     // Given a database whose inbox holds 2,000 messages x 50 users (an older version's catch-up),
     // user 7 having read the even messages.
     const db = openSqlite(':memory:');
-    const old = new SqliteUserMessageStore(db, { compactAtMessages: 1_000_000, maxInboxMessages: 1_000_000 });
+    const old = new SqliteUserMessageStore(db, { compactAtMessages: 1_000_000, maxInboxMessages: 1_000_000, impliedRecipients: false });
     await old.prepare();
     let position = 0n;
     for (let batch = 0; batch < 100; batch++) {
@@ -144,7 +148,7 @@ describe('SqliteUserMessageStore inbox and merge', () => {
     expect([count('um_inbox'), count('um_user_messages')]).toEqual([100_000, 0]);
 
     // When a store opens it (steps of 5,000 rows) and the projector applies a send at once.
-    const store = new SqliteUserMessageStore(db, { mergeStepRows: 5_000 });
+    const store = new SqliteUserMessageStore(db, { mergeStepRows: 5_000, impliedRecipients: false });
     await store.prepare();
     await store.apply([{ position: ++position, changes: [{ type: 'message-added', message: { id: 2_001, realmId: 1, senderId: 1, streamId: 5, topic: 't', dmKey: null, hasLink: false, hasImage: false, hasAttachment: false, searchText: '' }, rows: users.map((userId) => ({ userId, flags: 0 })) }] }], { name: 'um', position });
 
@@ -282,7 +286,7 @@ describe('SqliteUserMessageStore moves between the row tables', () => {
   /** Channel 5 topics a/b, channel 6 topic c, a direct message; messages 1-8 merged into the row tables, 9-10 in the inbox. */
   const setup = async () => {
     const db = openSqlite(':memory:');
-    const store = new SqliteUserMessageStore(db, { compactAtMessages: 1_000_000 });
+    const store = new SqliteUserMessageStore(db, { compactAtMessages: 1_000_000, impliedRecipients: false });
     await store.prepare();
     let position = 0n;
     const apply = (...changes: UserMessageChange[]) => store.apply([{ position: ++position, changes }], { name: 'um', position });
@@ -485,6 +489,173 @@ describe('SqliteUserMessageStore migration of the one-table layout', () => {
       expect(await state(stores[1])).toEqual(await state(stores[0]));
       first.close();
       second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * Implied recipients (sqlite-implied-recipients.ts): a channel message's rows that carry only the
+ * read state are implied by membership intervals and a watermark; only rows with flags are written.
+ */
+describe('SqliteUserMessageStore implied recipients', () => {
+  const HAMLET = 10;
+  const CORDELIA = 11;
+  const IAGO = 12;
+  const setup = async (db = openSqlite(':memory:')) => {
+    const store = new SqliteUserMessageStore(db, { compactSynchronously: true, compactAtMessages: 1 });
+    await store.prepare();
+    /** At the next position after the stored checkpoint (another connection may have moved it). */
+    const apply = async (...changes: UserMessageChange[]) => {
+      const position = ((await store.getCheckpoint('um')) ?? 0n) + 1n;
+      await store.apply([{ position, changes }], { name: 'um', position });
+    };
+    /** A channel message from Iago (read for him) to `users` (no flags unless given). */
+    const send = (id: number, users: number[], { streamId = 5, topic = 't', flags = {} as Record<number, number> } = {}): UserMessageChange => ({
+      type: 'message-added',
+      message: { id, realmId: 1, senderId: IAGO, streamId, topic, dmKey: null, hasLink: false, hasImage: false, hasAttachment: false, searchText: `m${id}` },
+      rows: [...users, IAGO].map((userId) => ({ userId, flags: userId === IAGO ? F.read : (flags[userId] ?? 0) })),
+    });
+    const read = (userId: number, selector: FlagSelector, op: 'add' | 'remove' = 'add', mask: number = F.read): UserMessageChange => ({ type: 'flags-changed', userId, selector, op, mask });
+    type Row = (number | null)[];
+    const explicitRows = () =>
+      db.prepare('SELECT user_id, message_id, flags FROM (SELECT * FROM um_user_messages UNION ALL SELECT * FROM um_unread UNION ALL SELECT user_id, message_id, flags FROM um_inbox) ORDER BY user_id, message_id').raw().all() as Row[];
+    const intervals = () => db.prepare('SELECT user_id, stream_id, from_id, to_id FROM um_members ORDER BY user_id, stream_id, from_id').raw().all() as Row[];
+    const watermarks = () => db.prepare('SELECT user_id, stream_id, read_to FROM um_read_to ORDER BY user_id, stream_id').raw().all() as Row[];
+    const unread = async (userId: number) => (await store.unreadMessages(userId, 100)).map((m) => m.id);
+    return { db, store, apply, send, read, explicitRows, intervals, watermarks, unread };
+  };
+
+  it('writes only the rows with flags; the recipients without are open members of the channel from the message on', async () => {
+    const { store, apply, send, explicitRows, intervals } = await setup();
+    await apply(send(1, [HAMLET, CORDELIA], { flags: { [CORDELIA]: F.mentioned } }), send(2, [HAMLET, CORDELIA]));
+    expect(explicitRows()).toEqual([[CORDELIA, 1, F.mentioned], [IAGO, 1, F.read], [IAGO, 2, F.read]]);
+    // Cordelia had a flag on message 1, so she joins the members at message 2; Iago, always read, never does.
+    expect(intervals()).toEqual([[HAMLET, 5, 1, null], [CORDELIA, 5, 2, null]]);
+    expect(await store.flagsFor(HAMLET, [1, 2])).toEqual(new Map([[1, 0], [2, 0]]));
+    expect(await store.flagsFor(CORDELIA, [1, 2])).toEqual(new Map([[1, F.mentioned], [2, 0]]));
+    expect(await store.unreadCounts(HAMLET)).toEqual({ topics: [{ streamId: 5, topic: 't', count: 2 }], conversations: [], mentioned: 0, total: 2 });
+    expect(await store.usersWithFlags(2, [HAMLET, CORDELIA, IAGO], F.read)).toEqual([IAGO]);
+  });
+
+  it('ends a membership at the first message that does not reach the user and starts a new one when one does again', async () => {
+    const { store, apply, send, intervals } = await setup();
+    await apply(send(1, [HAMLET, CORDELIA]), send(2, [HAMLET]), send(3, [HAMLET]), send(4, [HAMLET, CORDELIA]));
+    expect(intervals()).toEqual([[HAMLET, 5, 1, null], [CORDELIA, 5, 1, 2], [CORDELIA, 5, 4, null]]);
+    expect(await store.flagsFor(CORDELIA, [1, 2, 3, 4])).toEqual(new Map([[1, 0], [4, 0]]));
+    const history = await store.findMessages({ realmId: 1, userId: CORDELIA, scope: 'history', terms: [{ kind: 'stream', streamId: 5, negated: false }] }, { direction: 'newer', fromId: 0, limit: 10 });
+    expect(history).toEqual([{ id: 1, flags: 0 }, { id: 2, flags: null }, { id: 3, flags: null }, { id: 4, flags: 0 }]);
+    expect(await store.maxMessageId(1, CORDELIA)).toBe(4);
+    expect(await store.topicsOf(1, 5, CORDELIA)).toEqual([{ topic: 't', maxId: 4 }]);
+  });
+
+  it('writes every row of a message whose id is below the channel\'s newest implied one (ids out of order), leaving the intervals alone', async () => {
+    const { store, apply, send, explicitRows, intervals, db } = await setup();
+    await apply(send(5, [HAMLET, CORDELIA]), send(4, [HAMLET]));
+    expect(intervals()).toEqual([[HAMLET, 5, 5, null], [CORDELIA, 5, 5, null]]);
+    expect(explicitRows()).toEqual([[HAMLET, 4, 0], [IAGO, 4, F.read], [IAGO, 5, F.read]]);
+    expect(db.prepare('SELECT id, implied FROM um_messages ORDER BY id').raw().all()).toEqual([[4, 0], [5, 1]]);
+    expect(await store.flagsFor(CORDELIA, [4, 5])).toEqual(new Map([[5, 0]]));
+  });
+
+  it('marks a channel (or everything) read by moving the watermark, writing no row', async () => {
+    const { store, apply, send, read, explicitRows, watermarks, unread } = await setup();
+    await apply(send(1, [HAMLET]), send(2, [HAMLET]), send(3, [HAMLET], { streamId: 6 }));
+    expect(await store.countFlagChanges(HAMLET, { streamId: 5 }, 'add', F.read)).toBe(2);
+    await apply(read(HAMLET, { streamId: 5 }));
+    expect(watermarks()).toEqual([[HAMLET, 5, 2]]);
+    expect(explicitRows().filter(([user]) => user === HAMLET)).toEqual([]);
+    expect(await unread(HAMLET)).toEqual([3]);
+    await apply(send(4, [HAMLET]), read(HAMLET, {}));
+    expect(watermarks()).toEqual([[HAMLET, 5, 4], [HAMLET, 6, 3]]);
+    expect(await unread(HAMLET)).toEqual([]);
+    // Marking unread again writes the rows it changes, as unread exceptions below the watermark.
+    await apply(read(HAMLET, { streamId: 5, topic: 'T' }, 'remove'));
+    expect(explicitRows().filter(([user]) => user === HAMLET)).toEqual([[HAMLET, 1, 0], [HAMLET, 2, 0], [HAMLET, 4, 0]]);
+    expect(await unread(HAMLET)).toEqual([1, 2, 4]);
+  });
+
+  it('marks ids read, then moves the watermark past them, an older unread message keeping an explicit unread row', async () => {
+    const { store, apply, send, read, explicitRows, watermarks, unread } = await setup();
+    await apply(send(1, [HAMLET]), send(2, [HAMLET]), send(3, [HAMLET]));
+    await apply(read(HAMLET, { messageIds: [2, 3] }));
+    expect(watermarks()).toEqual([[HAMLET, 5, 3]]);
+    expect(explicitRows().filter(([user]) => user === HAMLET)).toEqual([[HAMLET, 1, 0]]);
+    expect(await unread(HAMLET)).toEqual([1]);
+    expect(await store.flagsFor(HAMLET, [1, 2, 3])).toEqual(new Map([[1, 0], [2, F.read], [3, F.read]]));
+    await apply(read(HAMLET, { messageIds: [1] }));
+    expect(explicitRows().filter(([user]) => user === HAMLET)).toEqual([[HAMLET, 1, F.read]]);
+    expect(await unread(HAMLET)).toEqual([]);
+    // Starring writes the row out with both flags.
+    await apply(read(HAMLET, { messageIds: [2] }, 'add', F.starred));
+    expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.read | F.starred]]));
+    expect(await store.findMessages({ realmId: 1, userId: HAMLET, scope: 'user', terms: [{ kind: 'flags', mask: F.starred, set: 'any', negated: false }] }, { direction: 'older', fromId: 100, limit: 10 }))
+      .toEqual([{ id: 2, flags: F.read | F.starred }]);
+  });
+
+  it('moves the watermark only past the ids the selector marked', async () => {
+    const { store, apply, send, read, watermarks, unread } = await setup();
+    await apply(send(1, [HAMLET], { topic: 'a' }), send(2, [HAMLET], { topic: 'b' }), send(3, [HAMLET], { topic: 'a' }));
+    await apply(read(HAMLET, { messageIds: [1, 2], topic: 'A' }));
+    expect(watermarks()).toEqual([[HAMLET, 5, 1]]);
+    expect(await unread(HAMLET)).toEqual([2, 3]);
+    expect(await store.flagsFor(HAMLET, [1, 2, 3])).toEqual(new Map([[1, F.read], [2, 0], [3, 0]]));
+  });
+
+  it('writes a message\'s implied rows out when it moves to another channel, and it stops being implied', async () => {
+    const { db, store, apply, send, read } = await setup();
+    await apply(send(1, [HAMLET, CORDELIA]), read(CORDELIA, { streamId: 5 }));
+    await apply({ type: 'messages-moved', messageIds: [1], streamId: 6, topic: 'moved', removeRowsOf: [HAMLET] });
+    expect(db.prepare('SELECT implied FROM um_messages WHERE id = 1').pluck().get()).toBe(0);
+    expect(await store.flagsFor(HAMLET, [1])).toEqual(new Map());
+    expect(await store.flagsFor(CORDELIA, [1])).toEqual(new Map([[1, F.read]]));
+    // A move inside the channel leaves the rows implied.
+    await apply(send(2, [HAMLET]), { type: 'messages-moved', messageIds: [2], streamId: 5, topic: 'renamed' });
+    expect(db.prepare('SELECT implied FROM um_messages WHERE id = 2').pluck().get()).toBe(1);
+    expect(await store.unreadCounts(HAMLET)).toMatchObject({ topics: [{ streamId: 5, topic: 'renamed', count: 1 }], total: 1 });
+  });
+
+  it('writes out the row of a user an edit mentions, and every row for a channel wildcard', async () => {
+    const { store, apply, send, explicitRows } = await setup();
+    await apply(send(1, [HAMLET, CORDELIA]));
+    const edit = (mentioned: number[], wildcard: boolean): UserMessageChange => ({
+      type: 'message-edited', messageId: 1, searchText: 'x', hasLink: false, hasImage: false, hasAttachment: false,
+      mentionedUserIds: mentioned, streamWildcardMentioned: wildcard, topicWildcardMentionedUserIds: [],
+    });
+    await apply(edit([HAMLET], false));
+    expect(explicitRows()).toEqual([[HAMLET, 1, F.mentioned], [IAGO, 1, F.read]]);
+    await apply(edit([], true));
+    expect(await store.flagsFor(CORDELIA, [1])).toEqual(new Map([[1, F.stream_wildcard_mentioned]]));
+    expect(await store.flagsFor(HAMLET, [1])).toEqual(new Map([[1, F.stream_wildcard_mentioned]]));
+  });
+
+  it('creates no historical row for a user who is an implied recipient', async () => {
+    const { store, apply, send, read } = await setup();
+    await apply(send(1, [HAMLET]), read(HAMLET, { messageIds: [1], createHistorical: [1] }));
+    expect(await store.flagsFor(HAMLET, [1])).toEqual(new Map([[1, F.read]]));
+  });
+
+  it('reloads the open members after another connection committed, and after a failed apply', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-implied-'));
+    try {
+      const file = join(dir, 'read-models.sqlite');
+      const first = await setup(openSqlite(file));
+      await first.apply(first.send(1, [HAMLET, CORDELIA]));
+      const second = await setup(openSqlite(file));
+      await second.apply(second.send(2, [HAMLET]));
+      // The first connection's cache still has Cordelia as a member; SQLite's data_version tells it otherwise.
+      await first.apply(first.send(3, [HAMLET, CORDELIA]));
+      expect(await first.store.flagsFor(CORDELIA, [1, 2, 3])).toEqual(new Map([[1, 0], [3, 0]]));
+      // A batch that fails half-way (a message without its text) rolls back the intervals it moved, and the cache with them.
+      const sent = first.send(5, [HAMLET]) as Extract<UserMessageChange, { type: 'message-added' }>;
+      const broken = { ...sent, message: { ...sent.message, searchText: undefined as unknown as string } };
+      await expect(first.store.apply([{ position: 100n, changes: [first.send(4, [HAMLET]), broken] }], { name: 'um', position: 100n })).rejects.toThrow();
+      await first.apply(first.send(6, [HAMLET, CORDELIA]));
+      expect(await first.store.flagsFor(CORDELIA, [4, 6])).toEqual(new Map([[6, 0]]));
+      expect(first.intervals()).toEqual([[HAMLET, 5, 1, null], [CORDELIA, 5, 1, 2], [CORDELIA, 5, 3, null]]);
+      first.db.close();
+      second.db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

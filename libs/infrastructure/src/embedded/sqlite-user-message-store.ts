@@ -13,10 +13,27 @@ import type {
   UnreadCounts,
   UnreadMessage,
   UserMessageChange,
+  UserMessageRow,
   UserMessageStorePort,
 } from '@app/application';
 import { decodePosition, encodePosition, firstPerTopic } from '@app/application';
 import { MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS } from '@app/domain';
+import {
+  changedFlags,
+  changes as flagChangeChanges,
+  flagTermsAllow,
+  type ImpliedRange,
+  impliedFlags,
+  impliedFlagsOrNull,
+  impliedRanges,
+  impliedSelectorWhere,
+  MAX_ID,
+  type MemberInterval,
+  memberOf,
+  narrowChannels,
+  noExplicitRow,
+  readTo,
+} from './sqlite-implied-recipients';
 import { ATTR, flagTest, narrowWhere, needsMessage, selectorWhere } from './sqlite-narrow';
 
 const READ = MESSAGE_FLAG_BITS.read;
@@ -43,7 +60,16 @@ export type SqliteUserMessageStoreOptions = {
   maxInboxMessages?: number;
   /** Rows per merge step, one transaction each (default 100,000). */
   mergeStepRows?: number;
+  /**
+   * Channel messages' rows that carry only the read state are implied by membership intervals
+   * and a read watermark instead of written (default true; see sqlite-implied-recipients.ts).
+   * Off, every row is written; reads understand implied rows either way.
+   */
+  impliedRecipients?: boolean;
 };
+
+/** What the store keeps in memory of a channel's implied recipients: who receives its next message, and the newest implied message. */
+type ChannelMembers = { open: Set<number>; lastId: number };
 
 /** The two tables of merged rows: read rows (the main table) and unread rows (issue #23: a new row is written once, not into a table and an unread index). */
 type RowTable = 'um_user_messages' | 'um_unread';
@@ -122,6 +148,9 @@ function rowChanges(op: 'add' | 'remove', mask: number): { table: RowTable; test
   changes.push({ table: from, test: '1', to });
   return changes;
 }
+
+/** Strings compared as SQLite's BINARY collation does (their UTF-8 bytes), not by UTF-16 code units. */
+const binaryCompare = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** The first window of message ids a filtered narrow over both row tables reads (see findMessages). */
 const WINDOW_IDS = 4096;
@@ -218,6 +247,12 @@ function groupByFlags(rows: { userId: number; flags: number }[]): Map<number, nu
  * both tables reads them in windows of message ids (see findMessages), so that a table holding
  * few matches is not read to its end.
  *
+ * Since issue #23's eighth look, most channel rows are not written at all: the rows of a channel
+ * message that carry only the read state are implied by membership intervals and a watermark per
+ * user and channel (sqlite-implied-recipients.ts; `impliedRecipients`). Only rows with flags (the
+ * sender's read row, mentions, stars, read and unread exceptions) go through the tables above, and
+ * every read adds the implied rows the user has no explicit row for.
+ *
  * prepare() migrates a database of the one-table layout (unread rows in the main table, under
  * ix_um_unread) once, under the write lock; a process of that older version must not share the
  * file afterwards (it would write unread rows into the main table again, unseen by this one).
@@ -242,6 +277,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   private readonly pending = new Map<number, number[]>();
   /** Rows the apply under way added to the inbox. */
   private inboxAdded = 0;
+  private readonly implied: boolean;
+  /**
+   * Channels' open members and newest implied message, loaded on first use. Only the projector's
+   * process writes them; the cache is dropped when another connection committed since (SQLite's
+   * data_version) and when an apply fails (its changes rolled back).
+   */
+  private readonly channels = new Map<number, ChannelMembers>();
+  private dataVersion: number | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -251,6 +294,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     this.directAt = options.directAtMessages ?? 256;
     this.maxInboxMessages = options.maxInboxMessages ?? 8 * this.compactAt;
     this.stepRows = Math.max(1, options.mergeStepRows ?? 100_000);
+    this.implied = options.impliedRecipients ?? true;
   }
 
   private statement(sql: string): Database.Statement {
@@ -310,6 +354,24 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       );
       CREATE INDEX IF NOT EXISTS ix_um_moves_message ON um_moves (message_id);
     `);
+    // Implied recipients (sqlite-implied-recipients.ts): membership intervals, watermarks, and
+    // the marker on um_messages (a database from before has none: its messages keep their rows).
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS um_members (
+        user_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, from_id INTEGER NOT NULL, to_id INTEGER, PRIMARY KEY (user_id, stream_id, from_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS ix_um_members_stream ON um_members (stream_id, to_id, user_id);
+      CREATE TABLE IF NOT EXISTS um_read_to (
+        user_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, read_to INTEGER NOT NULL, PRIMARY KEY (user_id, stream_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS um_channel_state (stream_id INTEGER PRIMARY KEY, last_id INTEGER NOT NULL);
+    `);
+    this.db
+      .transaction(() => {
+        const columns = this.db.prepare('PRAGMA table_info(um_messages)').all() as { name: string }[];
+        if (!columns.some((c) => c.name === 'implied')) this.db.exec('ALTER TABLE um_messages ADD COLUMN implied INTEGER NOT NULL DEFAULT 0');
+      })
+      .immediate();
     // An inbox left by an earlier process (or by an older version, whose merge fell behind a
     // catch-up) is merged in the background, in steps; its rows stay readable meanwhile.
     if (!this.options.compactSynchronously) void this.maybeCompact();
@@ -350,8 +412,21 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   private applyInTransaction(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): void {
+    try {
+      this.applyBatches(batches, checkpoint);
+    } catch (error) {
+      this.channels.clear();
+      throw error;
+    }
+  }
+
+  private applyBatches(batches: PositionedChanges[], checkpoint: { name: string; position: GlobalPosition }): void {
     this.db
       .transaction(() => {
+        // Under the write lock: another connection's commit since ours may have changed the intervals.
+        const version = (this.statement('PRAGMA data_version').get() as { data_version: number }).data_version;
+        if (version !== this.dataVersion) this.channels.clear();
+        this.dataVersion = version;
         const stored = this.readCheckpoint(checkpoint.name);
         for (const batch of batches) {
           if (stored !== undefined && batch.position <= stored) continue;
@@ -395,6 +470,8 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       case 'message-added':
         return this.addMessage(change.message, change.rows);
       case 'flags-changed': {
+        // Implied rows first: a watermark moves, or the rows the change touches are written out.
+        const advance = this.impliedFlagChange(change);
         if (change.selector.createHistorical?.length) this.createHistorical(change.userId, change.selector.createHistorical);
         const flags = change.op === 'add' ? `flags | ${change.mask}` : `flags & ~${change.mask}`;
         for (const { table, test, to } of rowChanges(change.op, change.mask)) {
@@ -413,10 +490,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         const { sql, params } = selectorWhere(change.selector, 'um_inbox');
         const test = changeTest(change.op, change.mask);
         this.statement(`UPDATE um_inbox SET flags = ${flags} WHERE user_id = ?${inboxProbe(change.selector)} AND ${test} AND ${sql}`).run(change.userId, ...params);
+        if (advance) this.advanceWatermarks(change.userId, change.selector);
         return;
       }
       case 'messages-moved': {
         const ids = JSON.stringify(change.messageIds);
+        // Messages leaving their channel leave its intervals: their implied rows are written out
+        // (before the channel changes) and they stop being implied.
+        const leaving = 'm.stream_id IS NOT @streamId';
+        this.materializeRecipients(ids, null, leaving, { streamId: change.streamId });
+        this.statement('UPDATE um_messages SET implied = 0 WHERE id IN (SELECT value FROM json_each(@ids)) AND implied = 1 AND stream_id IS NOT @streamId').run({ ids, streamId: change.streamId });
         if (change.history) {
           // The move history: one row per moved message in a narrow table, recording the place it
           // leaves (one INSERT … SELECT), so the message rows themselves do not grow with moves.
@@ -470,6 +553,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const named = JSON.stringify(change.mentionedUserIds);
     const topicNamed = JSON.stringify(change.topicWildcardMentionedUserIds);
     const previous = change.previouslyMentionedUserIds;
+    // Implied rows of the users the edit flags (of every recipient, for a channel wildcard) are written out first.
+    const flagged = change.streamWildcardMentioned
+      ? null
+      : JSON.stringify([...change.mentionedUserIds, ...change.topicWildcardMentionedUserIds, ...(change.alertWords?.userIds ?? [])]);
+    this.materializeRecipients(JSON.stringify([change.messageId]), flagged);
     for (const table of ['um_user_messages', 'um_unread', 'um_inbox']) {
       // The row tables are clustered by user: clearing by the users mentioned before is a key lookup
       // each; only a channel wildcard (before or now) needs a pass over every row of the message.
@@ -505,15 +593,19 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   /** Indexes the message and appends its rows to the inbox; a message already indexed is left alone (replays). */
-  private addMessage(message: IndexedMessage, rows: { userId: number; flags: number }[]): void {
+  private addMessage(message: IndexedMessage, allRows: { userId: number; flags: number }[]): void {
     const attrs = (message.hasLink ? ATTR.link : 0) | (message.hasImage ? ATTR.image : 0) | (message.hasAttachment ? ATTR.attachment : 0);
+    const channel = this.implied && message.streamId !== null ? this.channelMembers(message.streamId) : undefined;
+    const implied = channel !== undefined && message.id > channel.lastId;
     const { changes } = this.statement(
-      'INSERT OR IGNORE INTO um_messages (id, realm_id, sender_id, stream_id, topic, topic_key, dm_key, attrs, search) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO um_messages (id, realm_id, sender_id, stream_id, topic, topic_key, dm_key, attrs, search, implied) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ).run(
       message.id, message.realmId, message.senderId, message.streamId, message.topic, message.topic?.toLowerCase() ?? null,
-      message.dmKey, attrs, message.searchText.toLowerCase(),
+      message.dmKey, attrs, message.searchText.toLowerCase(), implied ? 1 : 0,
     );
-    if (changes === 0 || rows.length === 0) return;
+    if (changes === 0) return;
+    const rows = implied ? this.moveIntervals(message.streamId!, message.id, channel, allRows) : allRows;
+    if (rows.length === 0) return;
     if (this.direct && Number.isSafeInteger(message.id * FLAG_SPACE + FLAG_SPACE) && rows.every((r) => r.flags >= 0 && r.flags < FLAG_SPACE)) {
       for (const row of rows) {
         const packed = message.id * FLAG_SPACE + row.flags;
@@ -535,6 +627,160 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const insert = this.statement('INSERT OR IGNORE INTO um_inbox (message_id, user_id, flags) SELECT ?, value, ? FROM json_each(?)');
     for (const [flags, userIds] of groupByFlags(rows)) this.inboxAdded += insert.run(message.id, flags, JSON.stringify(ascending(userIds))).changes;
     this.statement('INSERT OR IGNORE INTO um_inbox_messages (message_id) VALUES (?)').run(message.id);
+  }
+
+  /** The channel's open members and newest implied message (cached; see `channels`). */
+  private channelMembers(streamId: number): ChannelMembers {
+    let channel = this.channels.get(streamId);
+    if (channel === undefined) {
+      const open = this.statement('SELECT user_id FROM um_members WHERE stream_id = ? AND to_id IS NULL').all(streamId) as { user_id: number }[];
+      const state = this.statement('SELECT last_id FROM um_channel_state WHERE stream_id = ?').get(streamId) as { last_id: number } | undefined;
+      channel = { open: new Set(open.map((r) => r.user_id)), lastId: state?.last_id ?? 0 };
+      this.channels.set(streamId, channel);
+    }
+    return channel;
+  }
+
+  /**
+   * A new implied message: its recipients with no flags become (or stay) open members of the
+   * channel, members it does not reach leave at it, and only the rows with flags (the sender's
+   * read row, mentions, …) are returned, to be written. A recipient with flags who is not a
+   * member yet stays out of the intervals until a message reaches it without flags.
+   */
+  private moveIntervals(streamId: number, messageId: number, channel: ChannelMembers, rows: UserMessageRow[]): UserMessageRow[] {
+    const recipients = new Set<number>();
+    const explicit: UserMessageRow[] = [];
+    for (const row of rows) {
+      recipients.add(row.userId);
+      if (row.flags !== 0) explicit.push(row);
+      else if (!channel.open.has(row.userId)) {
+        this.statement('INSERT INTO um_members (user_id, stream_id, from_id, to_id) VALUES (?, ?, ?, NULL)').run(row.userId, streamId, messageId);
+        channel.open.add(row.userId);
+      }
+    }
+    for (const userId of channel.open) {
+      if (recipients.has(userId)) continue;
+      this.statement('UPDATE um_members SET to_id = ? WHERE user_id = ? AND stream_id = ? AND to_id IS NULL').run(messageId, userId, streamId);
+      channel.open.delete(userId);
+    }
+    channel.lastId = messageId;
+    this.statement('INSERT INTO um_channel_state (stream_id, last_id) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET last_id = excluded.last_id').run(streamId, messageId);
+    return explicit;
+  }
+
+  /** The user's membership intervals (of one channel, or all) with the watermarks of their channels. */
+  private memberIntervals(userId: number, streamIds?: number[]): MemberInterval[] {
+    const rows = this.statement(
+      `SELECT i.stream_id AS streamId, i.from_id AS "from", i.to_id AS "to", coalesce(w.read_to, 0) AS readTo
+       FROM um_members i LEFT JOIN um_read_to w ON w.user_id = i.user_id AND w.stream_id = i.stream_id WHERE i.user_id = ?`,
+    ).all(userId) as MemberInterval[];
+    return streamIds === undefined ? rows : rows.filter((r) => streamIds.includes(r.streamId));
+  }
+
+  /** The user's implied rows as ranges of one flags value each, clamped to [minId, maxId]. */
+  private impliedRangesOf(userId: number, streamIds?: number[], minId = 0, maxId = MAX_ID): ImpliedRange[] {
+    if (streamIds !== undefined && streamIds.length === 0) return [];
+    return impliedRanges(this.memberIntervals(userId, streamIds))
+      .map((r) => ({ ...r, lo: Math.max(r.lo, minId), hi: Math.min(r.hi, maxId) }))
+      .filter((r) => r.lo <= r.hi);
+  }
+
+  /** The rows of one implied range (alias `m`, the user as @uid) not overridden by an explicit row, and the range's named parameters. */
+  private readonly rangeRows = `um_messages m WHERE m.stream_id = @s AND m.id >= @lo AND m.id <= @hi AND m.implied = 1 AND ${noExplicitRow('@uid')}`;
+  private static rangeParams = (userId: number, range: ImpliedRange) => ({ uid: userId, s: range.streamId, lo: range.lo, hi: range.hi });
+
+  /**
+   * The implied side of a flag change. Marking read a whole channel, or everything (up to an id),
+   * moves the user's watermarks. Any other change writes out the implied rows it would change,
+   * with their new flags (later steps leave them alone, as they are already changed); marking
+   * read by ids then moves the watermarks past them (the returned `true`, see advanceWatermarks).
+   */
+  private impliedFlagChange(change: Extract<UserMessageChange, { type: 'flags-changed' }>): boolean {
+    const { userId, selector, op, mask } = change;
+    if (selector.dmKey !== undefined) return false;
+    const whole = selector.messageIds === undefined && selector.minId === undefined && selector.topic === undefined && !selector.createHistorical?.length;
+    if (op === 'add' && mask === READ && whole) {
+      this.statement(
+        `INSERT INTO um_read_to (user_id, stream_id, read_to)
+         SELECT @uid, c.stream_id, min(c.last_id, @maxId) FROM um_channel_state c
+         WHERE c.stream_id IN (SELECT DISTINCT stream_id FROM um_members WHERE user_id = @uid) AND (@streamId IS NULL OR c.stream_id = @streamId)
+         ON CONFLICT (user_id, stream_id) DO UPDATE SET read_to = max(read_to, excluded.read_to)`,
+      ).run({ uid: userId, maxId: selector.maxId ?? MAX_ID, streamId: selector.streamId ?? null });
+      return false;
+    }
+    const where = impliedSelectorWhere(selector);
+    // createHistorical's ids: rows the user may already have implicitly are written out as they
+    // are (createHistorical then finds them and leaves them alone; the change applies below).
+    if (selector.createHistorical?.length) this.materializeRecipients(JSON.stringify(selector.createHistorical), JSON.stringify([userId]));
+    if (selector.messageIds !== undefined) {
+      // By ids: each implied row of them the change changes, written with its new flags.
+      const ids = JSON.stringify(selector.messageIds);
+      for (const flags of [READ, 0]) {
+        const next = changedFlags(flags, op, mask);
+        if (next === flags) continue;
+        this.statement(
+          `INSERT OR IGNORE INTO ${tableOf(next)} (user_id, message_id, flags)
+           SELECT @uid, m.id, @next FROM json_each(@ids) j JOIN um_messages m ON m.id = j.value
+           WHERE m.implied = 1 AND ${memberOf('@uid')} AND ${impliedFlags('@uid')} = @flags AND ${noExplicitRow('@uid')} AND ${where.sql} ORDER BY m.id`,
+        ).run({ ...where.params, uid: userId, ids, flags, next });
+      }
+      return op === 'add' && (mask & READ) !== 0;
+    }
+    const streamIds = selector.streamId === undefined ? undefined : [selector.streamId];
+    const inRange = impliedSelectorWhere(selector, { idBounds: false });
+    for (const range of this.impliedRangesOf(userId, streamIds, selector.minId, selector.maxId)) {
+      const next = changedFlags(range.flags, op, mask);
+      if (next === range.flags) continue;
+      this.statement(`INSERT OR IGNORE INTO ${tableOf(next)} (user_id, message_id, flags) SELECT @uid, m.id, @next FROM ${this.rangeRows} AND ${inRange.sql} ORDER BY m.id`)
+        .run({ ...inRange.params, ...SqliteUserMessageStore.rangeParams(userId, range), next });
+    }
+    return false;
+  }
+
+  /**
+   * After marking read by ids: in each channel of an implied message marked, the watermark moves
+   * up to the newest one marked, so that the rows a user reads one by one do not pile up as
+   * explicit rows and unread queries keep costing by what is unread. Implied rows below the new
+   * watermark that are still unread get explicit unread rows first, and explicit rows that now
+   * say what the watermark says (read, nothing else) go.
+   */
+  private advanceWatermarks(userId: number, selector: FlagSelector): void {
+    if (!selector.messageIds?.length) return;
+    const where = impliedSelectorWhere(selector);
+    const marked = this.statement(
+      `SELECT m.stream_id AS streamId, max(m.id) AS upTo, ${readTo('@uid')} AS readTo FROM json_each(@ids) j JOIN um_messages m ON m.id = j.value
+       WHERE m.implied = 1 AND ${memberOf('@uid')} AND ${where.sql} GROUP BY m.stream_id`,
+    ).all({ ...where.params, uid: userId, ids: JSON.stringify(selector.messageIds) }) as { streamId: number; upTo: number; readTo: number }[];
+    for (const { streamId, upTo, readTo: from } of marked) {
+      if (upTo <= from) continue;
+      const params = { uid: userId, s: streamId, from, upTo };
+      this.statement(
+        `INSERT OR IGNORE INTO um_unread (user_id, message_id, flags) SELECT @uid, m.id, 0 FROM um_messages m
+         WHERE m.stream_id = @s AND m.id > @from AND m.id <= @upTo AND m.implied = 1 AND ${memberOf('@uid')} AND ${noExplicitRow('@uid')} ORDER BY m.id`,
+      ).run(params);
+      this.statement('INSERT INTO um_read_to (user_id, stream_id, read_to) VALUES (@uid, @s, @upTo) ON CONFLICT (user_id, stream_id) DO UPDATE SET read_to = excluded.read_to').run(params);
+      this.statement(
+        `DELETE FROM um_user_messages WHERE user_id = @uid AND message_id > @from AND message_id <= @upTo AND flags = ${READ}
+           AND message_id IN (SELECT m.id FROM um_messages m WHERE m.stream_id = @s AND m.id > @from AND m.id <= @upTo AND m.implied = 1 AND ${memberOf('@uid')})`,
+      ).run(params);
+    }
+  }
+
+  /**
+   * Writes out the implied rows of these messages (JSON ids) for these users (JSON ids; null:
+   * every recipient), with their flags, where the user has no explicit row: before a change that
+   * their being implied cannot express (a move to another channel, a mention added by an edit).
+   */
+  private materializeRecipients(messageIds: string, userIds: string | null, condition = '1', params: Record<string, unknown> = {}): void {
+    for (const [flags, test] of [[READ, '<='], [0, '>']] as const) {
+      this.statement(
+        `INSERT OR IGNORE INTO ${tableOf(flags)} (user_id, message_id, flags)
+         SELECT i.user_id, m.id, ${flags} FROM json_each(@ids) j JOIN um_messages m ON m.id = j.value
+         JOIN um_members i ON i.stream_id = m.stream_id AND i.from_id <= m.id AND (i.to_id IS NULL OR m.id < i.to_id)
+         WHERE m.implied = 1 AND ${condition}${userIds === null ? '' : ' AND i.user_id IN (SELECT value FROM json_each(@users))'}
+           AND m.id ${test} ${readTo('i.user_id')} AND ${noExplicitRow('i.user_id')} ORDER BY i.user_id, m.id`,
+      ).run({ ...params, ids: messageIds, ...(userIds === null ? {} : { users: userIds }) });
+    }
   }
 
   private async maybeCompact(): Promise<void> {
@@ -657,7 +903,10 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     await this.compaction;
     this.lastError = undefined;
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves;');
+      this.db.exec(
+        'DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves; DELETE FROM um_members; DELETE FROM um_read_to; DELETE FROM um_channel_state;',
+      );
+      this.channels.clear();
       this.statement('DELETE FROM checkpoints WHERE name = ?').run(checkpointName);
     })();
   }
@@ -669,13 +918,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const bound = older ? '<=' : '>=';
     const order = older ? 'DESC' : 'ASC';
     if (query.scope === 'history') {
-      const sql = `SELECT m.id AS id, COALESCE(a.flags, c.flags, b.flags) AS flags FROM um_messages m
-        LEFT JOIN um_user_messages a ON a.user_id = ? AND a.message_id = m.id
-        LEFT JOIN um_unread c ON c.user_id = ? AND c.message_id = m.id
-        LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = ?
-        WHERE m.realm_id = ? AND m.id ${bound} ? AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, 'COALESCE(a.flags, c.flags, b.flags, 0)')}
+      const flags = `COALESCE(a.flags, c.flags, b.flags, ${impliedFlagsOrNull('@uid')})`;
+      const sql = `SELECT m.id AS id, ${flags} AS flags FROM um_messages m
+        LEFT JOIN um_user_messages a ON a.user_id = @uid AND a.message_id = m.id
+        LEFT JOIN um_unread c ON c.user_id = @uid AND c.message_id = m.id
+        LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = @uid
+        WHERE m.realm_id = ? AND m.id ${bound} ? AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, `COALESCE(${flags}, 0)`)}
         ORDER BY m.id ${order} LIMIT ?`;
-      return this.statement(sql).all(query.userId, query.userId, query.userId, query.realmId, range.fromId, ...where.params, range.limit) as MessageMatch[];
+      return this.statement(sql).all({ uid: query.userId }, query.realmId, range.fromId, ...where.params, range.limit) as MessageMatch[];
     }
     const join = query.terms.some(needsMessage) ? ' JOIN um_messages m ON m.id = um.message_id' : '';
     const index = partialIndexFor(query.terms);
@@ -690,16 +940,33 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       return this.statement(`SELECT um.message_id AS id, um.flags AS flags FROM ${arm.from(join, index)}${bounds} AND ${where.sql} ORDER BY um.message_id ${order} LIMIT ?`)
         .all(query.userId, ...(lo === null ? [] : [lo]), ...(hi === null ? [] : [hi]), ...where.params, limit) as MessageMatch[];
     };
+    /**
+     * The implied rows of one range (see sqlite-implied-recipients.ts): the narrow's conditions with
+     * the range's flags as a constant, read through the channel's messages in id order.
+     */
+    const impliedWhere = (flags: number) => where.sql.replace(/um\.flags/g, String(flags)).replace(/um\.message_id/g, 'm.id');
+    const impliedRows = (implied: ImpliedRange, lo: number | null, hi: number | null, limit: number) => {
+      // The window's bounds and the range's as one pair: given both, SQLite may seek by the looser ones and filter.
+      const bounded = { ...implied, lo: Math.max(implied.lo, lo ?? 0), hi: Math.min(implied.hi, hi ?? MAX_ID) };
+      if (bounded.lo > bounded.hi) return [];
+      return this.statement(`SELECT m.id AS id, ${implied.flags} AS flags FROM ${this.rangeRows} AND ${impliedWhere(implied.flags)} ORDER BY m.id ${order} LIMIT ?`)
+        .all(SqliteUserMessageStore.rangeParams(query.userId, bounded), ...where.params, limit) as MessageMatch[];
+    };
     const [lo, hi] = older ? [null, range.fromId] : [range.fromId, null];
     return this.snapshot(() => {
       const rows = armRows(INBOX, lo, hi, range.limit);
-      const arms = tables.map((table) => ROW_ARMS[table]);
+      // Implied rows have no flag but read: a narrow of starred, mentioned or direct messages (a partial index) has none.
+      const implied = index === undefined ? this.impliedRangesOf(query.userId, narrowChannels(query.terms)).filter((r) => flagTermsAllow(query.terms, r.flags)) : [];
+      const arms: ((lo: number | null, hi: number | null, limit: number) => MessageMatch[])[] = [
+        ...tables.map((table) => (a: number | null, b: number | null, limit: number) => armRows(ROW_ARMS[table], a, b, limit)),
+        ...implied.map((r) => (a: number | null, b: number | null, limit: number) => impliedRows(r, a, b, limit)),
+      ];
       const byKey = query.terms.some((t) => !t.negated && (t.kind === 'id' || t.kind === 'ids'));
       if (arms.length < 2 || index !== undefined || byKey || query.terms.length === 0) {
         // One row table, or both read through a partial index (rows of the narrow's kind only) or
         // by key (listed ids), or every row a match: each arm stops after `limit` matches or rows
         // of its kind.
-        for (const arm of arms) rows.push(...armRows(arm, lo, hi, range.limit));
+        for (const arm of arms) rows.push(...arm(lo, hi, range.limit));
         return rows.sort(byRange).slice(0, range.limit);
       }
       // Both row tables read in message order with a filter: alone, an arm whose rows hold few
@@ -708,14 +975,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       // in windows of message ids, each twice the last, until `limit` matches are found: about the
       // rows one table would read, in both together.
       const found: MessageMatch[] = [];
-      const span = this.rowSpan(query.userId);
+      const span = this.rowSpan(query.userId, implied);
       if (span === undefined) return rows;
       const end = older ? span.min : span.max;
       let window = WINDOW_IDS;
       for (let from = older ? Math.min(range.fromId, span.max) : Math.max(range.fromId, span.min); found.length < range.limit && (older ? from >= end : from <= end); window *= 2) {
         const [a, b] = older ? [Math.max(end, from - window + 1), from] : [from, Math.min(end, from + window - 1)];
         const inWindow: MessageMatch[] = [];
-        for (const arm of arms) inWindow.push(...armRows(arm, a, b, range.limit - found.length));
+        for (const arm of arms) inWindow.push(...arm(a, b, range.limit - found.length));
         found.push(...inWindow.sort(byRange));
         from = older ? a - 1 : b + 1;
       }
@@ -723,8 +990,24 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     });
   }
 
-  /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each). */
-  private rowSpan(userId: number): { min: number; max: number } | undefined {
+  /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each) and implied ranges. */
+  private rowSpan(userId: number, implied: ImpliedRange[]): { min: number; max: number } | undefined {
+    let span = this.rowTablesSpan(userId);
+    // Each range's oldest and newest message (two seeks in ix_um_messages_stream), so that windows
+    // start at the user's newest message, not at the organization's.
+    for (const range of implied) {
+      const ends = this.statement(
+        `SELECT (SELECT min(id) FROM um_messages WHERE stream_id = @s AND id >= @lo AND id <= @hi) AS min,
+                (SELECT max(id) FROM um_messages WHERE stream_id = @s AND id >= @lo AND id <= @hi) AS max`,
+      )
+        .get({ s: range.streamId, lo: range.lo, hi: range.hi }) as { min: number | null; max: number | null };
+      if (ends.min === null || ends.max === null) continue;
+      span = { min: Math.min(span?.min ?? Infinity, ends.min), max: Math.max(span?.max ?? -Infinity, ends.max) };
+    }
+    return span;
+  }
+
+  private rowTablesSpan(userId: number): { min: number; max: number } | undefined {
     const span = this.statement(
       `SELECT (SELECT min(message_id) FROM um_user_messages WHERE user_id = ?) AS a, (SELECT min(message_id) FROM um_unread WHERE user_id = ?) AS b,
               (SELECT max(message_id) FROM um_user_messages WHERE user_id = ?) AS c, (SELECT max(message_id) FROM um_unread WHERE user_id = ?) AS d`,
@@ -736,11 +1019,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   async flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>> {
     if (messageIds.length === 0) return new Map();
     const ids = JSON.stringify(messageIds);
-    const rows = this.snapshot(() =>
-      ['um_user_messages', 'um_unread', 'um_inbox'].flatMap(
+    const rows = this.snapshot(() => [
+      // Implied rows first: an explicit row of the same message wins.
+      ...(this.statement(`SELECT m.id AS id, ${impliedFlags('@uid')} AS flags FROM um_messages m WHERE m.id IN (SELECT value FROM json_each(@ids)) AND m.implied = 1 AND ${memberOf('@uid')}`)
+        .all({ uid: userId, ids }) as { id: number; flags: number }[]),
+      ...['um_user_messages', 'um_unread', 'um_inbox'].flatMap(
         (table) => this.statement(`SELECT message_id AS id, flags FROM ${table} WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))`).all(userId, ids) as { id: number; flags: number }[],
       ),
-    );
+    ]);
     return new Map(rows.map((r) => [r.id, r.flags]));
   }
 
@@ -753,6 +1039,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       // Unread rows hold no read bit: a mask with it finds none there.
       ...((mask & READ) === 0 ? this.statement(`SELECT user_id FROM um_unread WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id = ? AND ${test}`).all(ids, messageId) : []),
       ...this.statement(`SELECT user_id FROM um_inbox WHERE message_id = ? AND user_id IN (SELECT value FROM json_each(?)) AND ${test}`).all(messageId, ids),
+      // Implied rows have the read bit or nothing: a mask of anything else finds none.
+      ...((mask & ~READ) === 0
+        ? this.statement(
+            `SELECT i.user_id FROM um_messages m JOIN um_members i ON i.stream_id = m.stream_id AND i.from_id <= m.id AND (i.to_id IS NULL OR m.id < i.to_id)
+             WHERE m.id = @mid AND m.implied = 1 AND i.user_id IN (SELECT value FROM json_each(@users)) AND (${impliedFlags('i.user_id')} & @mask) = @mask
+               AND ${noExplicitRow('i.user_id')}`,
+          ).all({ mid: messageId, users: ids, mask })
+        : []),
     ]);
     return [...new Set((rows as { user_id: number }[]).map((r) => r.user_id))].sort((a, b) => a - b);
   }
@@ -765,8 +1059,32 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         const target = table === 'um_inbox' ? `um_inbox WHERE user_id = ?${inboxProbe(selector)}` : `${rowTableFor(table, test)} WHERE user_id = ?`;
         total += (this.statement(`SELECT count(*) AS n FROM ${target} AND ${test} AND ${sql}`).get(userId, ...params) as { n: number }).n;
       }
-      return total;
+      return total + this.countImpliedChanges(userId, selector, op, mask);
     });
+  }
+
+  /** How many implied rows a flag change would change (its implied side, as impliedFlagChange selects them). */
+  private countImpliedChanges(userId: number, selector: FlagSelector, op: 'add' | 'remove', mask: number): number {
+    if (selector.dmKey !== undefined) return 0;
+    const where = impliedSelectorWhere(selector);
+    let total = 0;
+    if (selector.messageIds !== undefined) {
+      for (const flags of [READ, 0]) {
+        if (!flagChangeChanges(flags, op, mask)) continue;
+        total += (this.statement(
+          `SELECT count(*) AS n FROM json_each(@ids) j JOIN um_messages m ON m.id = j.value
+           WHERE m.implied = 1 AND ${memberOf('@uid')} AND ${impliedFlags('@uid')} = @flags AND ${noExplicitRow('@uid')} AND ${where.sql}`,
+        ).get({ ...where.params, uid: userId, ids: JSON.stringify(selector.messageIds), flags }) as { n: number }).n;
+      }
+      return total;
+    }
+    const streamIds = selector.streamId === undefined ? undefined : [selector.streamId];
+    const inRange = impliedSelectorWhere(selector, { idBounds: false });
+    for (const range of this.impliedRangesOf(userId, streamIds, selector.minId, selector.maxId)) {
+      if (!flagChangeChanges(range.flags, op, mask)) continue;
+      total += (this.statement(`SELECT count(*) AS n FROM ${this.rangeRows} AND ${inRange.sql}`).get({ ...inRange.params, ...SqliteUserMessageStore.rangeParams(userId, range) }) as { n: number }).n;
+    }
+    return total;
   }
 
   /** The user's unread rows (the unread table's and the inbox's), as a subquery `ur (message_id, flags)`. */
@@ -783,6 +1101,13 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
           ).all(userId, limit) as UnreadMessage[]),
         );
       }
+      for (const range of this.impliedRangesOf(userId).filter((r) => r.flags === 0)) {
+        rows.push(
+          ...(this.statement(
+            `SELECT m.id AS id, m.sender_id AS senderId, m.stream_id AS streamId, m.topic AS topic, m.dm_key AS dmKey, 0 AS flags FROM ${this.rangeRows} ORDER BY m.id DESC LIMIT @limit`,
+          ).all({ ...SqliteUserMessageStore.rangeParams(userId, range), limit }) as UnreadMessage[]),
+        );
+      }
     });
     return rows.sort((a, b) => b.id - a.id).slice(0, limit).reverse();
   }
@@ -797,10 +1122,33 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
    * GROUP BY order), which grows with the organization's history, not the user's unread rows.
    */
   private readUnreadCounts(userId: number): UnreadCounts {
-    const topics = this.statement(
+    let topics = this.statement(
       `SELECT m.stream_id AS streamId, min(m.topic) AS topic, count(*) AS count FROM ${this.unreadRows} ur CROSS JOIN um_messages m ON m.id = ur.message_id
        WHERE m.stream_id IS NOT NULL GROUP BY m.stream_id, m.topic_key ORDER BY m.stream_id, m.topic_key`,
     ).all(userId, userId) as UnreadCounts['topics'];
+    const implied = this.impliedRangesOf(userId).filter((r) => r.flags === 0);
+    let impliedTotal = 0;
+    if (implied.length > 0) {
+      // Implied unread rows, per topic of each range, merged into the explicit rows' counts.
+      const byTopic = new Map<string, { streamId: number; topic: string; count: number; key: string }>();
+      for (const t of topics) byTopic.set(`${t.streamId}:${t.topic.toLowerCase()}`, { ...t, key: t.topic.toLowerCase() });
+      for (const range of implied) {
+        const counts = this.statement(`SELECT m.stream_id AS streamId, min(m.topic) AS topic, m.topic_key AS key, count(*) AS count FROM ${this.rangeRows} GROUP BY m.topic_key`)
+          .all(SqliteUserMessageStore.rangeParams(userId, range)) as { streamId: number; topic: string; key: string; count: number }[];
+        for (const c of counts) {
+          impliedTotal += c.count;
+          const known = byTopic.get(`${c.streamId}:${c.key}`);
+          if (known === undefined) byTopic.set(`${c.streamId}:${c.key}`, c);
+          else {
+            known.count += c.count;
+            if (binaryCompare(c.topic, known.topic) < 0) known.topic = c.topic;
+          }
+        }
+      }
+      topics = [...byTopic.values()]
+        .sort((a, b) => a.streamId - b.streamId || binaryCompare(a.key, b.key))
+        .map(({ streamId, topic, count }) => ({ streamId, topic, count }));
+    }
     const conversations = this.statement(
       `SELECT m.dm_key AS dmKey, count(*) AS count FROM ${this.unreadRows} ur CROSS JOIN um_messages m ON m.id = ur.message_id
        WHERE m.dm_key IS NOT NULL GROUP BY m.dm_key ORDER BY m.dm_key`,
@@ -808,7 +1156,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const { mentioned, total } = this.statement(
       `SELECT count(*) AS total, coalesce(sum(${flagTest('ur.flags', MENTION_FLAGS_MASK, 'any')}), 0) AS mentioned FROM ${this.unreadRows} ur`,
     ).get(userId, userId) as { mentioned: number; total: number };
-    return { topics, conversations, mentioned, total };
+    return { topics, conversations, mentioned, total: total + impliedTotal };
   }
 
   async topicParticipants(realmId: number, streamId: number, topic: string): Promise<number[]> {
@@ -823,16 +1171,17 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
    * rows, so they cost by the channel, as the variants for the whole history do, and not by every
    * row of the user (a join from the user's rows read all of them when the topic had none).
    */
-  private readonly userHasRow = `(EXISTS (SELECT 1 FROM um_user_messages a WHERE a.user_id = ? AND a.message_id = m.id)
-     OR EXISTS (SELECT 1 FROM um_unread c WHERE c.user_id = ? AND c.message_id = m.id)
-     OR EXISTS (SELECT 1 FROM um_inbox b WHERE b.message_id = m.id AND b.user_id = ?))`;
+  private readonly userHasRow = `(EXISTS (SELECT 1 FROM um_user_messages a WHERE a.user_id = @uid AND a.message_id = m.id)
+     OR EXISTS (SELECT 1 FROM um_unread c WHERE c.user_id = @uid AND c.message_id = m.id)
+     OR EXISTS (SELECT 1 FROM um_inbox b WHERE b.message_id = m.id AND b.user_id = @uid)
+     OR (m.implied = 1 AND ${memberOf('@uid')}))`;
 
   async topicHasMessages(realmId: number, streamId: number, topic: string, userId?: number): Promise<boolean> {
     const row =
       userId === undefined
         ? this.statement('SELECT 1 AS x FROM um_messages WHERE stream_id = ? AND topic_key = ? AND realm_id = ? LIMIT 1').get(streamId, topic.toLowerCase(), realmId)
         : this.statement(`SELECT 1 AS x FROM um_messages m WHERE m.stream_id = ? AND m.topic_key = ? AND m.realm_id = ? AND ${this.userHasRow} ORDER BY m.id DESC LIMIT 1`)
-            .get(streamId, topic.toLowerCase(), realmId, userId, userId, userId);
+            .get(streamId, topic.toLowerCase(), realmId, { uid: userId });
     return row !== undefined;
   }
 
@@ -843,7 +1192,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         : this.statement(
             `SELECT m.topic AS topic, max(m.id) AS maxId FROM um_messages m
              WHERE m.stream_id = ? AND m.realm_id = ? AND ${this.userHasRow} GROUP BY m.topic ORDER BY maxId DESC`,
-          ).all(streamId, realmId, userId, userId, userId)
+          ).all(streamId, realmId, { uid: userId })
     ) as { topic: string; maxId: number }[];
     return firstPerTopic(rows);
   }
@@ -879,6 +1228,12 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       this.statement('SELECT max(message_id) AS id FROM um_user_messages WHERE user_id = ?').get(userId) as { id: number | null },
       this.statement('SELECT max(message_id) AS id FROM um_unread WHERE user_id = ?').get(userId) as { id: number | null },
       this.statement('SELECT max(i.message_id) AS id FROM um_inbox_messages im CROSS JOIN um_inbox i ON i.message_id = im.message_id AND i.user_id = ?').get(userId) as { id: number | null },
+      // Each membership interval's newest implied message (an explicit row of it counts above).
+      ...this.memberIntervals(userId).map(
+        (i) =>
+          this.statement('SELECT max(id) AS id FROM um_messages WHERE stream_id = @s AND id >= @lo AND id <= @hi AND implied = 1')
+            .get({ s: i.streamId, lo: i.from, hi: i.to === null ? MAX_ID : i.to - 1 }) as { id: number | null },
+      ),
     ]).flatMap((r) => (r.id === null ? [] : [r.id]));
     return ids.length === 0 ? null : Math.max(...ids);
   }
