@@ -12,10 +12,10 @@ import { MESSAGE_FLAG_BITS } from '@app/domain';
  *   decided (its subscribers), whatever decided them.
  * - `um_read_to (user_id, stream_id, read_to)`: the user's implied rows of the channel up to
  *   read_to are read, the later ones unread.
- * - `um_channel_state (stream_id, last_id)`: the newest message whose recipients the intervals
- *   imply. A message at or below it (ids out of order, as concurrent senders can produce) gets
- *   every row written, since moving an interval's bounds would change the recipients of later
- *   messages.
+ * - The channel's last implied id (kept in memory; derived when loaded as the newest of its
+ *   implied messages and of its intervals' bounds): a message at or below it (ids out of order,
+ *   as concurrent senders can produce) gets every row written, since moving an interval's bound
+ *   there would change the recipients of later messages.
  * - `um_messages.implied` marks the messages whose rows are implied. An explicit row of the user
  *   (in any of the three row tables) always wins over the implied one: a sender's read row, a
  *   mention, a star, a read or unread exception. A message moved to another channel gets its

@@ -559,6 +559,18 @@ describe('SqliteUserMessageStore implied recipients', () => {
     expect(await store.flagsFor(CORDELIA, [4, 5])).toEqual(new Map([[5, 0]]));
   });
 
+  it('after a restart, keeps treating ids below a bound of an interval as out of order, even when the message that set it was deleted', async () => {
+    const first = await setup();
+    await first.apply(first.send(10, [HAMLET, CORDELIA]), first.send(20, [HAMLET]), { type: 'messages-deleted', messageIds: [20] });
+    // A new instance on the same database (a restart): the channel's state is derived, not cached.
+    const second = await setup(first.db);
+    await second.apply(second.send(15, [HAMLET, CORDELIA]), second.send(30, [HAMLET]));
+    expect(second.intervals()).toEqual([[HAMLET, 5, 10, null], [CORDELIA, 5, 10, 20]]);
+    const cordelia = await second.store.findMessages({ realmId: 1, userId: CORDELIA, scope: 'user', terms: [] }, { direction: 'newer', fromId: 0, limit: 10 });
+    expect(cordelia.map((m) => m.id)).toEqual([10, 15]);
+    expect(await second.unread(CORDELIA)).toEqual([10, 15]);
+  });
+
   it('marks a channel (or everything) read by moving the watermark, writing no row', async () => {
     const { store, apply, send, read, explicitRows, watermarks, unread } = await setup();
     await apply(send(1, [HAMLET]), send(2, [HAMLET]), send(3, [HAMLET], { streamId: 6 }));

@@ -364,7 +364,6 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       CREATE TABLE IF NOT EXISTS um_read_to (
         user_id INTEGER NOT NULL, stream_id INTEGER NOT NULL, read_to INTEGER NOT NULL, PRIMARY KEY (user_id, stream_id)
       ) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS um_channel_state (stream_id INTEGER PRIMARY KEY, last_id INTEGER NOT NULL);
     `);
     this.db
       .transaction(() => {
@@ -634,8 +633,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     let channel = this.channels.get(streamId);
     if (channel === undefined) {
       const open = this.statement('SELECT user_id FROM um_members WHERE stream_id = ? AND to_id IS NULL').all(streamId) as { user_id: number }[];
-      const state = this.statement('SELECT last_id FROM um_channel_state WHERE stream_id = ?').get(streamId) as { last_id: number } | undefined;
-      channel = { open: new Set(open.map((r) => r.user_id)), lastId: state?.last_id ?? 0 };
+      // The newest implied message, or a bound an interval took from one since deleted or moved
+      // away: no implied message is above it, and every interval bound is at or below it.
+      const { lastId } = this.statement(
+        `SELECT max(coalesce((SELECT max(id) FROM um_messages WHERE stream_id = @s AND implied = 1), 0),
+                    coalesce((SELECT max(from_id) FROM um_members WHERE stream_id = @s), 0),
+                    coalesce((SELECT max(to_id) FROM um_members WHERE stream_id = @s), 0)) AS lastId`,
+      ).get({ s: streamId }) as { lastId: number };
+      channel = { open: new Set(open.map((r) => r.user_id)), lastId };
       this.channels.set(streamId, channel);
     }
     return channel;
@@ -648,23 +653,28 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
    * member yet stays out of the intervals until a message reaches it without flags.
    */
   private moveIntervals(streamId: number, messageId: number, channel: ChannelMembers, rows: UserMessageRow[]): UserMessageRow[] {
-    const recipients = new Set<number>();
     const explicit: UserMessageRow[] = [];
+    /** Open members the message reaches (a send's rows name each user once). */
+    let reached = 0;
     for (const row of rows) {
-      recipients.add(row.userId);
       if (row.flags !== 0) explicit.push(row);
-      else if (!channel.open.has(row.userId)) {
+      if (channel.open.has(row.userId)) reached++;
+      else if (row.flags === 0) {
         this.statement('INSERT INTO um_members (user_id, stream_id, from_id, to_id) VALUES (?, ?, ?, NULL)').run(row.userId, streamId, messageId);
         channel.open.add(row.userId);
+        reached++;
       }
     }
-    for (const userId of channel.open) {
-      if (recipients.has(userId)) continue;
-      this.statement('UPDATE um_members SET to_id = ? WHERE user_id = ? AND stream_id = ? AND to_id IS NULL').run(messageId, userId, streamId);
-      channel.open.delete(userId);
+    // Nearly always every open member is reached; otherwise those it does not reach leave.
+    if (reached < channel.open.size) {
+      const recipients = new Set(rows.map((r) => r.userId));
+      for (const userId of channel.open) {
+        if (recipients.has(userId)) continue;
+        this.statement('UPDATE um_members SET to_id = ? WHERE user_id = ? AND stream_id = ? AND to_id IS NULL').run(messageId, userId, streamId);
+        channel.open.delete(userId);
+      }
     }
     channel.lastId = messageId;
-    this.statement('INSERT INTO um_channel_state (stream_id, last_id) VALUES (?, ?) ON CONFLICT (stream_id) DO UPDATE SET last_id = excluded.last_id').run(streamId, messageId);
     return explicit;
   }
 
@@ -700,10 +710,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     if (selector.dmKey !== undefined) return false;
     const whole = selector.messageIds === undefined && selector.minId === undefined && selector.topic === undefined && !selector.createHistorical?.length;
     if (op === 'add' && mask === READ && whole) {
+      // Up to the channel's newest implied message (a later one is above it, so unread).
       this.statement(
         `INSERT INTO um_read_to (user_id, stream_id, read_to)
-         SELECT @uid, c.stream_id, min(c.last_id, @maxId) FROM um_channel_state c
-         WHERE c.stream_id IN (SELECT DISTINCT stream_id FROM um_members WHERE user_id = @uid) AND (@streamId IS NULL OR c.stream_id = @streamId)
+         SELECT @uid, s.stream_id, min(coalesce((SELECT max(m.id) FROM um_messages m WHERE m.stream_id = s.stream_id AND m.implied = 1), 0), @maxId)
+         FROM (SELECT DISTINCT stream_id FROM um_members WHERE user_id = @uid AND (@streamId IS NULL OR stream_id = @streamId)) s WHERE true
          ON CONFLICT (user_id, stream_id) DO UPDATE SET read_to = max(read_to, excluded.read_to)`,
       ).run({ uid: userId, maxId: selector.maxId ?? MAX_ID, streamId: selector.streamId ?? null });
       return false;
@@ -904,7 +915,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     this.lastError = undefined;
     this.db.transaction(() => {
       this.db.exec(
-        'DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves; DELETE FROM um_members; DELETE FROM um_read_to; DELETE FROM um_channel_state;',
+        'DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves; DELETE FROM um_members; DELETE FROM um_read_to;',
       );
       this.channels.clear();
       this.statement('DELETE FROM checkpoints WHERE name = ?').run(checkpointName);
