@@ -44,9 +44,9 @@ type StoreOptions = Record<string, unknown>;
 const PAIRS: Record<string, [StoreOptions, StoreOptions]> = {
   // Implied recipients (sqlite-implied-recipients.ts) against every row written, as the rows layout was.
   'every row written vs implied recipients': [{ impliedRecipients: false }, { impliedRecipients: true }],
-  'every row written, merged after every apply vs implied recipients, rows written directly': [
+  'every row written, merged after every apply vs implied recipients, rows written directly, explicit rows always probed': [
     { impliedRecipients: false, compactAtMessages: 1, compactSynchronously: true },
-    { impliedRecipients: true, directAtMessages: 1 },
+    { impliedRecipients: true, directAtMessages: 1, explicitIdsCap: 0 },
   ],
   'inbox only vs merged after every apply': [{}, { compactAtMessages: 1, compactSynchronously: true }],
   'inbox only vs rows written directly (catch-up)': [{}, { directAtMessages: 1 }],
