@@ -206,7 +206,7 @@ async function main() {
     if (keptDir && !reused) writeFileSync(builtFile, JSON.stringify(built));
     if (reused) notes.push(`Measured on an organization built by an earlier run in ${dir.path} (--data-dir); the build rows are that run's.`);
     rows.push({ metric: `build: ${fmtInt(messages)} MessageSent events appended`, value: built.appendMs / 1000, unit: 's', detail: `${fmtInt(messages / (built.appendMs / 1000))} events/s` });
-    rows.push({ metric: 'build: until the projections applied them', value: built.projectedMs / 1000, unit: 's', detail: `${fmtInt(messages / (built.projectedMs / 1000))} messages/s, ${subscribers} per-user rows each` });
+    rows.push({ metric: 'build: until the projections applied them', value: built.projectedMs / 1000, unit: 's', detail: `${fmtInt(messages / (built.projectedMs / 1000))} messages/s, ${subscribers} recipients each` });
     if (compactAfterBuild) rows.push({ metric: 'build: merging the per-user inbox the catch-up left', value: built.mergeMs / 1000, unit: 's', detail: `${fmtInt((messages * subscribers) / Math.max(0.001, built.mergeMs / 1000))} rows/s` });
     progress(`built in ${fmtNum(built.projectedMs / 1000, 1)} s, inbox merged in ${fmtNum(built.mergeMs / 1000, 1)} s; restarting on the history`);
 
