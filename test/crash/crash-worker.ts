@@ -18,6 +18,7 @@ import { openSqlite } from '@app/infrastructure/embedded/sqlite';
 import { SqliteEventStore } from '@app/infrastructure/embedded/sqlite-event-store';
 import { SqliteReadStore } from '@app/infrastructure/embedded/sqlite-read-store';
 import { Projector } from '@app/projections/shared/projector';
+import { seededRandom } from '@app/testing/seeded-random';
 import { CRASH_PROJECTIONS } from './crash-projections';
 
 export type AppendAck = { stream: string; ids: string[]; lastRevision: string; position: string };
@@ -26,17 +27,6 @@ export type CommitAck = { committed: [string, string][] };
 /** Synchronous, so that a line the parent receives was printed after the fact it reports. */
 const emit = (message: object) => writeSync(1, `${JSON.stringify(message)}\n`);
 
-/** A small seeded PRNG (mulberry32), so a worker's choices can be replayed from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Waits for a line on stdin (the parent starts concurrent workers together), or for stdin to close. */
 function startSignal(): Promise<void> {
@@ -49,7 +39,8 @@ function startSignal(): Promise<void> {
 
 async function appendForever(dir: string, name: string, seed: number): Promise<never> {
   const store = new SqliteEventStore(openSqlite(join(dir, 'events.sqlite')), { pollIntervalMs: 1000, now: () => new Date() });
-  const random = mulberry32(seed);
+  // Seeded, so that a worker's choices can be replayed.
+  const random = seededRandom(seed);
 
   // The streams earlier workers left in the log, at their current revisions.
   const revisions = new Map<string, bigint>();

@@ -10,7 +10,7 @@ import {
   SCHEDULER,
 } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { OTHER_PUSH_KEY, PUSH_KEY, TINY_PNG, tokenIdOf } from '@app/testing';
+import { OTHER_PUSH_KEY, PUSH_KEY, seededRandom, TINY_PNG, tokenIdOf } from '@app/testing';
 import { type ApiTestClient } from '../support';
 import type request from 'supertest';
 
@@ -43,16 +43,9 @@ export function declaredEventTypes(): string[] {
   return [...types].sort();
 }
 
-/** A small deterministic PRNG (mulberry32). */
+/** A small deterministic PRNG (mulberry32) with the draws the workload uses. */
 export function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] };
 }
 

@@ -5,17 +5,10 @@ import { operatorActor } from '@app/domain';
 import type { ApiTestClient } from './api-test-client';
 import type { ApiRoute } from '../../apps/api/src/openapi/api-routes';
 
-/** A small deterministic PRNG (mulberry32) so a failing fuzz case can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@app/testing';
+
+/** The PRNG a failing fuzz case is replayed from (its seed). */
+export { seededRandom };
 
 export type FuzzAuth = 'valid' | 'none' | 'bad-key' | 'malformed-key' | 'bearer' | 'garbage' | 'deactivated' | 'unknown-user' | 'guest';
 

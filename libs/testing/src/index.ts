@@ -3,6 +3,7 @@ export * from './projection-spec';
 export * from './personas';
 export * from './fake-clock';
 export * from './temp-dir';
+export * from './seeded-random';
 export * from './test-config';
 export * from './builders/users.builder';
 export * from './builders/realm.builder';

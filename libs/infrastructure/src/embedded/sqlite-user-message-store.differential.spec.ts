@@ -14,7 +14,7 @@ import type {
   UserMessageStorePort,
 } from '@app/application';
 import { directConversationKey, MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS as F } from '@app/domain';
-import { makeTempDir } from '@app/testing';
+import { makeTempDir, seededRandom } from '@app/testing';
 import { openSqlite } from './sqlite';
 import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sqlite-user-message-store';
 
@@ -81,22 +81,10 @@ function seedsFrom(spec: string | undefined): number[] | undefined {
   });
 }
 
-/** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Random {
   private readonly next: () => number;
   constructor(seed: number) {
-    this.next = mulberry32(seed);
+    this.next = seededRandom(seed);
   }
   float(): number {
     return this.next();

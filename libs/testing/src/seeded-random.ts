@@ -1,0 +1,15 @@
+/**
+ * A small deterministic PRNG (mulberry32), uniform in [0, 1): tests that draw random cases (the
+ * fuzzers, the replay workload, the crash workers, the per-user store's differential test) replay
+ * a failure from its seed.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
