@@ -77,10 +77,7 @@ describe('POST /messages', () => {
     });
 
     it("follows a mentioned user's automatically_follow_topics_where_mentioned", async () => {
-      const followed = async (who: string) => {
-        const state = expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) }));
-        return (state.user_topics as { topic_name: string; visibility_policy: number }[]).filter((t) => t.visibility_policy === 3).map((t) => t.topic_name);
-      };
+      const followed = async (who: string) => (await api.userTopics(who)).filter((t) => t.visibility_policy === 3).map((t) => t.topic_name);
       expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'mention one', content: '@**Cordelia Lear** look' }));
       expect(await followed('cordelia')).toEqual(['mention one']);
       expectSuccess(await api.as('cordelia').patch('/api/v1/settings', { automatically_follow_topics_where_mentioned: false }));

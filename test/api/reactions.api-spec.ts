@@ -331,12 +331,9 @@ describe('reactions', () => {
   });
   describe('automatic topic follow / unmute on participation (do_add_reaction)', () => {
     const setting = async (who: string, settings: Record<string, number>) => expectSuccess(await api.as(who).patch('/api/v1/settings', settings));
-    const streamId = async (name: string) => expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
+    const streamId = (name: string) => api.channelId(name);
     /** The user's policies (POST /register `user_topics`), as [topic, policy]. */
-    const policies = async (who: string) => {
-      const state = expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) }));
-      return (state.user_topics as { topic_name: string; visibility_policy: number }[]).map((t) => [t.topic_name, t.visibility_policy]);
-    };
+    const policies = async (who: string) => (await api.userTopics(who)).map((t) => [t.topic_name, t.visibility_policy]);
     const setPolicy = async (who: string, channel: string, visibility_policy: number) =>
       expectSuccess(await api.as(who).post('/api/v1/user_topics', { stream_id: await streamId(channel), topic: 'reactions', visibility_policy }));
     const muteChannel = async (who: string, channel: string) =>

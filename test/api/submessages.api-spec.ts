@@ -218,11 +218,8 @@ describe('widgets and submessages', () => {
 
   describe('automatic topic follow / unmute on participation (do_add_submessage)', () => {
     const setting = async (who: string, settings: Record<string, number>) => expectSuccess(await api.as(who).patch('/api/v1/settings', settings));
-    const streamId = async (name: string) => expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-    const policies = async (who: string) => {
-      const state = expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) }));
-      return (state.user_topics as { topic_name: string; visibility_policy: number }[]).map((t) => [t.topic_name, t.visibility_policy]);
-    };
+    const streamId = (name: string) => api.channelId(name);
+    const policies = async (who: string) => (await api.userTopics(who)).map((t) => [t.topic_name, t.visibility_policy]);
     const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['user_topic', 'submessage'] })).queue_id as string;
     const eventsOf = async (who: string, queueId: string) =>
       expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];

@@ -172,6 +172,16 @@ export class ApiTestClient {
     return (this.realmId - 1) * 8 + index + 1;
   }
 
+  /** A channel's id by name (GET /get_stream_id, as `who`). */
+  async channelId(name: string, who = 'hamlet'): Promise<number> {
+    return expectSuccess(await this.as(who).get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
+  }
+
+  /** A persona's topic visibility policies (POST /register `user_topics`). */
+  async userTopics(who: string): Promise<{ stream_id: number; topic_name: string; visibility_policy: number }[]> {
+    return expectSuccess(await this.as(who).post('/api/v1/register', { fetch_event_types: JSON.stringify(['user_topic']) })).user_topics;
+  }
+
   /** Requests authenticated as a persona (HTTP Basic: email + API key). */
   as(name: string) {
     const { email, apiKey } = this.user(name);

@@ -22,7 +22,7 @@ import { MESSAGE_FLAG_BITS } from '@app/domain';
  *   implied rows written first and stops being implied.
  */
 
-export const READ = MESSAGE_FLAG_BITS.read;
+const READ = MESSAGE_FLAG_BITS.read;
 
 /** Ids above every message id (an open interval's end, an unbounded range). */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -68,7 +68,7 @@ export const noExplicitRow = (user: string): string =>
 export const changedFlags = (flags: number, op: 'add' | 'remove', mask: number): number => (op === 'add' ? flags | mask : flags & ~mask);
 
 /** Whether a flag change changes a row with `flags` (what countFlagChanges counts). */
-export const changes = (flags: number, op: 'add' | 'remove', mask: number): boolean => changedFlags(flags, op, mask) !== flags;
+export const changesFlags = (flags: number, op: 'add' | 'remove', mask: number): boolean => changedFlags(flags, op, mask) !== flags;
 
 /** A flags test evaluated in JavaScript, as flagTest writes it in SQL. */
 function flagsMatch(flags: number, mask: number, set: 'all' | 'none' | 'any'): boolean {

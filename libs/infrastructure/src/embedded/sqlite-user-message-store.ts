@@ -20,7 +20,7 @@ import { decodePosition, encodePosition, firstPerTopic } from '@app/application'
 import { MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS } from '@app/domain';
 import {
   changedFlags,
-  changes as flagChangeChanges,
+  changesFlags,
   flagTermsAllow,
   type ImpliedRange,
   impliedFlags,
@@ -1086,7 +1086,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     let total = 0;
     if (selector.messageIds !== undefined) {
       for (const flags of [READ, 0]) {
-        if (!flagChangeChanges(flags, op, mask)) continue;
+        if (!changesFlags(flags, op, mask)) continue;
         total += (this.statement(
           `SELECT count(*) AS n FROM json_each(@ids) j JOIN um_messages m ON m.id = j.value
            WHERE m.implied = 1 AND ${memberOf('@uid')} AND ${impliedFlags('@uid')} = @flags AND ${noExplicitRow('@uid')} AND ${where.sql}`,
@@ -1097,7 +1097,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const streamIds = selector.streamId === undefined ? undefined : [selector.streamId];
     const inRange = impliedSelectorWhere(selector, { idBounds: false });
     for (const range of this.impliedRangesOf(userId, streamIds, selector.minId, selector.maxId)) {
-      if (!flagChangeChanges(range.flags, op, mask)) continue;
+      if (!changesFlags(range.flags, op, mask)) continue;
       total += (this.statement(`SELECT count(*) AS n FROM ${this.rangeRows} AND ${inRange.sql}`).get({ ...inRange.params, ...SqliteUserMessageStore.rangeParams(userId, range) }) as { n: number }).n;
     }
     return total;
