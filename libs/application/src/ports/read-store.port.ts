@@ -38,11 +38,32 @@ export function filterConditions(spec: CollectionSpec, filter: Filter | undefine
       continue;
     }
     for (const op of COMPARISONS) {
-      if (`$${op}` in condition) conditions.push({ field, op, value: (condition as Record<string, IndexedValue | undefined>)[`$${op}`] ?? null });
+      if (!(`$${op}` in condition)) continue;
+      if (field === 'id' && spec.integerIds && op !== 'eq' && op !== 'ne') throw new Error(`${spec.name} has integer ids: a range of ids is not a query it answers`);
+      conditions.push({ field, op, value: (condition as Record<string, IndexedValue | undefined>)[`$${op}`] ?? null });
     }
     if (condition.$in !== undefined) conditions.push({ field, op: 'in', values: condition.$in });
   }
   return conditions;
+}
+
+/** Checks the fields a query sorts on: `id` or a declared field, and not `id` where ids are integers. */
+export function checkSortFields(spec: CollectionSpec, orderBy: readonly SortSpec[] | undefined): void {
+  for (const { field } of orderBy ?? []) {
+    if (field === 'id') {
+      if (spec.integerIds) throw new Error(`${spec.name} has integer ids: their order is not a query it answers`);
+    } else if (!spec.fields.some((f) => f.name === field)) throw new Error(`${spec.name}.${field} is not an indexed field`);
+  }
+}
+
+/** An id as String(n) writes a whole number from 0 to Number.MAX_SAFE_INTEGER (see CollectionSpec.integerIds). */
+const INTEGER_ID = /^(0|[1-9][0-9]{0,15})$/;
+
+/** The number of an integer id (CollectionSpec.integerIds); undefined for any other string. */
+export function integerIdOf(id: string): number | undefined {
+  if (!INTEGER_ID.test(id)) return undefined;
+  const n = Number(id);
+  return n <= Number.MAX_SAFE_INTEGER ? n : undefined;
 }
 
 export type SortSpec = { field: string; direction: 'asc' | 'desc' };
@@ -74,6 +95,16 @@ export type CollectionSpec = {
   compoundIndexes?: string[][];
   /** Fields whose combination is unique (optional). */
   unique?: string[][];
+  /**
+   * Every document id is a whole number as String(n) writes it, from 0 to
+   * Number.MAX_SAFE_INTEGER (a message id, say). A store may then key the collection by the
+   * number: the embedded store makes it the table's rowid, so that ids that grow are appended
+   * at the end of the table, not inserted among text keys, where "10" sorts before "9" and each
+   * insert splits a page in the middle of the tree (issue #23). A put of any other id is refused
+   * (the batch fails); a get or filter of one finds nothing. Queries may not sort by `id` or ask
+   * for a range of ids: their order would depend on the store.
+   */
+  integerIds?: boolean;
 };
 
 /**

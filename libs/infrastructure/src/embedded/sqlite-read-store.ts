@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type {
   CollectionSpec,
   Filter,
+  FilterCondition,
   FindOptions,
   GlobalPosition,
   IndexedValue,
@@ -10,7 +11,7 @@ import type {
   StoredDocument,
   WriteOperation,
 } from '@app/application';
-import { decodePosition, encodePosition, filterConditions, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
+import { checkSortFields, decodePosition, encodePosition, filterConditions, integerIdOf, singleFieldIndexes, UniqueConstraintViolationError } from '@app/application';
 import { finishFreshLoad } from './sqlite';
 
 const SQL_OPERATORS = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -51,8 +52,13 @@ const nextStamp = () => ++lastStamp;
  */
 let changesInProcess = 0;
 
+/** A table's key: the id as text, or its number where the table is keyed by integer ids. */
+type Key = string | number;
+
 type WriteStatements = {
   spec: CollectionSpec;
+  /** The table's key (see keyOf): the document ids' numbers, or the ids themselves. */
+  integerKeys: boolean;
   upsert: Database.Statement;
   insert: Database.Statement;
   del: Database.Statement;
@@ -68,6 +74,8 @@ export class SqliteReadStore implements ReadStorePort {
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly statementCache = new Map<string, Database.Statement>();
   private readonly writers = new Map<string, WriteStatements>();
+  /** Collections whose table is keyed by the ids' numbers (CollectionSpec.integerIds; see ensureCollection). */
+  private readonly integerKeyed = new Set<string>();
   /** See changeStamp: per collection, this process's last commit to it; for all, the last foreign commit seen. */
   private readonly collectionStamps = new Map<string, number>();
   private foreignStamp = nextStamp();
@@ -151,8 +159,14 @@ export class SqliteReadStore implements ReadStorePort {
   async ensureCollection(spec: CollectionSpec): Promise<void> {
     const name = table(spec.name);
     this.db.transaction(() => {
-      // WITHOUT ROWID: the document id is the table's key, one b-tree less to maintain per write.
-      this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position TEXT) WITHOUT ROWID`);
+      // Integer ids are the rowid: ids that grow append to the table. Other ids are the key of a
+      // table WITHOUT ROWID (one b-tree less to maintain per write). A table made before
+      // CollectionSpec.integerIds existed keeps its text keys (a rebuild makes it anew).
+      if (spec.integerIds) this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id INTEGER PRIMARY KEY, doc TEXT NOT NULL, position TEXT)`);
+      else this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, position TEXT) WITHOUT ROWID`);
+      const created = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(name) as string;
+      if (/\(id INTEGER PRIMARY KEY,/.test(created)) this.integerKeyed.add(spec.name);
+      else this.integerKeyed.delete(spec.name);
       const existing = new Set((this.db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name));
       for (const field of spec.fields) {
         const col = column(field.name);
@@ -188,26 +202,49 @@ export class SqliteReadStore implements ReadStorePort {
     this.changed(spec.name);
   }
 
+  /**
+   * The key of a document id in the collection's table: the id itself, or its number where the
+   * table is keyed by integer ids (undefined for an id that is not one: no row has it).
+   */
+  private keyOf(collection: string, id: string): Key | undefined {
+    return this.integerKeyed.has(collection) ? integerIdOf(id) : id;
+  }
+
+  /** keyOf for a put: in a collection of integer ids (whatever its table's key), any other id is the writer's error. */
+  private writeKey(collection: string, prepared: WriteStatements, id: string): Key {
+    if (!prepared.spec.integerIds && !prepared.integerKeys) return id;
+    const key = integerIdOf(id);
+    if (key === undefined) throw new Error(`${collection} has integer ids; ${JSON.stringify(id)} is not one`);
+    return prepared.integerKeys ? key : id;
+  }
+
   async get<D>(collection: string, id: string): Promise<D | null> {
     this.spec(collection);
-    const row = this.statement(`SELECT doc FROM ${table(collection)} WHERE id = ?`).get(id) as { doc: string } | undefined;
+    const key = this.keyOf(collection, id);
+    if (key === undefined) return null;
+    const row = this.statement(`SELECT doc FROM ${table(collection)} WHERE id = ?`).get(key) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as D) : null;
   }
 
   async getMany<D>(collection: string, ids: string[]): Promise<StoredDocument<D>[]> {
     this.spec(collection);
     const result: StoredDocument<D>[] = [];
+    const keys: Key[] = [];
+    for (const id of ids) {
+      const key = this.keyOf(collection, id);
+      if (key !== undefined) keys.push(key);
+    }
     // SQLite limits bound parameters; 512 per query stays far below it. A chunk is padded to a
     // power of two (repeating its last id) so a few cached statements serve every size.
-    for (let i = 0; i < ids.length; i += 512) {
-      const chunk = ids.slice(i, i + 512);
+    for (let i = 0; i < keys.length; i += 512) {
+      const chunk = keys.slice(i, i + 512);
       let size = 1;
       while (size < chunk.length) size *= 2;
       while (chunk.length < size) chunk.push(chunk[chunk.length - 1]);
       const rows = this.statement(`SELECT id, doc, position FROM ${table(collection)} WHERE id IN (${chunk.map(() => '?').join(',')})`)
-        .all(chunk) as { id: string; doc: string; position: string | null }[];
+        .all(chunk) as { id: Key; doc: string; position: string | null }[];
       for (const row of rows) {
-        result.push({ id: row.id, doc: JSON.parse(row.doc) as D, position: row.position === null ? null : decodePosition(row.position) });
+        result.push({ id: String(row.id), doc: JSON.parse(row.doc) as D, position: row.position === null ? null : decodePosition(row.position) });
       }
     }
     return result;
@@ -216,8 +253,9 @@ export class SqliteReadStore implements ReadStorePort {
   private where(collection: string, filter: Filter | undefined): { sql: string; params: (string | number | null)[] } {
     const clauses: string[] = [];
     const params: (string | number | null)[] = [];
-    for (const condition of filterConditions(this.spec(collection), filter)) {
+    for (let condition of filterConditions(this.spec(collection), filter)) {
       const col = condition.field === 'id' ? 'id' : column(condition.field);
+      if (col === 'id' && this.integerKeyed.has(collection)) condition = this.integerIdCondition(condition);
       if (condition.op === 'in') {
         const values = condition.values.filter((v) => v !== null);
         const parts: string[] = [];
@@ -239,13 +277,24 @@ export class SqliteReadStore implements ReadStorePort {
     return { sql: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
   }
 
+  /**
+   * A condition on the id of a table keyed by integer ids, on the ids' numbers: an id that is
+   * not an integer id is no row's (only eq, ne and in reach here: filterConditions refuses ranges).
+   */
+  private integerIdCondition(condition: FilterCondition): FilterCondition {
+    const keyOf = (value: IndexedValue) => (typeof value === 'string' ? integerIdOf(value) : undefined);
+    if (condition.op === 'in') return { ...condition, values: condition.values.map(keyOf).filter((key) => key !== undefined) };
+    if (condition.value === null) return condition;
+    const key = keyOf(condition.value);
+    if (key !== undefined) return { ...condition, value: key };
+    // No row has it: eq matches none; ne, every row (`id IS NOT NULL`).
+    return condition.op === 'ne' ? { field: 'id', op: 'ne', value: null } : { field: 'id', op: 'in', values: [] };
+  }
+
   async find<D>(collection: string, options: FindOptions = {}): Promise<D[]> {
     const { sql, params } = this.where(collection, options.where);
-    const known = new Set(this.spec(collection).fields.map((f) => f.name));
-    const order = (options.orderBy ?? []).map(({ field, direction }) => {
-      if (field !== 'id' && !known.has(field)) throw new Error(`${collection}.${field} is not an indexed field`);
-      return `${field === 'id' ? 'id' : column(field)} ${direction === 'desc' ? 'DESC' : 'ASC'}`;
-    });
+    checkSortFields(this.spec(collection), options.orderBy);
+    const order = (options.orderBy ?? []).map(({ field, direction }) => `${field === 'id' ? 'id' : column(field)} ${direction === 'desc' ? 'DESC' : 'ASC'}`);
     let query = `SELECT doc FROM ${table(collection)} ${sql}`;
     if (order.length > 0) query += ` ORDER BY ${order.join(', ')}`;
     if (options.limit !== undefined || options.offset !== undefined) {
@@ -273,6 +322,7 @@ export class SqliteReadStore implements ReadStorePort {
     const values = `?, ?, ?${cols.map(() => ', ?').join('')}`;
     prepared = {
       spec,
+      integerKeys: this.integerKeyed.has(collection),
       upsert: this.db.prepare(
         `INSERT INTO ${name} (${columns}) VALUES (${values})
          ON CONFLICT (id) DO UPDATE SET doc = excluded.doc, position = excluded.position${cols.map((c) => `, ${c} = excluded.${c}`).join('')}
@@ -313,13 +363,14 @@ export class SqliteReadStore implements ReadStorePort {
    */
   private put(collection: string, prepared: WriteStatements, op: Extract<WriteOperation, { type: 'put' }>): void {
     const { fields } = prepared.spec;
+    const key = this.writeKey(collection, prepared, op.id);
     const json = JSON.stringify(op.doc);
     const position = op.position === undefined ? null : encodePosition(op.position);
     const values: (string | number | null)[] = new Array(fields.length);
     for (let i = 0; i < fields.length; i++) values[i] = fieldValue(op.doc, fields[i].name);
     const previous = op.previous;
     if (previous === null) {
-      if (prepared.insert.run(op.id, json, position, values).changes > 0) return;
+      if (prepared.insert.run(key, json, position, values).changes > 0) return;
     } else if (previous !== undefined && fields.length <= 30) {
       let changed = 0;
       const set: (string | number | null)[] = [];
@@ -332,9 +383,9 @@ export class SqliteReadStore implements ReadStorePort {
           set.push(values[i]);
         }
       }
-      if (this.updateStatement(collection, prepared, changed).run(json, position, set, op.id, position, position, same).changes > 0) return;
+      if (this.updateStatement(collection, prepared, changed).run(json, position, set, key, position, position, same).changes > 0) return;
     }
-    prepared.upsert.run(op.id, json, position, values);
+    prepared.upsert.run(key, json, position, values);
   }
 
   /** The indexes of a table that were created by a statement (not those of its key): name and SQL. */
@@ -377,8 +428,12 @@ export class SqliteReadStore implements ReadStorePort {
           const { prepared, ops } = write;
           const deferred = ops.length >= BULK_LOAD_ROWS ? this.dropIndexesIfEmpty(collection) : [];
           for (const op of ops) {
-            if (op.type === 'delete') prepared.del.run(op.id);
-            else this.put(collection, prepared, op);
+            if (op.type === 'put') this.put(collection, prepared, op);
+            else {
+              // An id the table cannot hold is no row's: nothing to delete.
+              const key = prepared.integerKeys ? integerIdOf(op.id) : op.id;
+              if (key !== undefined) prepared.del.run(key);
+            }
           }
           // A unique index that the loaded rows break fails here, rolling the whole batch back.
           for (const sql of deferred) this.db.exec(sql);
@@ -412,6 +467,7 @@ export class SqliteReadStore implements ReadStorePort {
     this.db.exec(`DROP TABLE IF EXISTS ${table(collection)}`);
     this.changed(collection);
     this.specs.delete(collection);
+    this.integerKeyed.delete(collection);
     this.writers.delete(collection);
     for (const key of [...this.statementCache.keys()]) if (key.includes(table(collection))) this.statementCache.delete(key);
   }

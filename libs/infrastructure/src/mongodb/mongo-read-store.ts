@@ -9,10 +9,12 @@ import type {
   StoredDocument,
 } from '@app/application';
 import {
+  checkSortFields,
   chunkReadStoreBatch,
   decodePosition,
   encodePosition,
   filterConditions,
+  integerIdOf,
   MONGODB_LIMITS,
   singleFieldIndexes,
   type StoreLimits,
@@ -230,12 +232,9 @@ export class MongoReadStore implements ReadStorePort {
 
   async find<D>(collection: string, options: FindOptions = {}): Promise<D[]> {
     const filter = this.filter(collection, options.where);
-    const known = new Set(this.spec(collection).fields.map((f) => f.name));
+    checkSortFields(this.spec(collection), options.orderBy);
     const sort: Record<string, 1 | -1> = {};
-    for (const { field, direction } of options.orderBy ?? []) {
-      if (field !== 'id' && !known.has(field)) throw new Error(`${collection}.${field} is not an indexed field`);
-      sort[field === 'id' ? '_id' : field] = direction === 'desc' ? -1 : 1;
-    }
+    for (const { field, direction } of options.orderBy ?? []) sort[field === 'id' ? '_id' : field] = direction === 'desc' ? -1 : 1;
     // Ties are broken by id so that limit/offset pages are stable (MongoDB only guarantees a
     // consistent sort order when the sort includes a unique field).
     if (Object.keys(sort).length > 0 && !('_id' in sort)) sort._id = 1;
@@ -267,6 +266,8 @@ export class MongoReadStore implements ReadStorePort {
       const spec = this.spec(collection);
       const operations: AnyBulkWriteOperation<Row>[] = ops.map((op) => {
         if (op.type === 'delete') return { deleteOne: { filter: { _id: op.id } } };
+        // Kept as text here; refused as the embedded store refuses it (CollectionSpec.integerIds).
+        if (spec.integerIds && integerIdOf(op.id) === undefined) throw new Error(`${collection} has integer ids; ${JSON.stringify(op.id)} is not one`);
         for (const field of spec.fields) checkIndexedField(op.doc, field.name);
         const doc = toJson(op.doc);
         if ('_id' in doc || '_pos' in doc) throw new Error(`${collection}/${op.id}: _id and _pos are reserved field names`);

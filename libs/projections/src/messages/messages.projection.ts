@@ -22,6 +22,8 @@ export const messagesProjection = defineProjection<MessageDocument>({
       { name: 'timestamp', type: 'number', index: false },
     ],
     compoundIndexes: [['realm_id', 'timestamp']],
+    // Message ids: the embedded store appends each new document to its table (issue #23).
+    integerIds: true,
   },
   // MessagesMoved is not handled here: where a message is lives in the message index, which a move
   // of any size updates with one statement (UserMessageStorePort 'messages-moved', locationsOf);

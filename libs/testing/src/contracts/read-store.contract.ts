@@ -160,6 +160,67 @@ export function readStoreContract(adapterName: string, open: () => Promise<ReadS
       await store.deleteCheckpoint(`${spec.name}_big`);
     });
 
+    describe('a collection with integer ids', () => {
+      let numbered: CollectionSpec;
+      const put = (id: string, p: Person, position?: bigint) => ({ type: 'put' as const, id, doc: p, ...(position === undefined ? {} : { position }) });
+      beforeEach(async () => {
+        numbered = { name: unique(), fields: [{ name: 'team', type: 'string' }], integerIds: true };
+        await store.ensureCollection(numbered);
+        await store.ensureCollection(numbered); // idempotent
+        // Ids whose text order is not their numeric order: 10 sorts before 9 as text.
+        await store.commit({ writes: [{ collection: numbered.name, ops: [put('9', people[0], 1n), put('10', people[1], 2n), put('0', people[2], 3n), put(String(Number.MAX_SAFE_INTEGER), people[3], 4n)] }], checkpoints: [] });
+      });
+      afterEach(async () => store.dropCollection(numbered.name));
+
+      it('gets documents by id, with the ids as text, and finds nothing for an id that is not an integer id', async () => {
+        expect(await store.get<Person>(numbered.name, '10')).toEqual(people[1]);
+        expect(await store.get<Person>(numbered.name, '0')).toEqual(people[2]);
+        for (const id of ['010', '9.0', ' 9', '9 ', '-9', '1e1', 'abc', '', String(Number.MAX_SAFE_INTEGER + 1)]) expect(await store.get(numbered.name, id)).toBeNull();
+        const many = await store.getMany<Person>(numbered.name, ['10', '9', '09', 'x', '404', String(Number.MAX_SAFE_INTEGER)]);
+        expect(many.map((m) => [m.doc.name, m.id, m.position]).sort()).toEqual([
+          ['ada', '9', 1n],
+          ['bob', '10', 2n],
+          ['di', String(Number.MAX_SAFE_INTEGER), 4n],
+        ]);
+      });
+
+      it('filters on id by equality, inequality and $in', async () => {
+        const sorted = (docs: Person[]) => names(docs).sort();
+        expect(sorted(await store.find<Person>(numbered.name, { where: { id: '10' } }))).toEqual(['bob']);
+        expect(sorted(await store.find<Person>(numbered.name, { where: { id: '010' } }))).toEqual([]);
+        expect(sorted(await store.find<Person>(numbered.name, { where: { id: { $in: ['9', '0', 'x'] } } }))).toEqual(['ada', 'cy']);
+        expect(sorted(await store.find<Person>(numbered.name, { where: { id: { $ne: '9' } } }))).toEqual(['bob', 'cy', 'di']);
+        expect(sorted(await store.find<Person>(numbered.name, { where: { id: { $ne: 'x' } } }))).toEqual(['ada', 'bob', 'cy', 'di']);
+        expect(await store.count(numbered.name, { id: { $in: ['10', '11'] } })).toBe(1);
+      });
+
+      it('refuses to sort by id or ask for a range of ids', async () => {
+        await expect(store.find(numbered.name, { orderBy: [{ field: 'id', direction: 'asc' }] })).rejects.toThrow(/integer ids/);
+        await expect(store.find(numbered.name, { where: { id: { $gt: '5' } } })).rejects.toThrow(/integer ids/);
+        await expect(store.count(numbered.name, { id: { $lte: '5' } })).rejects.toThrow(/integer ids/);
+      });
+
+      it('replaces, keeps later positions and deletes by id', async () => {
+        await store.commit({ writes: [{ collection: numbered.name, ops: [put('10', { ...people[1], name: 'bo' }, 5n), put('9', { ...people[0], name: 'old' }, 0n)] }], checkpoints: [] });
+        expect((await store.get<Person>(numbered.name, '10'))!.name).toBe('bo');
+        expect((await store.get<Person>(numbered.name, '9'))!.name).toBe('ada'); // written at a later position
+        await store.commit({ writes: [{ collection: numbered.name, ops: [{ type: 'delete', id: '10' }, { type: 'delete', id: 'x' }] }], checkpoints: [] });
+        expect(await store.get(numbered.name, '10')).toBeNull();
+        expect(await store.count(numbered.name)).toBe(3);
+      });
+
+      it('refuses a put of an id that is not an integer id, and none of the batch lands', async () => {
+        const checkpoint = `${numbered.name}_projection`;
+        for (const id of ['010', 'abc', '-1', '1.5']) {
+          await expect(
+            store.commit({ writes: [{ collection: numbered.name, ops: [put('11', people[4]), put(id, people[4])] }], checkpoints: [{ name: checkpoint, position: 9n }] }),
+          ).rejects.toThrow(/integer ids/);
+        }
+        expect(await store.get(numbered.name, '11')).toBeNull();
+        expect(await store.getCheckpoint(checkpoint)).toBeUndefined();
+      });
+    });
+
     it('reports healthy', async () => {
       expect((await store.health()).ok).toBe(true);
     });
