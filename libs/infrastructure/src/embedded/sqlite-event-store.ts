@@ -40,6 +40,16 @@ type QueuedWrite = {
   done: (outcome: Outcome) => void;
 };
 
+/** The id allocator's sequences on the event store's connection, taken inside its group commits (SqliteIdAllocator). */
+type IdSequences = {
+  readonly db: Database.Database;
+  beginGroup(): void;
+  takeInGroup(sequence: string): number;
+  giveBackInGroup(sequence: string, id: number): void;
+  endGroup(): void;
+  abandonGroup(): void;
+};
+
 type RawEventRow = [position: number, eventId: string, streamId: string, revision: number, type: string, data: string, metadata: string, recordedAt: string];
 
 /** Rows this process committed last that live subscriptions read without a query (see SqliteEventStore.recent). */
@@ -98,6 +108,8 @@ export class SqliteEventStore implements EventStorePort {
   private readonly statements;
   /** The appends of one group commit, in order, each with what it came to. */
   private readonly groupTransaction: Database.Transaction<(group: QueuedWrite[]) => void>;
+  /** The id sequences on this connection (useIdSequences), counted per group commit. */
+  private idSequences: IdSequences | undefined;
   /** A write of several statements inside the group's transaction: a savepoint of its own. */
   private readonly savepoint: Database.Transaction<(write: (written: RawEventRow[]) => unknown, written: RawEventRow[]) => unknown>;
   /** Appends waiting for the next group commit. */
@@ -186,16 +198,24 @@ export class SqliteEventStore implements EventStorePort {
     };
     this.savepoint = db.transaction((write: (written: RawEventRow[]) => unknown, written: RawEventRow[]) => write(written));
     this.groupTransaction = db.transaction((group: QueuedWrite[]) => {
-      for (const queued of group) {
-        try {
-          queued.outcome = { value: queued.statements > 1 ? this.savepoint(queued.write, queued.written) : queued.write(queued.written) };
-        } catch (error) {
-          queued.written = [];
-          // Some errors (disk full, I/O) make SQLite roll the whole transaction back: then none
-          // of the group was written, and the group fails as one.
-          if (!this.db.inTransaction) throw error;
-          queued.outcome = { error };
+      const ids = this.idSequences;
+      ids?.beginGroup();
+      try {
+        for (const queued of group) {
+          try {
+            queued.outcome = { value: queued.statements > 1 ? this.savepoint(queued.write, queued.written) : queued.write(queued.written) };
+          } catch (error) {
+            queued.written = [];
+            // Some errors (disk full, I/O) make SQLite roll the whole transaction back: then none
+            // of the group was written, and the group fails as one.
+            if (!this.db.inTransaction) throw error;
+            queued.outcome = { error };
+          }
         }
+        // The ids the group took, written once, inside its transaction.
+        ids?.endGroup();
+      } finally {
+        ids?.abandonGroup();
       }
     });
   }
@@ -323,18 +343,27 @@ export class SqliteEventStore implements EventStorePort {
    * append's transaction: a send's id and its message are then one write transaction and one
    * commit instead of two (issue #23). The id is taken only if the append lands.
    */
-  useIdSequences(ids: { readonly db: Database.Database; allocateNow(sequence: string, count: number): number }): void {
+  useIdSequences(ids: IdSequences): void {
     if (ids.db !== this.db) throw new Error('the id sequences must live on the event store\'s own connection');
+    this.idSequences = ids;
     this.appendWithNextId = async (sequence, build) => {
       let built: NewStreamAppend | undefined;
-      // The id and the rows in one savepoint of the group commit: a refused append takes no id.
       const { value, error } = await this.enqueue((written) => {
-        const id = ids.allocateNow(sequence, 1);
-        built = build(id);
-        if (built.events.length === 0) throw new Error('appendWithNextId needs at least one event');
-        // no_stream: the unique (stream_id, revision) index refuses a stream that exists.
-        return { id, ...this.write(built.streamId, built.events, 'no_stream', written)! };
-      }, 2);
+        // Counted in the group (SqliteIdAllocator.beginGroup); a refused append gives its id back.
+        const id = ids.takeInGroup(sequence);
+        try {
+          const append = build(id);
+          built = append;
+          if (append.events.length === 0) throw new Error('appendWithNextId needs at least one event');
+          // no_stream: the unique (stream_id, revision) index refuses a stream that exists. One
+          // event is one INSERT, which a refusal leaves unwritten; several need a savepoint.
+          const write = (rows: RawEventRow[]) => this.write(append.streamId, append.events, 'no_stream', rows)!;
+          return { id, ...(append.events.length === 1 ? write(written) : (this.savepoint(write, written) as AppendResult)) };
+        } catch (error) {
+          ids.giveBackInGroup(sequence, id);
+          throw error;
+        }
+      }, 1);
       if (error === undefined) return value as AppendResult & { id: number };
       // A stream that exists is a conflict, as appendToStream says.
       if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE' || !built || !/events\.stream_id/.test((error as Error).message)) throw error;

@@ -248,6 +248,40 @@ export function eventStoreContract(adapterName: string, open: () => Promise<Even
           expect(await fixture.ids!.next(seq)).toBe(taken + 1);
         });
 
+        it('gives appends made together consecutive ids, and the id of a refused one to the next', async () => {
+          const seq = sequence();
+          const taken = await fixture.ids!.next(seq);
+          const existing = stream('nextid');
+          await store.appendToStream(existing, [event('A')], { expectedRevision: 'no_stream' });
+          const prefix = stream('nextid');
+          const results = await Promise.allSettled([
+            store.appendWithNextId!(seq, (id) => ({ streamId: `${prefix}-${id}`, events: [event('One')] })),
+            store.appendWithNextId!(seq, () => ({ streamId: existing, events: [event('B')] })),
+            store.appendWithNextId!(seq, (id) => ({ streamId: `${prefix}-${id}`, events: [event('Two'), event('Three')] })),
+            store.appendWithNextId!(seq, () => { throw new Error('refused'); }),
+            store.appendWithNextId!(seq, (id) => ({ streamId: `${prefix}-${id}`, events: [event('Four')] })),
+          ]);
+          expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+          const ids = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.id] : []));
+          expect(ids).toEqual([taken + 1, taken + 2, taken + 3]);
+          for (const [id, types] of [[taken + 1, ['One']], [taken + 2, ['Two', 'Three']], [taken + 3, ['Four']]] as const) {
+            expect((await store.readStream(`${prefix}-${id}`)).events.map((x) => x.type)).toEqual(types);
+          }
+          expect(await fixture.ids!.next(seq)).toBe(taken + 4);
+        });
+
+        it('writes none of the events of an append refused at its second, and takes no id', async () => {
+          const seq = sequence();
+          const taken = await fixture.ids!.next(seq);
+          const stored = event('Stored');
+          await store.appendToStream(stream('nextid'), [stored], { expectedRevision: 'no_stream' });
+          const prefix = stream('nextid');
+          // The second event's id is already in the log: the append fails as a whole.
+          await expect(store.appendWithNextId!(seq, (id) => ({ streamId: `${prefix}-${id}`, events: [event('First'), { ...event('Again'), id: stored.id }] }))).rejects.toThrow();
+          expect((await store.readStream(`${prefix}-${taken + 1}`)).events).toEqual([]);
+          expect(await fixture.ids!.next(seq)).toBe(taken + 1);
+        });
+
         it('wakes subscriptions like any append', async () => {
           const seen: string[] = [];
           const subscription = store.subscribeToAll({ after: await store.headPosition() }, async (events) => void seen.push(...events.map((x) => x.type)));
