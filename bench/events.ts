@@ -5,18 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { CURRENT_SCHEMA_VERSION, ROLES, type RealmCreated, type Role, type UserEvent } from '@app/domain';
 import type { EventToAppend } from '@app/application';
+import { seededRandom } from '../libs/testing/src/seeded-random';
 
-/** A small deterministic PRNG (mulberry32), so that every run generates the same workload. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * A small deterministic PRNG, so that every run generates the same workload: the tests' own
+ * (imported by path, not through @app/testing, whose index loads jest helpers).
+ */
+export const rng = seededRandom;
 
 const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const BCRYPT = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
