@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { HIDDEN, HISTORY_RULES, type RecordedEvent, RegenerateApiKeyCommand } from '@app/application';
+import { AuditHistory, CreateRealmCommand, HIDDEN, HISTORY_RULES, type RecordedEvent, RegenerateApiKeyCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import { buildProgram } from '../../apps/cli/src/commands';
@@ -207,6 +207,14 @@ describe('audit history under the access rules', () => {
       }
     });
 
+    it("refuses another organization's administrator every stream of this one (one organization per server over HTTP: checked on the service)", async () => {
+      const { realmId: other } = await api.app.get(CommandBus).execute(new CreateRealmCommand('other', 'Other'));
+      const stranger = { realmId: other, userId: 999, role: 'administrator' as const, isBot: false };
+      for (const stream of [`users-${api.realmId}`, `message-${ids.dmIago}`, `drafts-${id('hamlet')}`, `bot_storage-${id('bot')}`, `muted_users-${id('hamlet')}`]) {
+        await expect(api.app.get(AuditHistory).read(stranger, { kind: 'stream', stream })).rejects.toThrow('Invalid stream');
+      }
+    });
+
     it('the CLI (the operator, with the data directory) shows every value but secrets and deleted texts', async () => {
       const cli = async (...argv: string[]) => {
         const out: string[] = [];
@@ -223,7 +231,7 @@ describe('audit history under the access rules', () => {
       expect(await cli('--message', String(ids.dmOthers), '--json')).toContain('dm-others-edited');
       expect(await cli('--stream', `drafts-${id('hamlet')}`, '--json')).toContain('hamlet-draft-text');
       expect(await cli('--stream', `bot_storage-${id('bot')}`, '--json')).toContain('bot-storage-value');
-      const users = JSON.parse(await cli('--user', 'cordelia@acme.test', '--json')) as Entry[];
+      const users = JSON.parse(await cli('--user', 'cordelia@acme.test', '--realm', 'acme', '--json')) as Entry[];
       expect(users.find((e) => e.type === 'UserPasswordChanged')?.data.passwordHash).toBe(HIDDEN);
       expect(JSON.parse(await cli('--message', String(ids.deleted), '--json'))[0].data.content).toBe(HIDDEN);
     });
