@@ -93,6 +93,13 @@ describe('authentication', () => {
       expectError(await api.http.post('/api/v1/dev_fetch_api_key').type('form').send({ username: 'iago@acme.test' }), 'Endpoint not available in production.');
       expectError(await api.http.get('/api/v1/dev_list_users'), 'Endpoint not available in production.');
     });
+
+    it('refuse on a test server too (open only under NODE_ENV=development)', async () => {
+      await api.close();
+      api = await ApiTestClient.start({ personas: ['iago'], config: { env: 'test' } });
+      expectError(await api.http.post('/api/v1/dev_fetch_api_key').type('form').send({ username: 'iago@acme.test' }), 'DevAuthBackend not enabled.');
+      expectError(await api.http.get('/api/v1/dev_list_users'), 'DevAuthBackend not enabled.');
+    });
   });
 
   describe('rate limits', () => {

@@ -144,6 +144,15 @@ describeWithChromium('the operator console in headless Chromium', () => {
     expect(entries.indexOf(edit!)).toBe(entries.length - 1);
     expect(edit!.changes).toContainEqual(['content:', 'first draft', 'second thoughts']);
 
+    // A direct message between two others: listed, its content hidden from the administrator.
+    const dm = expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'direct', to: JSON.stringify([api.user('cordelia').userId]), content: 'between us' })).id;
+    await page.fill('#history-id', String(dm));
+    await page.click('#history-form button[type=submit]');
+    await page.waitForSelector('#history .hidden-note');
+    expect(await page.textContent('#history li.entry .entry-type')).toBe('Message sent');
+    expect(await page.textContent('#history .hidden-note')).toContain('content');
+    expect(await page.textContent('#history')).not.toContain('between us');
+
     // A message without events has an empty timeline; a lookup the API refuses shows its message.
     await page.fill('#history-id', '999999');
     await page.click('#history-form button[type=submit]');

@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { configureHttp } from './http/configure-http';
 import { createHttpAdapter } from './http/http-adapter';
 import { DevelopmentOrganization } from './development/development-organization';
+import { developmentExposureWarning } from './development/exposure-warning';
 import { startMetricsServer } from './metrics/metrics-server';
 
 async function bootstrap() {
@@ -34,6 +35,11 @@ async function bootstrap() {
   await app.init();
   await app.get(DevelopmentOrganization).ensure();
   await app.listen(config.port, config.host);
+  const exposed = developmentExposureWarning(config);
+  if (exposed) {
+    logger.warn({ host: config.host, port: config.port }, 'development server listening beyond loopback: anyone who reaches it can log in as any account (dev_fetch_api_key)');
+    process.stderr.write(`${exposed}\n`);
+  }
   if (config.metrics.port > 0) {
     const listener = await startMetricsServer(metrics, { host: config.metrics.host, port: config.metrics.port, token: config.metrics.token });
     app.getHttpServer().on('close', () => void listener.close());

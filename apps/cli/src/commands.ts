@@ -14,7 +14,7 @@ import {
   UserQueries,
 } from '@app/application';
 import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
-import { type HistoryTarget, historyTable, ImportError, StreamHistory } from '@app/application';
+import { AuditHistory, type HistoryTarget, historyTable, ImportError } from '@app/application';
 import { ProjectionRebuilder, type RebuildProgress } from '@app/projections';
 import { SingleBar } from 'cli-progress';
 
@@ -289,15 +289,18 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const chosen = [opts.stream, opts.message, opts.channel, opts.user, opts.realmSettings].filter((v) => v !== undefined);
         if (chosen.length !== 1) throw new DomainError('Pass exactly one of --stream, --message, --channel, --user or --realm-settings.');
         let target: HistoryTarget;
+        let realmId = 0;
         if (opts.stream !== undefined) target = { kind: 'stream', stream: opts.stream };
         else if (opts.message !== undefined) target = { kind: 'message', id: opts.message };
         else {
           const realm = await resolveRealm(app, opts.realm);
+          realmId = realm.id;
           if (opts.channel !== undefined) target = { kind: 'channel', realmId: realm.id, id: opts.channel };
           else if (opts.user !== undefined) target = { kind: 'user', realmId: realm.id, id: (await app.get(UserQueries).mustFindByEmail(realm.id, opts.user)).user_id };
           else target = { kind: 'realm', realmId: realm.id };
         }
-        const entries = await app.get(StreamHistory).history(target);
+        // The operator reads every value but secrets and deleted messages' texts (docs/security.md).
+        const entries = await app.get(AuditHistory).read(operatorActor(realmId), target);
         if (opts.json) output.out(JSON.stringify(entries, null, 2));
         else for (const line of historyTable(entries)) output.out(line);
       }),

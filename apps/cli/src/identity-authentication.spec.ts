@@ -160,17 +160,22 @@ describe('AuthenticationService (embedded adapters, through the CLI module)', ()
   });
 
   describe('authenticateDevelopment (dev_fetch_api_key)', () => {
-    it('returns any active account\'s key by email', async () =>
-      expect(await auth.authenticateDevelopment(acme, 'HAMLET@acme.test')).toMatchObject({ apiKey: keys.hamlet }));
+    const under = (env: AppConfig['env']) => new AuthenticationService(app.get(UserQueries), app.get(RealmQueries), { ...app.get<AppConfig>(APP_CONFIG), env }, app.get(READ_STORE));
+
+    it('returns any active account\'s key by email on a development server', async () =>
+      expect(await under('development').authenticateDevelopment(acme, 'HAMLET@acme.test')).toMatchObject({ apiKey: keys.hamlet }));
 
     it('fails like fetch_api_key otherwise', async () => {
-      expect((await failure(auth.authenticateDevelopment(acme, 'nobody@acme.test'))).code).toBe('AUTHENTICATION_FAILED');
-      expect((await failure(auth.authenticateDevelopment(acme, 'cordelia@acme.test'))).code).toBe('USER_DEACTIVATED');
+      expect((await failure(under('development').authenticateDevelopment(acme, 'nobody@acme.test'))).code).toBe('AUTHENTICATION_FAILED');
+      expect((await failure(under('development').authenticateDevelopment(acme, 'cordelia@acme.test'))).code).toBe('USER_DEACTIVATED');
     });
 
-    it('is not available in production: "Endpoint not available in production."', async () => {
-      const production = new AuthenticationService(app.get(UserQueries), app.get(RealmQueries), { ...app.get<AppConfig>(APP_CONFIG), env: 'production' }, app.get(READ_STORE));
-      expect((await failure(production.authenticateDevelopment(acme, 'hamlet@acme.test'))).msg).toBe('Endpoint not available in production.');
+    it('is not available in production: "Endpoint not available in production."', async () =>
+      expect((await failure(under('production').authenticateDevelopment(acme, 'hamlet@acme.test'))).msg).toBe('Endpoint not available in production.'));
+
+    it('is not enabled under NODE_ENV=test either: "DevAuthBackend not enabled."', async () => {
+      expect(app.get<AppConfig>(APP_CONFIG).env).toBe('test');
+      expect(await failure(auth.authenticateDevelopment(acme, 'hamlet@acme.test'))).toEqual({ msg: 'DevAuthBackend not enabled.', code: 'BAD_REQUEST', status: 400 });
     });
   });
 

@@ -105,6 +105,8 @@ export * from './operations/routing-read-store';
 export * from './operations/event-upcasting';
 export * from './operations/upcasters';
 export * from './operations/stream-history';
+export * from './operations/history-visibility';
+export * from './operations/audit-history';
 export * from './operations/blob-backup';
 export * from './operations/id-sequences';
 export * from './operations/event-counting';

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Post } from '@nestjs/common';
-import { APP_CONFIG, AuthenticationService, DevAuthNotAvailableError, UserQueries } from '@app/application';
+import { APP_CONFIG, AuthenticationService, checkDevAuthAvailable, UserQueries } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { Public } from '../http/auth.decorators';
 import { Params } from '../http/params/params.decorator';
@@ -39,7 +39,7 @@ export class AuthController {
   @Public()
   @Summary('Development servers only: the accounts one can log in as, as a Zulip development server lists them.')
   async devListUsers() {
-    if (this.config.env === 'production') throw new DevAuthNotAvailableError();
+    checkDevAuthAvailable(this.config.env);
     const realm = await this.realmContext.current();
     const users = (await this.users.list(realm.id)).filter((u) => u.is_active && !u.is_bot);
     const entry = (email: string) => ({ email, realm_uri: this.config.externalUrl, realm_url: this.config.externalUrl });

@@ -25,7 +25,7 @@ describe('audit history entries', () => {
     expect(toHistoryEntry(event('UserRoleChanged', { actorId: 7, at: '2026-02-02T00:00:00.000Z', oldRole: 'member', newRole: 'moderator' }))).toEqual({
       position: '42', stream: 'users-1', revision: '3', type: 'UserRoleChanged', at: '2026-02-02T00:00:00.000Z', actor_id: 7,
       changes: [{ field: 'role', old: 'member', new: 'moderator' }], schema_version: 1,
-      data: { actorId: 7, at: '2026-02-02T00:00:00.000Z', oldRole: 'member', newRole: 'moderator' },
+      data: { actorId: 7, at: '2026-02-02T00:00:00.000Z', oldRole: 'member', newRole: 'moderator' }, hidden: [],
     });
     expect(toHistoryEntry(event('UserCreated', { actorId: null, senderId: 3 })).actor_id).toBeNull();
     expect(toHistoryEntry(event('MessageContentEdited', { editorId: 9 })).actor_id).toBe(9);

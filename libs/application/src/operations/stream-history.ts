@@ -32,6 +32,8 @@ export type HistoryEntry = {
   changes: HistoryChange[];
   schema_version: number;
   data: object;
+  /** The fields of `data` shown as `[hidden]` to this reader (AuditHistory, history-visibility.ts). */
+  hidden: string[];
 };
 
 export type HistoryTarget =
@@ -72,37 +74,42 @@ function actorOf(event: RecordedEvent): number | null {
   return null;
 }
 
-export function toHistoryEntry(event: RecordedEvent): HistoryEntry {
-  const d = event.data as Record<string, unknown>;
-  const at = [d.at, d.now, d.editedAt, d.sentAt].find((v): v is string => typeof v === 'string') ?? event.recordedAt;
+/** An entry showing `event`'s data; who and when come from `recorded`, the event as stored (the same unless redacted). */
+export function toHistoryEntry(event: RecordedEvent, recorded: RecordedEvent = event): HistoryEntry {
+  const d = recorded.data as Record<string, unknown>;
+  const at = [d.at, d.now, d.editedAt, d.sentAt].find((v): v is string => typeof v === 'string') ?? recorded.recordedAt;
   return {
     position: event.position.toString(),
     stream: event.streamId,
     revision: event.revision.toString(),
     type: event.type,
     at,
-    actor_id: actorOf(event),
-    changes: changesOf(d),
+    actor_id: actorOf(recorded),
+    changes: changesOf(event.data as Record<string, unknown>),
     schema_version: event.metadata?.schemaVersion ?? 1,
     data: event.data,
+    hidden: [],
   };
 }
 
 const numberIn = (data: Record<string, unknown>, keys: string[], id: number) => keys.some((k) => data[k] === id);
 
-/** Reads the history of a stream or an entity, oldest first. */
+/**
+ * Reads the events of a stream or an entity, oldest first, as recorded: secrets and all. Readers
+ * go through AuditHistory (audit-history.ts), which shows each reader only what they may read.
+ */
 export class StreamHistory {
-  constructor(private readonly events: EventStorePort) {}
+  constructor(private readonly store: EventStorePort) {}
 
-  async history(target: HistoryTarget): Promise<HistoryEntry[]> {
+  async events(target: HistoryTarget): Promise<RecordedEvent[]> {
     const sources = this.sourcesOf(target);
     const collected: RecordedEvent[] = [];
     for (const { stream, about } of sources) {
-      const { events } = await this.events.readStream(stream);
+      const { events } = await this.store.readStream(stream);
       collected.push(...(about ? events.filter((e) => about(e.data as Record<string, unknown>)) : events));
     }
     collected.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
-    return collected.map(toHistoryEntry);
+    return collected;
   }
 
   private sourcesOf(target: HistoryTarget): { stream: string; about?: (data: Record<string, unknown>) => boolean }[] {

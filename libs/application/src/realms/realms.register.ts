@@ -70,6 +70,12 @@ const WILDCARD_MENTION_POLICY: Record<string, number> = {
   'role:moderators': 7,
 };
 
+/**
+ * realm_allow_edit_history: whether users may see messages' earlier versions (edit history and
+ * the audit history's earlier contents). Fixed at Zulip's default until PATCH /realm accepts it.
+ */
+export const realmAllowsEditHistory = (): boolean => FIXED_REALM_PROPERTIES.allow_edit_history;
+
 /** Server-level values that fetch_initial_state_data sends with the `realm` section. */
 const SERVER_PROPERTIES = {
   max_avatar_file_size_mib: 5,

@@ -67,3 +67,19 @@ export class DevAuthNotAvailableError extends DomainError {
     super('Endpoint not available in production.');
   }
 }
+
+/** check_dev_auth_backend elsewhere than on a development server (here: NODE_ENV=test). */
+export class DevAuthNotEnabledError extends DomainError {
+  constructor() {
+    super('DevAuthBackend not enabled.');
+  }
+}
+
+/**
+ * The development login (dev_fetch_api_key, dev_list_users) hands out any account's key without a
+ * password: open only on a development server (NODE_ENV=development), never in production or test.
+ */
+export function checkDevAuthAvailable(env: 'development' | 'production' | 'test'): void {
+  if (env === 'production') throw new DevAuthNotAvailableError();
+  if (env !== 'development') throw new DevAuthNotEnabledError();
+}

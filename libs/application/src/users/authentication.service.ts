@@ -9,7 +9,7 @@ import { REALMS, type RealmDocument } from '../realms/realm.documents';
 import { CachedDocuments } from '../shared/cached-documents';
 import {
   AuthenticationFailedError,
-  DevAuthNotAvailableError,
+  checkDevAuthAvailable,
   InvalidApiKeyError,
   InvalidApiKeyFormatError,
   InvalidLoginEmailError,
@@ -176,10 +176,11 @@ export class AuthenticationService {
 
   /**
    * `POST /dev_fetch_api_key`: any account by email, without a password, on development servers only
-   * ("Endpoint not available in production."). Failures as for authenticatePassword.
+   * ("Endpoint not available in production.", elsewhere "DevAuthBackend not enabled."). Failures as
+   * for authenticatePassword.
    */
   async authenticateDevelopment(realmId: number, email: string): Promise<FetchedApiKey> {
-    if (this.config.env === 'production') throw new DevAuthNotAvailableError();
+    checkDevAuthAvailable(this.config.env);
     if (!isValidEmailAddress(email)) throw new InvalidLoginEmailError();
     const realm = await this.realms.byId(realmId);
     if (!realm) throw new InvalidSubdomainError();

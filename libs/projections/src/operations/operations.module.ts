@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { EVENT_STORE, type EventStorePort, LIVE_READ_MODELS, type LiveReadModels, LOGGER, StreamHistory } from '@app/application';
+import { EVENT_STORE, type EventStorePort, LIVE_READ_MODELS, type LiveReadModels, LOGGER } from '@app/application';
 import type { Logger } from 'pino';
 import { Projector } from '../shared/projector';
 import { ProjectionRebuilder } from './projection-rebuild';
 
-/** What operators use (the CLI and the administrators' endpoints): rebuilds and audit history. */
+/** What operators use (the CLI and the administrators' endpoints): rebuilds. The audit history is AuditHistory (@app/application). */
 @Module({
   providers: [
     {
@@ -13,8 +13,7 @@ import { ProjectionRebuilder } from './projection-rebuild';
       useFactory: (events: EventStorePort, live: LiveReadModels, logger: Logger, projector?: Projector) =>
         new ProjectionRebuilder(events, live, projector, logger.child({ component: 'projection-rebuild' })),
     },
-    { provide: StreamHistory, inject: [EVENT_STORE], useFactory: (events: EventStorePort) => new StreamHistory(events) },
   ],
-  exports: [ProjectionRebuilder, StreamHistory],
+  exports: [ProjectionRebuilder],
 })
 export class OperationsModule {}

@@ -180,6 +180,9 @@
           el('span', { className: 'new', textContent: show(c.new) }),
         ),
       ),
+      ...(e.hidden && e.hidden.length > 0
+        ? [el('p', { className: 'hidden-note', textContent: `Hidden from you: ${e.hidden.join(', ')} (secrets, or what your account may not read).` })]
+        : []),
       el('details', {}, el('summary', { textContent: 'event data' }), el('pre', { textContent: JSON.stringify(e.data, null, 2) })),
     );
   }
