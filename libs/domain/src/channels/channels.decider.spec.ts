@@ -5,10 +5,16 @@ import {
   channelNameChanged,
   channelPermissionChanged,
   deciderSpec,
+  defaultChannelAdded,
+  defaultChannelRemoved,
   privateChannelCreated,
 } from '@app/testing';
 import {
   CannotAdministerChannelError,
+  CannotManageDefaultChannelError,
+  DefaultChannelCannotBePrivateError,
+  MustBeAdministratorError,
+  PrivateChannelCannotBeDefaultError,
   ChannelAlreadyDeactivatedError,
   ChannelAlreadyHasThatNameError,
   ChannelContentAccessRequiredError,
@@ -258,6 +264,73 @@ describe('channelsDecider', () => {
 
     it('lets an administrator archive a private channel they are not in', () =>
       given([secret]).when(deactivate(2, iago, false)).thenMatches([{ type: 'ChannelDeactivated' }]));
+  });
+
+  describe('default channels', () => {
+    const addDefault = (channelId: number, actor: Viewer = iago, isSubscribed = false): ChannelsCommand => ({
+      type: 'AddDefaultChannel', data: { realmId: 1, actor, now: NOW, channelId, isSubscribed },
+    });
+    const removeDefault = (channelId: number, actor: Viewer = iago, isSubscribed = false): ChannelsCommand => ({
+      type: 'RemoveDefaultChannel', data: { realmId: 1, actor, now: NOW, channelId, isSubscribed },
+    });
+    const added = { type: 'DefaultChannelAdded', data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
+    const removed = { type: 'DefaultChannelRemoved', data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
+
+    it('adds a public channel once', () => {
+      given([general]).when(addDefault(1)).then([added]);
+      given([general, defaultChannelAdded(1)]).when(addDefault(1)).then([]);
+      given([general]).when(addDefault(1, operator)).thenMatches([{ type: 'DefaultChannelAdded' }]);
+    });
+
+    it('is for administrators', () => {
+      for (const actor of [hamlet, polonius, { userId: 13, role: 'moderator' } as Viewer]) {
+        given([general]).when(addDefault(1, actor, true)).thenThrows(MustBeAdministratorError, 'Must be an organization administrator');
+        given([general, defaultChannelAdded(1)]).when(removeDefault(1, actor, true)).thenThrows(MustBeAdministratorError);
+      }
+    });
+
+    it('refuses unknown, archived and unreachable channels as "Invalid channel ID", and private ones', () => {
+      given([]).when(addDefault(7)).thenThrows(InvalidChannelIdError, 'Invalid channel ID');
+      given([general, channelDeactivated(1)]).when(addDefault(1)).thenThrows(InvalidChannelIdError);
+      given([secret]).when(addDefault(2, iago, false)).thenThrows(InvalidChannelIdError);
+      given([secret]).when(addDefault(2, iago, true)).thenThrows(PrivateChannelCannotBeDefaultError, 'Private channels cannot be made default.');
+    });
+
+    it('removes a default channel; one that is not default records nothing', () => {
+      given([general, defaultChannelAdded(1)]).when(removeDefault(1)).then([removed]);
+      given([general]).when(removeDefault(1)).then([]);
+      given([general, defaultChannelAdded(1), defaultChannelRemoved(1)]).when(removeDefault(1)).then([]);
+      given([]).when(removeDefault(7)).thenThrows(InvalidChannelIdError);
+    });
+
+    it('takes an archived channel out of the defaults, before archiving it', () =>
+      given([general, defaultChannelAdded(1)])
+        .when(deactivate(1, iago))
+        .then([removed, { type: 'ChannelDeactivated', data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } }]));
+
+    it('keeps a default channel public (update_stream_backend)', () => {
+      const makePrivate = { privacy: { isPrivate: true } };
+      given([general, defaultChannelAdded(1)]).when(update(makePrivate, iago)).thenThrows(DefaultChannelCannotBePrivateError, 'A default channel cannot be private.');
+      given([general]).when(update({ ...makePrivate, isDefault: true }, iago)).thenThrows(DefaultChannelCannotBePrivateError);
+      given([secret]).when(update({ channelId: 2, isDefault: true }, iago)).thenThrows(DefaultChannelCannotBePrivateError);
+      given([general, defaultChannelAdded(1)])
+        .when(update({ ...makePrivate, isDefault: false }, iago))
+        .thenMatches([{ type: 'ChannelPermissionChanged' }, { type: 'DefaultChannelRemoved' }]);
+    });
+
+    it('changes the defaults by PATCH for administrators only, and only when it changes', () => {
+      given([general]).when(update({ isDefault: true }, iago)).then([added]);
+      given([general, defaultChannelAdded(1)]).when(update({ isDefault: true }, iago)).then([]);
+      given([general, defaultChannelAdded(1)]).when(update({ isDefault: false }, iago)).then([removed]);
+      // The creator administers the channel but may not change the defaults.
+      given([general]).when(update({ isDefault: true }, hamlet)).thenThrows(CannotManageDefaultChannelError, 'You do not have permission to change default channels.');
+      given([general, channelDeactivated(1)]).when(update({ isDefault: true }, iago)).thenThrows(InvalidChannelIdError);
+    });
+
+    it('evolves isDefault', () => {
+      expect(foldEvents(channelsDecider, [general, defaultChannelAdded(1)]).channels[1].isDefault).toBe(true);
+      expect(foldEvents(channelsDecider, [general, defaultChannelAdded(1), defaultChannelRemoved(1)]).channels[1].isDefault).toBe(false);
+    });
   });
 
   describe('evolve', () => {

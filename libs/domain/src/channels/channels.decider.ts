@@ -3,11 +3,15 @@ import type { Role } from '../shared/actor';
 import type { SystemGroupName } from './channel-group-settings';
 import { isSystemGroupMember } from './channel-group-settings';
 import { InsufficientPermissionError } from '../users/users.errors';
-import { checkCanAdministerChannel, hasContentAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
+import { checkCanAdministerChannel, hasContentAccess, hasMetadataAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
+import { MustBeAdministratorError } from '../shared/domain-error';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../messages/topic.rules';
 import {
+  CannotManageDefaultChannelError,
   CannotSetTopicsPolicyError,
+  DefaultChannelCannotBePrivateError,
+  PrivateChannelCannotBeDefaultError,
   ChannelAlreadyDeactivatedError,
   ChannelAlreadyHasThatNameError,
   ChannelContentAccessRequiredError,
@@ -23,6 +27,7 @@ import {
   canCreatePrivateChannels,
   canCreatePublicChannels,
   channelNameKey,
+  isRealmAdministrator,
   checkChannelCreationPermission,
   checkChannelName,
   defaultHistoryPublicToSubscribers,
@@ -91,6 +96,8 @@ export type UpdateChannel = {
     maySetTopicsPolicy?: boolean;
     /** Some message of the channel is in a named topic (channel_has_named_topics); read for `empty_topic_only` only. */
     hasNamedTopics?: boolean;
+    /** `is_default_stream`: make the channel a default channel for new users, or stop. */
+    isDefault?: boolean;
   };
 };
 
@@ -106,7 +113,14 @@ export type ChangeChannelFolder = {
   data: Meta & { channelId: number; isSubscribed: boolean; folderId: number | null; folderExists: boolean };
 };
 
-export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel | ChangeChannelFolder;
+/**
+ * `POST /default_streams` (add_default_stream) and `DELETE /default_streams`
+ * (remove_default_stream): administrators only; a channel is default at most once.
+ */
+export type AddDefaultChannel = { type: 'AddDefaultChannel'; data: Meta & { channelId: number; isSubscribed: boolean } };
+export type RemoveDefaultChannel = { type: 'RemoveDefaultChannel'; data: Meta & { channelId: number; isSubscribed: boolean } };
+
+export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel | ChangeChannelFolder | AddDefaultChannel | RemoveDefaultChannel;
 
 export type ChannelState = ChannelAccessFacts & {
   channelId: number;
@@ -115,6 +129,8 @@ export type ChannelState = ChannelAccessFacts & {
   folderId?: number | null;
   /** Absent: "inherit". */
   topicsPolicy?: ChannelTopicsPolicy;
+  /** A default channel for new users (absent: no). */
+  isDefault?: boolean;
 };
 export type ChannelsState = { channels: Record<number, ChannelState>; idByNameKey: Record<string, number> };
 
@@ -129,6 +145,16 @@ const samePrivacy = (a: ChannelPrivacy, b: ChannelPrivacy) =>
 const mustExist = (state: ChannelsState, channelId: number): ChannelState => {
   const channel = state.channels[channelId];
   if (!channel) throw new InvalidChannelIdError();
+  return channel;
+};
+
+/**
+ * access_stream_by_id (require_active_channel): a channel that does not exist, is archived, or the
+ * actor may not reach answers "Invalid channel ID".
+ */
+const mustAccessActive = (state: ChannelsState, channelId: number, canSee: (channel: ChannelState) => boolean): ChannelState => {
+  const channel = state.channels[channelId];
+  if (!channel || channel.isArchived || !canSee(channel)) throw new InvalidChannelIdError();
   return channel;
 };
 
@@ -175,6 +201,9 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         checkCanAdministerChannel(actor, channel, d.isSubscribed);
         const change = d.privacy ?? {};
         const privacy = proposeChannelPrivacy(privacyOf(channel), change);
+        // A default channel must stay public; is_default_stream=false in the same request lets it go.
+        const isDefault = d.isDefault ?? channel.isDefault === true;
+        if (privacy.inviteOnly && isDefault) throw new DefaultChannelCannotBePrivateError();
         if (change.isPrivate !== undefined && !hasContentAccess(actor, channel, d.isSubscribed)) throw new ChannelContentAccessRequiredError();
         if (change.isPrivate === true && !canCreatePrivateChannels(actor.role)) throw new InsufficientPermissionError();
         if (change.isPrivate === false && !canCreatePublicChannels(actor.role)) throw new InsufficientPermissionError();
@@ -184,6 +213,12 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         const base = { realmId, channelId: d.channelId, actorId, at };
         if (!samePrivacy(privacy, privacyOf(channel))) {
           events.push({ type: 'ChannelPermissionChanged', data: { ...base, old: privacyOf(channel), new: privacy } });
+        }
+        if (d.isDefault !== undefined) {
+          if (!isRealmAdministrator(actor.role)) throw new CannotManageDefaultChannelError();
+          // This server keeps archived channels out of the defaults (Zulip would add one here).
+          if (d.isDefault && channel.isArchived && !d.unarchive) throw new InvalidChannelIdError();
+          if (d.isDefault !== (channel.isDefault === true)) events.push({ type: d.isDefault ? 'DefaultChannelAdded' : 'DefaultChannelRemoved', data: base });
         }
         if (d.unarchive) {
           if (!channel.isArchived) throw new ChannelNotDeactivatedError();
@@ -221,7 +256,23 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         const channel = mustExist(state, command.data.channelId);
         checkCanAdministerChannel(actor, channel, command.data.isSubscribed);
         if (channel.isArchived) throw new ChannelAlreadyDeactivatedError();
-        return [{ type: 'ChannelDeactivated', data: { realmId, channelId: channel.channelId, actorId, at } }];
+        const base = { realmId, channelId: channel.channelId, actorId, at };
+        // do_deactivate_stream removes a default channel from the defaults first.
+        return [...(channel.isDefault ? [{ type: 'DefaultChannelRemoved' as const, data: base }] : []), { type: 'ChannelDeactivated', data: base }];
+      }
+      case 'AddDefaultChannel': {
+        if (!isRealmAdministrator(actor.role)) throw new MustBeAdministratorError();
+        const channel = mustAccessActive(state, command.data.channelId, (c) => hasContentAccess(actor, c, command.data.isSubscribed));
+        if (channel.inviteOnly) throw new PrivateChannelCannotBeDefaultError();
+        if (channel.isDefault) return [];
+        return [{ type: 'DefaultChannelAdded', data: { realmId, channelId: channel.channelId, actorId, at } }];
+      }
+      case 'RemoveDefaultChannel': {
+        if (!isRealmAdministrator(actor.role)) throw new MustBeAdministratorError();
+        const channel = mustAccessActive(state, command.data.channelId, (c) => hasMetadataAccess(actor, c, command.data.isSubscribed));
+        // Zulip notifies even when the channel was not a default one; nothing changes, so nothing is recorded.
+        if (!channel.isDefault) return [];
+        return [{ type: 'DefaultChannelRemoved', data: { realmId, channelId: channel.channelId, actorId, at } }];
       }
       case 'ChangeChannelFolder': {
         const d = command.data;
@@ -275,6 +326,10 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         return update(event.data.channelId, { folderId: event.data.newFolderId });
       case 'ChannelTopicsPolicyChanged':
         return update(event.data.channelId, { topicsPolicy: event.data.newPolicy });
+      case 'DefaultChannelAdded':
+        return update(event.data.channelId, { isDefault: true });
+      case 'DefaultChannelRemoved':
+        return update(event.data.channelId, { isDefault: false });
       default:
         return state;
     }
