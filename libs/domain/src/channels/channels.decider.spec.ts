@@ -273,8 +273,8 @@ describe('channelsDecider', () => {
     const removeDefault = (channelId: number, actor: Viewer = iago, isSubscribed = false): ChannelsCommand => ({
       type: 'RemoveDefaultChannel', data: { realmId: 1, actor, now: NOW, channelId, isSubscribed },
     });
-    const added = { type: 'DefaultChannelAdded', data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
-    const removed = { type: 'DefaultChannelRemoved', data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
+    const added = { type: 'DefaultChannelAdded' as const, data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
+    const removed = { type: 'DefaultChannelRemoved' as const, data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
 
     it('adds a public channel once', () => {
       given([general]).when(addDefault(1)).then([added]);
