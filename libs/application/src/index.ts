@@ -117,6 +117,7 @@ export * from './reactions';
 export * from './submessages';
 export * from './ports/presence-store.port';
 export * from './linkifiers';
+export * from './realm-playgrounds';
 export * from './messages/read-receipts.queries';
 export * from './messages/render-message.queries';
 export * from './channels/channel-lookups.queries';
