@@ -179,6 +179,35 @@ describe('default channels', () => {
     });
   });
 
+  describe('POST /users/me/subscriptions with is_default_stream', () => {
+    it('makes the channels it creates default ones, not those that exist', async () => {
+      const existing = await create('hamlet', 'existing');
+      const queue = await register('cordelia');
+      expectSuccess(await api.as('iago').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'existing' }, { name: 'new one' }, { name: 'new two' }], is_default_stream: true }));
+      const one = await api.channelId('new one');
+      const two = await api.channelId('new two');
+      expect(await defaults()).toEqual([one, two]);
+      expect(await defaults()).not.toContain(existing);
+      // The channels are created first, then made default, each with the whole list.
+      const events = (await eventsOf('cordelia', queue.queue_id, 4)).filter((e) => e.type !== 'subscription');
+      expect(events.map((e) => `${e.type}/${e.op ?? ''}`)).toEqual(['stream/create', 'stream/create', 'default_streams/', 'default_streams/']);
+      expect(events.slice(2)).toEqual([
+        { type: 'default_streams', default_streams: [one] },
+        { type: 'default_streams', default_streams: [one, two] },
+      ]);
+    });
+
+    it("refuses what Zulip's check_channel_creation_permissions refuses, creating nothing", async () => {
+      await api.markEvents();
+      await refused(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'mine' }], is_default_stream: true }), 'Insufficient permission');
+      await refused(await api.as('iago').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'secret' }], is_default_stream: true, invite_only: true }), 'A default channel cannot be private.');
+      // Nothing to create: the flag changes nothing, for anyone.
+      await create('cordelia', 'there');
+      expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'there' }], is_default_stream: true }));
+      expect(await defaults()).toEqual([]);
+    });
+  });
+
   describe('new users', () => {
     it('join the default channels when created with POST /users; bots do not', async () => {
       const general = await create('hamlet', 'general');

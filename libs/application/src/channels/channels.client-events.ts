@@ -55,8 +55,9 @@ export class ChannelsClientEvents implements AreaClientEvents {
         return [...updates, ...updates.map((u) => ({ userIds: u.userIds, event: deletion }))];
       },
       // notify_default_streams: the whole list of default channel ids, to every active user but guests.
-      DefaultChannelAdded: (e: Recorded<DefaultChannelAdded>) => this.defaultStreams(e.data.realmId),
-      DefaultChannelRemoved: (e: Recorded<DefaultChannelRemoved>) => this.defaultStreams(e.data.realmId),
+      // The list is the one the event recorded: a later change must not show in an earlier event.
+      DefaultChannelAdded: (e: Recorded<DefaultChannelAdded>) => this.defaultStreams(e.data.realmId, e.data.defaultChannelIds),
+      DefaultChannelRemoved: (e: Recorded<DefaultChannelRemoved>) => this.defaultStreams(e.data.realmId, e.data.defaultChannelIds),
       // do_unarchive_stream: the `update`, then send_stream_creation_event(for_unarchiving=True).
       ChannelReactivated: async (e: Recorded<ChannelReactivated>) => [
         ...(await this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false })),
@@ -76,14 +77,9 @@ export class ChannelsClientEvents implements AreaClientEvents {
       .map((u) => u.user_id);
   }
 
-  private async defaultStreams(realmId: number): Promise<ClientEventDelivery[]> {
+  private async defaultStreams(realmId: number, defaultChannelIds: number[]): Promise<ClientEventDelivery[]> {
     const users = await this.users.list(realmId, { includeDeactivated: false });
-    return [
-      {
-        userIds: users.filter((u) => !u.is_guest).map((u) => u.user_id),
-        event: { type: 'default_streams', default_streams: await this.channels.defaultChannelIds(realmId) },
-      },
-    ];
+    return [{ userIds: users.filter((u) => !u.is_guest).map((u) => u.user_id), event: { type: 'default_streams', default_streams: [...defaultChannelIds] } }];
   }
 
   private async streamCreated(realmId: number, channelId: number): Promise<ClientEventDelivery[]> {

@@ -273,8 +273,8 @@ describe('channelsDecider', () => {
     const removeDefault = (channelId: number, actor: Viewer = iago, isSubscribed = false): ChannelsCommand => ({
       type: 'RemoveDefaultChannel', data: { realmId: 1, actor, now: NOW, channelId, isSubscribed },
     });
-    const added = { type: 'DefaultChannelAdded' as const, data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
-    const removed = { type: 'DefaultChannelRemoved' as const, data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } };
+    const added = { type: 'DefaultChannelAdded' as const, data: { realmId: 1, channelId: 1, defaultChannelIds: [1], actorId: 2, at: NOW } };
+    const removed = { type: 'DefaultChannelRemoved' as const, data: { realmId: 1, channelId: 1, defaultChannelIds: [], actorId: 2, at: NOW } };
 
     it('adds a public channel once', () => {
       given([general]).when(addDefault(1)).then([added]);
@@ -325,6 +325,29 @@ describe('channelsDecider', () => {
       // The creator administers the channel but may not change the defaults.
       given([general]).when(update({ isDefault: true }, hamlet)).thenThrows(CannotManageDefaultChannelError, 'You do not have permission to change default channels.');
       given([general, channelDeactivated(1)]).when(update({ isDefault: true }, iago)).thenThrows(InvalidChannelIdError);
+    });
+
+    it('records every default channel after the change, by id', () => {
+      const other = channelCreated({ channelId: 3, name: 'other', creatorId: 10 });
+      given([general, other, defaultChannelAdded(3)]).when(addDefault(1)).thenMatches([{ data: { channelId: 1, defaultChannelIds: [1, 3] } }]);
+      given([general, other, defaultChannelAdded(3), defaultChannelAdded(1, [1, 3])]).when(removeDefault(3)).thenMatches([{ data: { channelId: 3, defaultChannelIds: [1] } }]);
+      given([general, other, defaultChannelAdded(3), defaultChannelAdded(1, [1, 3])]).when(deactivate(1, iago)).thenMatches([{ data: { defaultChannelIds: [3] } }, { type: 'ChannelDeactivated' }]);
+      given([general, other, defaultChannelAdded(3)]).when(update({ isDefault: true }, iago)).thenMatches([{ data: { defaultChannelIds: [1, 3] } }]);
+    });
+
+    it('makes channels it creates default after creating them all, each event with the list so far', () =>
+      given([defaultChannelAdded(1)])
+        .when(create([newChannel({ channelId: 5, name: 'a', isDefault: true }), newChannel({ channelId: 6, name: 'b', isDefault: true })], iago))
+        .thenMatches([
+          { type: 'ChannelCreated', data: { channelId: 5 } },
+          { type: 'ChannelCreated', data: { channelId: 6 } },
+          { type: 'DefaultChannelAdded', data: { channelId: 5, defaultChannelIds: [5] } },
+          { type: 'DefaultChannelAdded', data: { channelId: 6, defaultChannelIds: [5, 6] } },
+        ]));
+
+    it('refuses to create a default channel for a non-administrator, or a private one', () => {
+      given([]).when(create([newChannel({ isDefault: true })], hamlet)).thenThrows(InsufficientPermissionError, 'Insufficient permission');
+      given([]).when(create([newChannel({ isDefault: true, inviteOnly: true })], iago)).thenThrows(DefaultChannelCannotBePrivateError);
     });
 
     it('evolves isDefault', () => {

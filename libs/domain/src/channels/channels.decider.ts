@@ -52,6 +52,8 @@ export type NewChannel = {
   isWebPublic: boolean;
   /** `topics_policy` of the request; absent or "inherit": the organization's. */
   topicsPolicy?: ChannelTopicsPolicy;
+  /** `is_default_stream`: the new channel is a default one (administrators only). */
+  isDefault?: boolean;
 };
 
 /** UserProfile.can_set_topics_policy: an administrator, or a member of can_set_topics_policy_group. */
@@ -158,6 +160,12 @@ const mustAccessActive = (state: ChannelsState, channelId: number, canSee: (chan
   return channel;
 };
 
+/** The default channels' ids, in order, with one more or one less. */
+const defaultIdsWith = (state: ChannelsState, change: { add?: number[]; remove?: number }): number[] =>
+  [...new Set([...Object.values(state.channels).filter((c) => c.isDefault === true).map((c) => c.channelId), ...(change.add ?? [])])]
+    .filter((id) => id !== change.remove)
+    .sort((a, b) => a - b);
+
 /** The id of the channel with this name (case-insensitively), if any. */
 export const channelIdByName = (state: ChannelsState, name: string): number | undefined => state.idByNameKey[channelNameKey(name)];
 
@@ -175,10 +183,11 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         const requested = command.data.channels.map((c) => ({ ...c, name: checkChannelName(normalizeChannelName(c.name)) }));
         const taken = new Set(Object.keys(state.idByNameKey));
         const events: ChannelEvent[] = [];
+        const defaults: number[] = [];
         for (const c of requested) {
           const key = channelNameKey(c.name);
           if (taken.has(key)) continue;
-          checkChannelCreationPermission(actor.role, c.inviteOnly, c.isWebPublic);
+          checkChannelCreationPermission(actor.role, c.inviteOnly, c.isWebPublic, c.isDefault);
           checkMaySetTopicsPolicy(c.topicsPolicy, command.data.maySetTopicsPolicy ?? false);
           taken.add(key);
           events.push({
@@ -191,7 +200,12 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
               ...(c.topicsPolicy !== undefined && c.topicsPolicy !== 'inherit' ? { topicsPolicy: c.topicsPolicy } : {}),
             },
           });
+          if (c.isDefault) defaults.push(c.channelId);
         }
+        // add_subscriptions_backend makes the created channels default after creating them all.
+        defaults.forEach((channelId, i) =>
+          events.push({ type: 'DefaultChannelAdded', data: { realmId, channelId, defaultChannelIds: defaultIdsWith(state, { add: defaults.slice(0, i + 1) }), actorId, at } }),
+        );
         return events;
       }
       case 'UpdateChannel': {
@@ -218,7 +232,8 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
           if (!isRealmAdministrator(actor.role)) throw new CannotManageDefaultChannelError();
           // This server keeps archived channels out of the defaults (Zulip would add one here).
           if (d.isDefault && channel.isArchived && !d.unarchive) throw new InvalidChannelIdError();
-          if (d.isDefault !== (channel.isDefault === true)) events.push({ type: d.isDefault ? 'DefaultChannelAdded' : 'DefaultChannelRemoved', data: base });
+          if (d.isDefault && !channel.isDefault) events.push({ type: 'DefaultChannelAdded', data: { ...base, defaultChannelIds: defaultIdsWith(state, { add: [channel.channelId] }) } });
+          if (!d.isDefault && channel.isDefault) events.push({ type: 'DefaultChannelRemoved', data: { ...base, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }) } });
         }
         if (d.unarchive) {
           if (!channel.isArchived) throw new ChannelNotDeactivatedError();
@@ -258,21 +273,22 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         if (channel.isArchived) throw new ChannelAlreadyDeactivatedError();
         const base = { realmId, channelId: channel.channelId, actorId, at };
         // do_deactivate_stream removes a default channel from the defaults first.
-        return [...(channel.isDefault ? [{ type: 'DefaultChannelRemoved' as const, data: base }] : []), { type: 'ChannelDeactivated', data: base }];
+        const removed = { ...base, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }) };
+        return [...(channel.isDefault ? [{ type: 'DefaultChannelRemoved' as const, data: removed }] : []), { type: 'ChannelDeactivated', data: base }];
       }
       case 'AddDefaultChannel': {
         if (!isRealmAdministrator(actor.role)) throw new MustBeAdministratorError();
         const channel = mustAccessActive(state, command.data.channelId, (c) => hasContentAccess(actor, c, command.data.isSubscribed));
         if (channel.inviteOnly) throw new PrivateChannelCannotBeDefaultError();
         if (channel.isDefault) return [];
-        return [{ type: 'DefaultChannelAdded', data: { realmId, channelId: channel.channelId, actorId, at } }];
+        return [{ type: 'DefaultChannelAdded', data: { realmId, channelId: channel.channelId, defaultChannelIds: defaultIdsWith(state, { add: [channel.channelId] }), actorId, at } }];
       }
       case 'RemoveDefaultChannel': {
         if (!isRealmAdministrator(actor.role)) throw new MustBeAdministratorError();
         const channel = mustAccessActive(state, command.data.channelId, (c) => hasMetadataAccess(actor, c, command.data.isSubscribed));
         // Zulip notifies even when the channel was not a default one; nothing changes, so nothing is recorded.
         if (!channel.isDefault) return [];
-        return [{ type: 'DefaultChannelRemoved', data: { realmId, channelId: channel.channelId, actorId, at } }];
+        return [{ type: 'DefaultChannelRemoved', data: { realmId, channelId: channel.channelId, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }), actorId, at } }];
       }
       case 'ChangeChannelFolder': {
         const d = command.data;

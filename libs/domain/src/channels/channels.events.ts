@@ -88,13 +88,14 @@ export type ChannelTopicsPolicyChanged = {
  */
 export type DefaultChannelAdded = {
   type: 'DefaultChannelAdded';
-  data: { realmId: number; channelId: number; actorId: number | null; at: string };
+  /** defaultChannelIds: every default channel of the organization after the change, by id (what notify_default_streams sends). */
+  data: { realmId: number; channelId: number; defaultChannelIds: number[]; actorId: number | null; at: string };
 };
 
 /** do_remove_default_stream: by request, or because the channel is archived or made private in the same change. */
 export type DefaultChannelRemoved = {
   type: 'DefaultChannelRemoved';
-  data: { realmId: number; channelId: number; actorId: number | null; at: string };
+  data: { realmId: number; channelId: number; defaultChannelIds: number[]; actorId: number | null; at: string };
 };
 
 export type ChannelEvent =

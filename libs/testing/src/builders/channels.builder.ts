@@ -42,12 +42,12 @@ export const channelDeactivated = (channelId = 1, actorId: number | null = 10): 
   type: 'ChannelDeactivated', data: { realmId: 1, channelId, actorId, at: AT },
 });
 
-export const defaultChannelAdded = (channelId = 1, actorId: number | null = 2): DefaultChannelAdded => ({
-  type: 'DefaultChannelAdded', data: { realmId: 1, channelId, actorId, at: AT },
+export const defaultChannelAdded = (channelId = 1, defaultChannelIds = [channelId], actorId: number | null = 2): DefaultChannelAdded => ({
+  type: 'DefaultChannelAdded', data: { realmId: 1, channelId, defaultChannelIds, actorId, at: AT },
 });
 
-export const defaultChannelRemoved = (channelId = 1, actorId: number | null = 2): DefaultChannelRemoved => ({
-  type: 'DefaultChannelRemoved', data: { realmId: 1, channelId, actorId, at: AT },
+export const defaultChannelRemoved = (channelId = 1, defaultChannelIds: number[] = [], actorId: number | null = 2): DefaultChannelRemoved => ({
+  type: 'DefaultChannelRemoved', data: { realmId: 1, channelId, defaultChannelIds, actorId, at: AT },
 });
 
 export const channelReactivated = (channelId = 1, actorId: number | null = 10): ChannelReactivated => ({
