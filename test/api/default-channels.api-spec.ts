@@ -1,3 +1,6 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { CreateUserCommand } from '@app/application';
+import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -96,6 +99,10 @@ describe('default channels', () => {
       expectSuccess(await api.as('iago').post(DEFAULTS, { stream_id: design }));
       expectSuccess(await api.as('iago').delete(DEFAULTS).query({ stream_id: general }));
       expect(await defaults()).toEqual([design]);
+      // As the Python bindings' call_endpoint sends it: the parameter in a form body.
+      const { email, apiKey } = api.user('iago');
+      expectSuccess(await api.http.delete(DEFAULTS).auth(email, apiKey).type('form').send({ stream_id: String(design) }));
+      expect(await defaults()).toEqual([]);
       await api.markEvents();
       expectSuccess(await api.as('iago').delete(DEFAULTS).query({ stream_id: general }));
       expect(await api.newEvents()).toEqual([]);
@@ -226,6 +233,19 @@ describe('default channels', () => {
       expect(expectSuccess(await api.as('iago').get(`/api/v1/streams/${random}/members`)).subscribers).not.toContain(newbie);
       const status = expectSuccess(await api.as('iago').get(`/api/v1/users/${newbie}/subscriptions/${general}`));
       expect(status.is_subscribed).toBe(true);
+    });
+
+    it('join them however the account is created (the CLI creates as the operator), unless told not to', async () => {
+      const general = await create('hamlet', 'general');
+      expectSuccess(await api.as('iago').post(DEFAULTS, { stream_id: general }));
+      const bus = api.app.get(CommandBus);
+      const context = { actor: operatorActor(api.realmId) };
+      const person = { fullName: 'Someone', role: 'guest' as const, password: null };
+      const { userId: joined } = await bus.execute(new CreateUserCommand(context, { ...person, email: 'guest@acme.test' }));
+      const { userId: invited } = await bus.execute(new CreateUserCommand(context, { ...person, email: 'invited@acme.test', joinDefaultChannels: false }));
+      const { subscribers } = expectSuccess(await api.as('iago').get(`/api/v1/streams/${general}/members`));
+      expect(subscribers).toContain(joined);
+      expect(subscribers).not.toContain(invited);
     });
 
     it('join none when there are none', async () => {

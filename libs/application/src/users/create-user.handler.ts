@@ -48,7 +48,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     });
     await this.projections.waitFor(position);
     // process_new_human_user: a new person (not a bot) joins the default channels.
-    if (user.bot === undefined) await this.commands.execute(new JoinDefaultChannelsCommand({ actor }, userId));
+    if (user.bot === undefined && user.joinDefaultChannels !== false) await this.commands.execute(new JoinDefaultChannelsCommand({ actor }, userId));
     return { userId, apiKey };
   }
 }
