@@ -708,6 +708,40 @@ const LINKIFIER_ROWS: Row[] = [
   },
 ];
 
+/** Default channels (zerver/views/streams.py add_default_stream, remove_default_stream): administrators. */
+const DEFAULT_CHANNEL_ROWS: Row[] = [
+  {
+    name: 'POST /default_streams',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => form(as(api.http.post('/api/v1/default_streams')), { stream_id: String(await channelFor(api, `default by ${caller}`)) }),
+  },
+  {
+    name: 'DELETE /default_streams',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => {
+      const channelId = await channelFor(api, `no longer default by ${caller}`);
+      await api.as('iago').post('/api/v1/default_streams', { stream_id: channelId });
+      return as(api.http.delete('/api/v1/default_streams')).query({ stream_id: channelId });
+    },
+  },
+];
+
+/** Code playgrounds (zerver/views/realm_playgrounds.py): administrators. */
+const playgroundFor = async (api: ApiTestClient, name: string): Promise<number> =>
+  (await api.as('iago').post('/api/v1/realm/playgrounds', { name, pygments_language: 'Python', url_template: 'https://play.test/?code={code}' })).body.id;
+const PLAYGROUND_ROWS: Row[] = [
+  {
+    name: 'POST /realm/playgrounds',
+    outcomes: adminsOnly(),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/realm/playgrounds')), { name: `Added by ${caller}`, pygments_language: 'Python', url_template: 'https://play.test/?code={code}' }),
+  },
+  {
+    name: 'DELETE /realm/playgrounds/{id}',
+    outcomes: adminsOnly(),
+    send: async (api, as, caller) => as(api.http.delete(`/api/v1/realm/playgrounds/${await playgroundFor(api, `Removed by ${caller}`)}`)),
+  },
+];
+
 const OPERATIONS_ROWS: Row[] = [
   { name: 'GET /svc/projections', outcomes: adminsOnly(), send: (api, as) => as(api.http.get('/api/v1/svc/projections')) },
   {
@@ -855,6 +889,8 @@ const ROWS: Row[] = [
   ...UPLOAD_ROWS,
   ...OPERATIONS_ROWS,
   ...LINKIFIER_ROWS,
+  ...DEFAULT_CHANNEL_ROWS,
+  ...PLAYGROUND_ROWS,
   ...EVERYDAY_ROWS,
   ...PRESENCE_ROWS,
   ...USER_GROUP_ROWS,

@@ -69,7 +69,7 @@ describe('channels', () => {
       expect(await names('hamlet', { exclude_archived: false })).toEqual(['new', 'old']);
     });
 
-    it('marks default channels on request (there are none)', async () => {
+    it('marks default channels on request (this one is not)', async () => {
       await create('hamlet', 'general');
       const [stream] = expectSuccess(await api.as('hamlet').get('/api/v1/streams', { include_default: true })).streams;
       expect(stream.is_default).toBe(false);

@@ -48,6 +48,7 @@ describe('development organization channels', () => {
     expect(await subscriptions.subscriberIds(realm.id, core.stream_id)).toEqual(
       (await Promise.all(['desdemona@zulip.com', 'iago@zulip.com', 'shiva@zulip.com'].map(idOf))).sort((a, b) => a - b),
     );
+    expect(await channels.defaultChannelIds(realm.id)).toEqual([general.stream_id]);
     const hamlet = actorFromUser((await users.byEmail(realm.id, 'hamlet@zulip.com'))!);
     expect((await channels.channelsVisibleTo(hamlet)).map((c) => c.name)).toEqual(['design', 'general']);
   });

@@ -260,6 +260,45 @@ describe('POST /register is race-free: state + queued events = a fresh register'
     });
   });
 
+  it('realm_playgrounds', async () => {
+    let n = 0;
+    await verify(() => {
+      let first = 0;
+      const suffix = ++n;
+      return {
+        who: 'polonius',
+        types: ['realm_playgrounds'],
+        steps: [
+          async () => (first = (await ok(api.as('iago').post('/api/v1/realm/playgrounds', { name: `P${suffix}`, pygments_language: 'Python', url_template: 'https://p.test/?code={code}' }))).id),
+          () => ok(api.as('iago').post('/api/v1/realm/playgrounds', { name: `R${suffix}`, pygments_language: 'Rust', url_template: 'https://r.test/?code={code}' })),
+          () => ok(api.as('desdemona').delete(`/api/v1/realm/playgrounds/${first}`)),
+        ],
+        apply: (state, e) => (state.realm_playgrounds = e.realm_playgrounds),
+        pick: (state) => state.realm_playgrounds,
+      };
+    });
+  });
+
+  it('default_streams', async () => {
+    let n = 0;
+    await verify(() => {
+      const suffix = ++n;
+      const channelId = async (name: string) => (await ok(api.as('iago').get('/api/v1/get_stream_id', { stream: name }))).stream_id as number;
+      return {
+        who: 'hamlet',
+        types: ['default_streams'],
+        steps: [
+          () => ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: `D${suffix}a` }, { name: `D${suffix}b` }]), is_default_stream: 'true' })),
+          async () => ok(api.as('iago').delete('/api/v1/default_streams').query({ stream_id: await channelId(`D${suffix}a`) })),
+          async () => ok(api.as('iago').post('/api/v1/default_streams', { stream_id: await channelId(`D${suffix}a`) })),
+          async () => ok(api.as('iago').delete(`/api/v1/streams/${await channelId(`D${suffix}b`)}`)),
+        ],
+        apply: (state, e) => (state.realm_default_streams = e.default_streams),
+        pick: (state) => state.realm_default_streams,
+      };
+    });
+  });
+
   it('channel_folder', async () => {
     let n = 0;
     await verify(() => {

@@ -77,6 +77,8 @@ const DOCUMENTED: Record<string, [string[], string[]]> = {
   'alert_words/': [['alert_words'], []],
   'realm_linkifiers/': [['realm_linkifiers'], []],
   'realm_filters/': [['realm_filters'], []],
+  'realm_playgrounds/': [['realm_playgrounds'], []],
+  'default_streams/': [['default_streams'], []],
   // Client devices (feature level 468): only device_id is required of an update.
   'device/add': [['device_id'], []],
   'device/remove': [['device_id'], []],
@@ -116,7 +118,7 @@ describe('event shapes (zulip.yaml GET /events)', () => {
 
   it('the workload produced the common event types (the check below is not vacuous)', () => {
     const kinds = new Set(events.map(kind));
-    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'subscription/add', 'subscription/peer_add', 'stream/create', 'stream/update', 'realm_user/add', 'realm_user/update', 'realm/update', 'user_topic/', 'typing/start', 'typing/stop', 'realm_emoji/update', 'realm_emoji/add', 'realm_emoji/update_one', 'stream/delete', 'device/add', 'device/update', 'device/remove']) {
+    for (const expected of ['message/', 'update_message/', 'delete_message/', 'update_message_flags/add', 'subscription/add', 'subscription/peer_add', 'stream/create', 'stream/update', 'realm_user/add', 'realm_user/update', 'realm/update', 'user_topic/', 'typing/start', 'typing/stop', 'realm_emoji/update', 'realm_emoji/add', 'realm_emoji/update_one', 'stream/delete', 'device/add', 'device/update', 'device/remove', 'realm_playgrounds/', 'default_streams/']) {
       expect([...kinds]).toContain(expected);
     }
   });

@@ -82,6 +82,8 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('folder order', api.as('iago').patch('/api/v1/channel_folders', { order: [folder2, folder] }));
   await ok('channel folder', api.as('iago').patch(`/api/v1/streams/${denmark}`, { folder_id: folder }));
   await ok('channel topics policy', api.as('iago').patch(`/api/v1/streams/${denmark}`, { topics_policy: 'allow_empty_topic' }));
+  await ok('default channel', api.as('iago').post('/api/v1/default_streams', { stream_id: denmark }));
+  await ok('no longer default', api.as('iago').delete('/api/v1/default_streams').query({ stream_id: denmark }));
   await ok('folder archive', api.as('iago').patch(`/api/v1/channel_folders/${folder2}`, { is_archived: true }));
   await ok('folder unarchive', api.as('iago').patch(`/api/v1/channel_folders/${folder2}`, { is_archived: false }));
   await ok('subscription property', api.as('hamlet').patch(`/api/v1/users/me/subscriptions/${denmark}`, { property: 'color', value: '#abcdef' }));
@@ -170,6 +172,11 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('edit linkifier', api.as('iago').patch(`/api/v1/realm/filters/${linkifier}`, { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.test/issues/{id}' }));
   await ok('order linkifiers', api.as('iago').patch('/api/v1/realm/linkifiers', { ordered_linkifier_ids: [linkifier2, linkifier] }));
   await ok('delete linkifier', api.as('iago').delete(`/api/v1/realm/filters/${linkifier2}`));
+
+  // Code playgrounds.
+  const playground = (await ok('playground', api.as('iago').post('/api/v1/realm/playgrounds', { name: 'Python', pygments_language: 'Python', url_template: 'https://play.test/?code={code}' }))).id as number;
+  await ok('playground 2', api.as('iago').post('/api/v1/realm/playgrounds', { name: 'Rust', pygments_language: 'Rust', url_template: 'https://play.rust.test/?code={code}' }));
+  await ok('delete playground', api.as('iago').delete(`/api/v1/realm/playgrounds/${playground}`));
 
   // Custom emoji and uploads (blobs).
   const { email, apiKey } = api.user('hamlet');

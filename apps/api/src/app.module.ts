@@ -40,6 +40,8 @@ import { UserGroupsController } from './user-groups/user-groups.controller';
 import { CustomProfileFieldsController } from './custom-profile-fields/custom-profile-fields.controller';
 import { ProfileDataController } from './custom-profile-fields/profile-data.controller';
 import { LinkifiersController } from './linkifiers/linkifiers.controller';
+import { DefaultChannelsController } from './channels/default-channels.controller';
+import { RealmPlaygroundsController } from './realm-playgrounds/realm-playgrounds.controller';
 import { RealmEmojiController } from './realm-emoji/realm-emoji.controller';
 import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
 import { PushDevicesController } from './push-devices/push-devices.controller';
@@ -72,7 +74,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController, SubmessagesController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, DefaultChannelsController, RealmPlaygroundsController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController, SubmessagesController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

@@ -36,6 +36,8 @@ import { SettingsRegisterSections } from './settings/settings.register';
 import { UserStatusRegisterSections } from './user-status/user-status.register';
 import { LinkifiersClientEvents } from './linkifiers/linkifiers.client-events';
 import { LinkifiersRegisterSections } from './linkifiers/linkifiers.register';
+import { RealmPlaygroundsClientEvents } from './realm-playgrounds/realm-playgrounds.client-events';
+import { RealmPlaygroundsRegisterSections } from './realm-playgrounds/realm-playgrounds.register';
 import { AlertWordsClientEvents } from './alert-words/alert-words.client-events';
 import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
 import { UserGroupsClientEvents } from './user-groups/user-groups.client-events';
@@ -69,6 +71,7 @@ export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
   ReactionsClientEvents,
   SubmessagesClientEvents,
   LinkifiersClientEvents,
+  RealmPlaygroundsClientEvents,
   AlertWordsClientEvents,
   UserGroupsClientEvents,
   PushDevicesClientEvents,
@@ -91,6 +94,7 @@ export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
   DraftsRegisterSections,
   PresenceRegisterSections,
   LinkifiersRegisterSections,
+  RealmPlaygroundsRegisterSections,
   AlertWordsRegisterSections,
   UserGroupsRegisterSections,
   PushDevicesRegisterSections,

@@ -67,5 +67,6 @@ export * from './user-status/user-status.decider';
 export * from './reactions';
 export * from './submessages';
 export * from './linkifiers';
+export * from './realm-playgrounds';
 export * from './emoji/emoji-api-data';
 export * from './user-groups';

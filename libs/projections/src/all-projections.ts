@@ -21,6 +21,7 @@ import { attachmentsProjection, uploadSpaceProjection } from './uploads/attachme
 import { reactionsProjection } from './reactions/reactions.projection';
 import { submessagesProjection } from './submessages/submessages.projection';
 import { linkifiersProjection } from './linkifiers/linkifiers.projection';
+import { realmPlaygroundsProjection } from './realm-playgrounds/realm-playgrounds.projection';
 import { userGroupsProjection } from './user-groups/user-groups.projection';
 
 /** Every read model of the product. A new area registers its projections here. */
@@ -51,6 +52,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   reactionsProjection,
   submessagesProjection,
   linkifiersProjection,
+  realmPlaygroundsProjection,
   alertWordsProjection,
   userGroupsProjection,
 ];

@@ -28,4 +28,5 @@ export * from './submessages/submessages.projection';
 export * from './operations/projection-rebuild';
 export * from './operations/operations.module';
 export * from './linkifiers/linkifiers.projection';
+export * from './realm-playgrounds/realm-playgrounds.projection';
 export * from './shared/checkpoint-waiter';

@@ -45,8 +45,9 @@ export class ChannelsController {
       botOwnerId: user.bot_owner_id,
     });
     const streams = await this.views.streams(actor.realmId, channels);
-    // No channel is a default channel: this server does not offer default channels yet.
-    return { streams: params.include_default ? streams.map((s) => ({ ...s, is_default: false })) : streams };
+    if (!params.include_default) return { streams };
+    const defaults = new Set(channels.filter((c) => c.is_default === true).map((c) => c.stream_id));
+    return { streams: streams.map((s) => ({ ...s, is_default: defaults.has(s.stream_id) })) };
   }
 
   @Get('streams/:stream_id')
@@ -64,7 +65,7 @@ export class ChannelsController {
   }
 
   @Patch('streams/:stream_id')
-  @Summary('Rename a channel, change its description, privacy, topics policy or folder, or unarchive it.')
+  @Summary('Rename a channel, change its description, privacy, topics policy, folder or default status, or unarchive it.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('stream_id') rawId: string, @Params() params: UpdateStreamDto) {
     await this.commands.execute(
       new UpdateChannelCommand({ actor }, intPathParam(rawId), {
@@ -75,6 +76,7 @@ export class ChannelsController {
         isWebPublic: params.is_web_public,
         isArchived: params.is_archived,
         topicsPolicy: params.topics_policy,
+        isDefault: params.is_default_stream,
       }),
     );
     // update_stream_backend changes the folder after the other properties (do_change_stream_folder).

@@ -60,6 +60,9 @@ export class UpdateStreamDto {
   @BoolParam({ optional: true, description: 'Make the channel private (true) or public (false).' })
   is_private?: boolean;
 
+  @BoolParam({ optional: true, description: 'Make the channel a default channel for new users (true) or stop (false); administrators only.' })
+  is_default_stream?: boolean;
+
   @BoolParam({ optional: true, description: 'Whether subscribers see messages sent before they joined.' })
   history_public_to_subscribers?: boolean;
 

@@ -96,7 +96,11 @@ export class DevelopmentOrganization {
     await this.createDevelopmentChannels(realmId);
   }
 
-  /** A few channels, created by Iago: a public one for everyone, a public one for some, a private one. */
+  /**
+   * A few channels, created by Iago: a public one for everyone, a public one for some, a private
+   * one. `general` is a default channel, as Zulip's development data has some: accounts created
+   * later join it.
+   */
   private async createDevelopmentChannels(realmId: number): Promise<void> {
     const idOf = async (email: string) => (await this.users.byEmail(realmId, email))!.user_id;
     const iago = (await this.users.byEmail(realmId, 'iago@zulip.com'))!;
@@ -114,6 +118,7 @@ export class DevelopmentOrganization {
           subscriptions: [{ name: channel.name, description: channel.description }],
           principals,
           inviteOnly: channel.inviteOnly,
+          isDefaultStream: channel.name === 'general',
         }),
       );
     }

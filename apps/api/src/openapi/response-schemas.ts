@@ -81,6 +81,10 @@ export const RESPONSE_SCHEMAS: Record<string, object> = {
   'DELETE /api/v1/users/me/muted_users/:muted_user_id': ENVELOPE_ONLY,
   'DELETE /api/v1/realm/emoji/:emoji_name': ENVELOPE_ONLY,
   'POST /api/v1/user_uploads': object({ url: str, uri: str, filename: str }),
+  'POST /api/v1/default_streams': ENVELOPE_ONLY,
+  'DELETE /api/v1/default_streams': ENVELOPE_ONLY,
+  'POST /api/v1/realm/playgrounds': object({ id: int }),
+  'DELETE /api/v1/realm/playgrounds/:playground_id': ENVELOPE_ONLY,
   'GET /api/v1/server_settings': object(
     {
       authentication_methods: { type: 'object', additionalProperties: bool },

@@ -37,6 +37,7 @@ export class SubscriptionsController {
           historyPublicToSubscribers: params.history_public_to_subscribers ?? null,
           isWebPublic: params.is_web_public,
           topicsPolicy: params.topics_policy,
+          isDefaultStream: params.is_default_stream,
         },
       ),
     );

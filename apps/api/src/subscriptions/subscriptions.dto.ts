@@ -60,6 +60,9 @@ export class AddSubscriptionsDto {
   @BoolParam({ optional: true, description: 'Create missing channels as web-public.' })
   is_web_public?: boolean;
 
+  @BoolParam({ optional: true, description: 'Make the channels it creates default channels, which new users join (administrators only; not with invite_only).' })
+  is_default_stream?: boolean;
+
   @EnumParam(CHANNEL_TOPICS_POLICIES, {
     optional: true,
     description: 'The topics policy of the channels it creates (default "inherit"); any other value needs can_set_topics_policy_group (administrators always may).',

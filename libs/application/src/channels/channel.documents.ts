@@ -28,6 +28,8 @@ export type ChannelDocument = {
   folder_id?: number | null;
   /** The channel's own topics_policy (absent: "inherit", the organization's). */
   topics_policy?: ChannelTopicsPolicy;
+  /** A default channel for new users (absent: not one). Never private or archived. */
+  is_default?: boolean;
 };
 
 export const CHANNELS = 'channels';

@@ -83,6 +83,19 @@ export class ChannelQueries {
     return (await this.readStore.find<ChannelDocument>(CHANNELS, { where })).sort(compareChannelNames);
   }
 
+  /**
+   * The default channels of the organization (get_slim_realm_default_streams), by id. Never
+   * archived nor private: the channels decider keeps them so.
+   */
+  async defaultChannels(realmId: number): Promise<ChannelDocument[]> {
+    return (await this.list(realmId)).filter((c) => c.is_default === true).sort((a, b) => a.stream_id - b.stream_id);
+  }
+
+  /** get_default_stream_ids_for_realm, in id order: `realm_default_streams` and `default_streams` events. */
+  async defaultChannelIds(realmId: number): Promise<number[]> {
+    return (await this.defaultChannels(realmId)).map((c) => c.stream_id);
+  }
+
   /** zerver/lib/streams.py access_stream_by_id: "Invalid channel ID" for channels the user may not reach. */
   accessById(actor: Actor, channelId: number, options: AccessOptions = {}): Promise<AccessedChannel> {
     return this.access(actor, () => this.byId(actor.realmId, channelId), new InvalidChannelIdError(), options);

@@ -8,6 +8,8 @@ import type {
   ChannelNameChanged,
   ChannelPermissionChanged,
   ChannelReactivated,
+  DefaultChannelAdded,
+  DefaultChannelRemoved,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
@@ -52,6 +54,10 @@ export class ChannelsClientEvents implements AreaClientEvents {
         const deletion = { type: 'stream', op: 'delete', streams: [{ stream_id: e.data.channelId }], stream_ids: [e.data.channelId] };
         return [...updates, ...updates.map((u) => ({ userIds: u.userIds, event: deletion }))];
       },
+      // notify_default_streams: the whole list of default channel ids, to every active user but guests.
+      // The list is the one the event recorded: a later change must not show in an earlier event.
+      DefaultChannelAdded: (e: Recorded<DefaultChannelAdded>) => this.defaultStreams(e.data.realmId, e.data.defaultChannelIds),
+      DefaultChannelRemoved: (e: Recorded<DefaultChannelRemoved>) => this.defaultStreams(e.data.realmId, e.data.defaultChannelIds),
       // do_unarchive_stream: the `update`, then send_stream_creation_event(for_unarchiving=True).
       ChannelReactivated: async (e: Recorded<ChannelReactivated>) => [
         ...(await this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false })),
@@ -69,6 +75,11 @@ export class ChannelsClientEvents implements AreaClientEvents {
     return users
       .filter((u) => subscribers.has(u.user_id) || (channel.invite_only ? u.is_admin || u.is_owner : !u.is_guest))
       .map((u) => u.user_id);
+  }
+
+  private async defaultStreams(realmId: number, defaultChannelIds: number[]): Promise<ClientEventDelivery[]> {
+    const users = await this.users.list(realmId, { includeDeactivated: false });
+    return [{ userIds: users.filter((u) => !u.is_guest).map((u) => u.user_id), event: { type: 'default_streams', default_streams: [...defaultChannelIds] } }];
   }
 
   private async streamCreated(realmId: number, channelId: number): Promise<ClientEventDelivery[]> {

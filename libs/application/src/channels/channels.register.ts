@@ -3,7 +3,11 @@ import type { AreaRegisterSections, RegisterSection } from '../events/area-contr
 import { ChannelQueries } from './channel.queries';
 import { ChannelViews } from './channel-views';
 
-/** `stream`: the channels the user can see (Zulip's `streams`; archived ones are left out). */
+/**
+ * `stream`: the channels the user can see (Zulip's `streams`; archived ones are left out).
+ * `default_streams`: `realm_default_streams`, the ids of the default channels; guests get `[]`,
+ * as Zulip pretends to them that the organization has none.
+ */
 @Injectable()
 export class ChannelsRegisterSections implements AreaRegisterSections {
   constructor(
@@ -18,6 +22,10 @@ export class ChannelsRegisterSections implements AreaRegisterSections {
         read: async (actor) => ({
           streams: await this.channelViews.streams(actor.realmId, (await this.channels.channelsVisibleTo(actor)).filter((c) => !c.is_archived)),
         }),
+      },
+      {
+        fetchType: 'default_streams',
+        read: async (actor) => ({ realm_default_streams: actor.role === 'guest' ? [] : await this.channels.defaultChannelIds(actor.realmId) }),
       },
     ];
   }

@@ -11,6 +11,8 @@ export type ChannelChanges = {
   /** `is_archived`: false unarchives; true is ignored, as Zulip ignores it (DELETE archives). */
   isArchived?: boolean;
   topicsPolicy?: ChannelTopicsPolicy;
+  /** `is_default_stream`. */
+  isDefault?: boolean;
 };
 
 /** `PATCH /streams/{stream_id}` (update_stream_backend): every change of one request in one append. */

@@ -48,6 +48,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
         realmId: actor.realmId, actor, now: this.clock.now().toISOString(), channelId, isSubscribed,
         hasSubscribers: members.length > 0, newName: changes.newName, description, privacy,
         unarchive: changes.isArchived === false, topicsPolicy: changes.topicsPolicy, maySetTopicsPolicy, hasNamedTopics,
+        isDefault: changes.isDefault,
       },
     });
     await this.projections.waitFor(position);

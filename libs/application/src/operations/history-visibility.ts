@@ -57,6 +57,8 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   LinkifierChanged: administrators,
   LinkifierRemoved: administrators,
   LinkifiersReordered: administrators,
+  RealmPlaygroundAdded: administrators,
+  RealmPlaygroundRemoved: administrators,
   RealmEmojiAdded: administrators,
   RealmEmojiRemoved: administrators,
   CustomProfileFieldCreated: administrators,
@@ -85,6 +87,8 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
 
   // Channels, their members, folders and groups: administrators see every channel's settings and subscribers.
   ChannelCreated: administrators,
+  DefaultChannelAdded: administrators,
+  DefaultChannelRemoved: administrators,
   ChannelNameChanged: administrators,
   ChannelDescriptionChanged: administrators,
   ChannelPermissionChanged: administrators,

@@ -120,8 +120,9 @@ const SERVER_PROPERTIES = {
  * `realm` (fetch_initial_state_data): the realm_* settings (those `realm` update events change,
  * and the fixed ones at Zulip's defaults), the organization's URLs and icons, and the server-level
  * values Zulip sends in this section (file size limits, typing and long-poll timing, …).
- * `realm_domains`, `realm_playgrounds`, `default_streams`,
- * `default_stream_groups`, `onboarding_steps`, `video_calls`, `giphy`: present and empty, as this server has none.
+ * `realm_domains`, `default_stream_groups`, `onboarding_steps`, `video_calls`, `giphy`: present
+ * and empty, as this server has none (`default_streams` is the channels area's,
+ * `realm_playgrounds` the playgrounds area's).
  */
 @Injectable()
 export class RealmsRegisterSections implements AreaRegisterSections {
@@ -135,8 +136,6 @@ export class RealmsRegisterSections implements AreaRegisterSections {
     return [
       { fetchType: 'realm', read: (actor) => this.realm(actor) },
       { fetchType: 'realm_domains', read: async () => ({ realm_domains: [] }) },
-      { fetchType: 'realm_playgrounds', read: async () => ({ realm_playgrounds: [] }) },
-      { fetchType: 'default_streams', read: async () => ({ realm_default_streams: [] }) },
       { fetchType: 'default_stream_groups', read: async () => ({ realm_default_stream_groups: [] }) },
       { fetchType: 'onboarding_steps', read: async () => ({ onboarding_steps: [] }) },
       { fetchType: 'video_calls', read: async () => ({ has_zoom_token: false }) },

@@ -29,6 +29,8 @@ export class AddSubscriptionsCommand extends Command<AddSubscriptionsResult> {
       isWebPublic?: boolean;
       /** `topics_policy` of the channels it creates (absent: "inherit"). */
       topicsPolicy?: ChannelTopicsPolicy;
+      /** `is_default_stream`: the channels it creates become default channels (administrators only). */
+      isDefaultStream?: boolean;
       /** Default true: one channel the caller may not join fails the whole request. */
       authorizationErrorsFatal?: boolean;
     },

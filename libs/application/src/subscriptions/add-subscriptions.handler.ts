@@ -88,6 +88,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     const fatal = request.authorizationErrorsFatal ?? true;
     const inviteOnly = request.inviteOnly ?? false;
     const isWebPublic = request.isWebPublic ?? false;
+    const isDefault = request.isDefaultStream ?? false;
     const entries: Entry[] = request.subscriptions.map((s) => ({ ...s, rawName: s.name, name: normalizeChannelName(s.name) }));
     const principals = request.principals ?? [];
     // As Zulip compares principals with the caller's id, a list of emails always counts as "others".
@@ -98,7 +99,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     const existing = await this.channels.byNames(actor.realmId, entries.map((e) => e.name));
     const missing = uniqueBy(entries.filter((e) => !existing.has(channelNameKey(e.name))), (e) => channelNameKey(e.name));
     for (const entry of missing) {
-      checkChannelCreationPermission(actor.role, inviteOnly, isWebPublic);
+      checkChannelCreationPermission(actor.role, inviteOnly, isWebPublic, isDefault);
       normalizeChannelDescription(entry.description ?? '');
     }
 
@@ -123,7 +124,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       inviteOnly,
       isWebPublic,
       historyPublicToSubscribers: request.historyPublicToSubscribers ?? null,
-    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy });
+    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy, isDefault });
     // Newly created channels are authorized for their creator.
     const joining = uniqueBy([...accessible, ...created], (c) => c.channelId);
     const colors = await this.pickColors(targetIds, joining, entries);
@@ -158,7 +159,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     now: string,
     missing: Entry[],
     privacy: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean | null },
-    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean },
+    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean; isDefault: boolean },
   ): Promise<{ created: SubscriptionChannel[]; createdIds: Set<number>; position: GlobalPosition | undefined }> {
     if (missing.length === 0) return { created: [], createdIds: new Set(), position: undefined };
     const channels: NewChannel[] = [];
@@ -171,6 +172,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
         renderedDescription: await this.renderer.render(description, { realmId: actor.realmId, actorId: actor.userId }),
         ...privacy,
         topicsPolicy: topics.topicsPolicy,
+        isDefault: topics.isDefault,
       });
     }
     let before: ChannelsState | undefined;
@@ -182,7 +184,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     const created = missing.map((entry) => after.channels[channelIdByName(after, entry.name)!]);
     await this.projections.waitFor(position);
     // A channel someone else created meanwhile is joined like any existing one, with its own checks.
-    return { created, createdIds: new Set(newEvents.map((e) => e.data.channelId)), position };
+    return { created, createdIds: new Set(newEvents.filter((e) => e.type === 'ChannelCreated').map((e) => e.data.channelId)), position };
   }
 
   /** pick_colors for each user, over the channels they have never been subscribed to. */

@@ -15,6 +15,11 @@ export class CreateUserCommand extends Command<CreateUserResult> {
       password: string | null;
       bot?: { type: BotType; ownerId: number };
       timezone?: string;
+      /**
+       * Whether a person joins the organization's default channels (absent: yes; bots never do).
+       * An invitation without include_realm_default_subscriptions passes false.
+       */
+      joinDefaultChannels?: boolean;
     },
   ) {
     super();

@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { usersDecider, usersStream } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
@@ -8,6 +8,7 @@ import { APP_CONFIG, CLOCK, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
 import type { AppConfig } from '@app/config';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
+import { JoinDefaultChannelsCommand } from '../subscriptions/join-default-channels.command';
 import { CreateUserCommand } from './create-user.command';
 import { API_KEY_LENGTH, hashPassword } from './passwords';
 
@@ -20,6 +21,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly commands: CommandBus,
   ) {}
 
   async execute({ context: { actor }, user }: CreateUserCommand) {
@@ -45,6 +47,8 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
       },
     });
     await this.projections.waitFor(position);
+    // process_new_human_user: a new person (not a bot) joins the default channels.
+    if (user.bot === undefined && user.joinDefaultChannels !== false) await this.commands.execute(new JoinDefaultChannelsCommand({ actor }, userId));
     return { userId, apiKey };
   }
 }

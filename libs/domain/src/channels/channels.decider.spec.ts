@@ -5,10 +5,16 @@ import {
   channelNameChanged,
   channelPermissionChanged,
   deciderSpec,
+  defaultChannelAdded,
+  defaultChannelRemoved,
   privateChannelCreated,
 } from '@app/testing';
 import {
   CannotAdministerChannelError,
+  CannotManageDefaultChannelError,
+  DefaultChannelCannotBePrivateError,
+  MustBeAdministratorError,
+  PrivateChannelCannotBeDefaultError,
   ChannelAlreadyDeactivatedError,
   ChannelAlreadyHasThatNameError,
   ChannelContentAccessRequiredError,
@@ -258,6 +264,96 @@ describe('channelsDecider', () => {
 
     it('lets an administrator archive a private channel they are not in', () =>
       given([secret]).when(deactivate(2, iago, false)).thenMatches([{ type: 'ChannelDeactivated' }]));
+  });
+
+  describe('default channels', () => {
+    const addDefault = (channelId: number, actor: Viewer = iago, isSubscribed = false): ChannelsCommand => ({
+      type: 'AddDefaultChannel', data: { realmId: 1, actor, now: NOW, channelId, isSubscribed },
+    });
+    const removeDefault = (channelId: number, actor: Viewer = iago, isSubscribed = false): ChannelsCommand => ({
+      type: 'RemoveDefaultChannel', data: { realmId: 1, actor, now: NOW, channelId, isSubscribed },
+    });
+    const added = { type: 'DefaultChannelAdded' as const, data: { realmId: 1, channelId: 1, defaultChannelIds: [1], actorId: 2, at: NOW } };
+    const removed = { type: 'DefaultChannelRemoved' as const, data: { realmId: 1, channelId: 1, defaultChannelIds: [], actorId: 2, at: NOW } };
+
+    it('adds a public channel once', () => {
+      given([general]).when(addDefault(1)).then([added]);
+      given([general, defaultChannelAdded(1)]).when(addDefault(1)).then([]);
+      given([general]).when(addDefault(1, operator)).thenMatches([{ type: 'DefaultChannelAdded' }]);
+    });
+
+    it('is for administrators', () => {
+      for (const actor of [hamlet, polonius, { userId: 13, role: 'moderator' } as Viewer]) {
+        given([general]).when(addDefault(1, actor, true)).thenThrows(MustBeAdministratorError, 'Must be an organization administrator');
+        given([general, defaultChannelAdded(1)]).when(removeDefault(1, actor, true)).thenThrows(MustBeAdministratorError);
+      }
+    });
+
+    it('refuses unknown, archived and unreachable channels as "Invalid channel ID", and private ones', () => {
+      given([]).when(addDefault(7)).thenThrows(InvalidChannelIdError, 'Invalid channel ID');
+      given([general, channelDeactivated(1)]).when(addDefault(1)).thenThrows(InvalidChannelIdError);
+      given([secret]).when(addDefault(2, iago, false)).thenThrows(InvalidChannelIdError);
+      given([secret]).when(addDefault(2, iago, true)).thenThrows(PrivateChannelCannotBeDefaultError, 'Private channels cannot be made default.');
+    });
+
+    it('removes a default channel; one that is not default records nothing', () => {
+      given([general, defaultChannelAdded(1)]).when(removeDefault(1)).then([removed]);
+      given([general]).when(removeDefault(1)).then([]);
+      given([general, defaultChannelAdded(1), defaultChannelRemoved(1)]).when(removeDefault(1)).then([]);
+      given([]).when(removeDefault(7)).thenThrows(InvalidChannelIdError);
+    });
+
+    it('takes an archived channel out of the defaults, before archiving it', () =>
+      given([general, defaultChannelAdded(1)])
+        .when(deactivate(1, iago))
+        .then([removed, { type: 'ChannelDeactivated', data: { realmId: 1, channelId: 1, actorId: 2, at: NOW } }]));
+
+    it('keeps a default channel public (update_stream_backend)', () => {
+      const makePrivate = { privacy: { isPrivate: true } };
+      given([general, defaultChannelAdded(1)]).when(update(makePrivate, iago)).thenThrows(DefaultChannelCannotBePrivateError, 'A default channel cannot be private.');
+      given([general]).when(update({ ...makePrivate, isDefault: true }, iago)).thenThrows(DefaultChannelCannotBePrivateError);
+      given([secret]).when(update({ channelId: 2, isDefault: true }, iago)).thenThrows(DefaultChannelCannotBePrivateError);
+      given([general, defaultChannelAdded(1)])
+        .when(update({ ...makePrivate, isDefault: false }, iago))
+        .thenMatches([{ type: 'ChannelPermissionChanged' }, { type: 'DefaultChannelRemoved' }]);
+    });
+
+    it('changes the defaults by PATCH for administrators only, and only when it changes', () => {
+      given([general]).when(update({ isDefault: true }, iago)).then([added]);
+      given([general, defaultChannelAdded(1)]).when(update({ isDefault: true }, iago)).then([]);
+      given([general, defaultChannelAdded(1)]).when(update({ isDefault: false }, iago)).then([removed]);
+      // The creator administers the channel but may not change the defaults.
+      given([general]).when(update({ isDefault: true }, hamlet)).thenThrows(CannotManageDefaultChannelError, 'You do not have permission to change default channels.');
+      given([general, channelDeactivated(1)]).when(update({ isDefault: true }, iago)).thenThrows(InvalidChannelIdError);
+    });
+
+    it('records every default channel after the change, by id', () => {
+      const other = channelCreated({ channelId: 3, name: 'other', creatorId: 10 });
+      given([general, other, defaultChannelAdded(3)]).when(addDefault(1)).thenMatches([{ data: { channelId: 1, defaultChannelIds: [1, 3] } }]);
+      given([general, other, defaultChannelAdded(3), defaultChannelAdded(1, [1, 3])]).when(removeDefault(3)).thenMatches([{ data: { channelId: 3, defaultChannelIds: [1] } }]);
+      given([general, other, defaultChannelAdded(3), defaultChannelAdded(1, [1, 3])]).when(deactivate(1, iago)).thenMatches([{ data: { defaultChannelIds: [3] } }, { type: 'ChannelDeactivated' }]);
+      given([general, other, defaultChannelAdded(3)]).when(update({ isDefault: true }, iago)).thenMatches([{ data: { defaultChannelIds: [1, 3] } }]);
+    });
+
+    it('makes channels it creates default after creating them all, each event with the list so far', () =>
+      given([defaultChannelAdded(1)])
+        .when(create([newChannel({ channelId: 5, name: 'a', isDefault: true }), newChannel({ channelId: 6, name: 'b', isDefault: true })], iago))
+        .thenMatches([
+          { type: 'ChannelCreated', data: { channelId: 5 } },
+          { type: 'ChannelCreated', data: { channelId: 6 } },
+          { type: 'DefaultChannelAdded', data: { channelId: 5, defaultChannelIds: [5] } },
+          { type: 'DefaultChannelAdded', data: { channelId: 6, defaultChannelIds: [5, 6] } },
+        ]));
+
+    it('refuses to create a default channel for a non-administrator, or a private one', () => {
+      given([]).when(create([newChannel({ isDefault: true })], hamlet)).thenThrows(InsufficientPermissionError, 'Insufficient permission');
+      given([]).when(create([newChannel({ isDefault: true, inviteOnly: true })], iago)).thenThrows(DefaultChannelCannotBePrivateError);
+    });
+
+    it('evolves isDefault', () => {
+      expect(foldEvents(channelsDecider, [general, defaultChannelAdded(1)]).channels[1].isDefault).toBe(true);
+      expect(foldEvents(channelsDecider, [general, defaultChannelAdded(1), defaultChannelRemoved(1)]).channels[1].isDefault).toBe(false);
+    });
   });
 
   describe('evolve', () => {

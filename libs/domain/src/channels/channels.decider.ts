@@ -3,11 +3,15 @@ import type { Role } from '../shared/actor';
 import type { SystemGroupName } from './channel-group-settings';
 import { isSystemGroupMember } from './channel-group-settings';
 import { InsufficientPermissionError } from '../users/users.errors';
-import { checkCanAdministerChannel, hasContentAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
+import { checkCanAdministerChannel, hasContentAccess, hasMetadataAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
+import { MustBeAdministratorError } from '../shared/domain-error';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../messages/topic.rules';
 import {
+  CannotManageDefaultChannelError,
   CannotSetTopicsPolicyError,
+  DefaultChannelCannotBePrivateError,
+  PrivateChannelCannotBeDefaultError,
   ChannelAlreadyDeactivatedError,
   ChannelAlreadyHasThatNameError,
   ChannelContentAccessRequiredError,
@@ -23,6 +27,7 @@ import {
   canCreatePrivateChannels,
   canCreatePublicChannels,
   channelNameKey,
+  isRealmAdministrator,
   checkChannelCreationPermission,
   checkChannelName,
   defaultHistoryPublicToSubscribers,
@@ -47,6 +52,8 @@ export type NewChannel = {
   isWebPublic: boolean;
   /** `topics_policy` of the request; absent or "inherit": the organization's. */
   topicsPolicy?: ChannelTopicsPolicy;
+  /** `is_default_stream`: the new channel is a default one (administrators only). */
+  isDefault?: boolean;
 };
 
 /** UserProfile.can_set_topics_policy: an administrator, or a member of can_set_topics_policy_group. */
@@ -91,6 +98,8 @@ export type UpdateChannel = {
     maySetTopicsPolicy?: boolean;
     /** Some message of the channel is in a named topic (channel_has_named_topics); read for `empty_topic_only` only. */
     hasNamedTopics?: boolean;
+    /** `is_default_stream`: make the channel a default channel for new users, or stop. */
+    isDefault?: boolean;
   };
 };
 
@@ -106,7 +115,14 @@ export type ChangeChannelFolder = {
   data: Meta & { channelId: number; isSubscribed: boolean; folderId: number | null; folderExists: boolean };
 };
 
-export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel | ChangeChannelFolder;
+/**
+ * `POST /default_streams` (add_default_stream) and `DELETE /default_streams`
+ * (remove_default_stream): administrators only; a channel is default at most once.
+ */
+export type AddDefaultChannel = { type: 'AddDefaultChannel'; data: Meta & { channelId: number; isSubscribed: boolean } };
+export type RemoveDefaultChannel = { type: 'RemoveDefaultChannel'; data: Meta & { channelId: number; isSubscribed: boolean } };
+
+export type ChannelsCommand = CreateChannels | UpdateChannel | DeactivateChannel | ChangeChannelFolder | AddDefaultChannel | RemoveDefaultChannel;
 
 export type ChannelState = ChannelAccessFacts & {
   channelId: number;
@@ -115,6 +131,8 @@ export type ChannelState = ChannelAccessFacts & {
   folderId?: number | null;
   /** Absent: "inherit". */
   topicsPolicy?: ChannelTopicsPolicy;
+  /** A default channel for new users (absent: no). */
+  isDefault?: boolean;
 };
 export type ChannelsState = { channels: Record<number, ChannelState>; idByNameKey: Record<string, number> };
 
@@ -131,6 +149,22 @@ const mustExist = (state: ChannelsState, channelId: number): ChannelState => {
   if (!channel) throw new InvalidChannelIdError();
   return channel;
 };
+
+/**
+ * access_stream_by_id (require_active_channel): a channel that does not exist, is archived, or the
+ * actor may not reach answers "Invalid channel ID".
+ */
+const mustAccessActive = (state: ChannelsState, channelId: number, canSee: (channel: ChannelState) => boolean): ChannelState => {
+  const channel = state.channels[channelId];
+  if (!channel || channel.isArchived || !canSee(channel)) throw new InvalidChannelIdError();
+  return channel;
+};
+
+/** The default channels' ids, in order, with one more or one less. */
+const defaultIdsWith = (state: ChannelsState, change: { add?: number[]; remove?: number }): number[] =>
+  [...new Set([...Object.values(state.channels).filter((c) => c.isDefault === true).map((c) => c.channelId), ...(change.add ?? [])])]
+    .filter((id) => id !== change.remove)
+    .sort((a, b) => a - b);
 
 /** The id of the channel with this name (case-insensitively), if any. */
 export const channelIdByName = (state: ChannelsState, name: string): number | undefined => state.idByNameKey[channelNameKey(name)];
@@ -149,10 +183,11 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         const requested = command.data.channels.map((c) => ({ ...c, name: checkChannelName(normalizeChannelName(c.name)) }));
         const taken = new Set(Object.keys(state.idByNameKey));
         const events: ChannelEvent[] = [];
+        const defaults: number[] = [];
         for (const c of requested) {
           const key = channelNameKey(c.name);
           if (taken.has(key)) continue;
-          checkChannelCreationPermission(actor.role, c.inviteOnly, c.isWebPublic);
+          checkChannelCreationPermission(actor.role, c.inviteOnly, c.isWebPublic, c.isDefault);
           checkMaySetTopicsPolicy(c.topicsPolicy, command.data.maySetTopicsPolicy ?? false);
           taken.add(key);
           events.push({
@@ -165,7 +200,12 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
               ...(c.topicsPolicy !== undefined && c.topicsPolicy !== 'inherit' ? { topicsPolicy: c.topicsPolicy } : {}),
             },
           });
+          if (c.isDefault) defaults.push(c.channelId);
         }
+        // add_subscriptions_backend makes the created channels default after creating them all.
+        defaults.forEach((channelId, i) =>
+          events.push({ type: 'DefaultChannelAdded', data: { realmId, channelId, defaultChannelIds: defaultIdsWith(state, { add: defaults.slice(0, i + 1) }), actorId, at } }),
+        );
         return events;
       }
       case 'UpdateChannel': {
@@ -175,6 +215,9 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         checkCanAdministerChannel(actor, channel, d.isSubscribed);
         const change = d.privacy ?? {};
         const privacy = proposeChannelPrivacy(privacyOf(channel), change);
+        // A default channel must stay public; is_default_stream=false in the same request lets it go.
+        const isDefault = d.isDefault ?? channel.isDefault === true;
+        if (privacy.inviteOnly && isDefault) throw new DefaultChannelCannotBePrivateError();
         if (change.isPrivate !== undefined && !hasContentAccess(actor, channel, d.isSubscribed)) throw new ChannelContentAccessRequiredError();
         if (change.isPrivate === true && !canCreatePrivateChannels(actor.role)) throw new InsufficientPermissionError();
         if (change.isPrivate === false && !canCreatePublicChannels(actor.role)) throw new InsufficientPermissionError();
@@ -184,6 +227,13 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         const base = { realmId, channelId: d.channelId, actorId, at };
         if (!samePrivacy(privacy, privacyOf(channel))) {
           events.push({ type: 'ChannelPermissionChanged', data: { ...base, old: privacyOf(channel), new: privacy } });
+        }
+        if (d.isDefault !== undefined) {
+          if (!isRealmAdministrator(actor.role)) throw new CannotManageDefaultChannelError();
+          // This server keeps archived channels out of the defaults (Zulip would add one here).
+          if (d.isDefault && channel.isArchived && !d.unarchive) throw new InvalidChannelIdError();
+          if (d.isDefault && !channel.isDefault) events.push({ type: 'DefaultChannelAdded', data: { ...base, defaultChannelIds: defaultIdsWith(state, { add: [channel.channelId] }) } });
+          if (!d.isDefault && channel.isDefault) events.push({ type: 'DefaultChannelRemoved', data: { ...base, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }) } });
         }
         if (d.unarchive) {
           if (!channel.isArchived) throw new ChannelNotDeactivatedError();
@@ -221,7 +271,24 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         const channel = mustExist(state, command.data.channelId);
         checkCanAdministerChannel(actor, channel, command.data.isSubscribed);
         if (channel.isArchived) throw new ChannelAlreadyDeactivatedError();
-        return [{ type: 'ChannelDeactivated', data: { realmId, channelId: channel.channelId, actorId, at } }];
+        const base = { realmId, channelId: channel.channelId, actorId, at };
+        // do_deactivate_stream removes a default channel from the defaults first.
+        const removed = { ...base, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }) };
+        return [...(channel.isDefault ? [{ type: 'DefaultChannelRemoved' as const, data: removed }] : []), { type: 'ChannelDeactivated', data: base }];
+      }
+      case 'AddDefaultChannel': {
+        if (!isRealmAdministrator(actor.role)) throw new MustBeAdministratorError();
+        const channel = mustAccessActive(state, command.data.channelId, (c) => hasContentAccess(actor, c, command.data.isSubscribed));
+        if (channel.inviteOnly) throw new PrivateChannelCannotBeDefaultError();
+        if (channel.isDefault) return [];
+        return [{ type: 'DefaultChannelAdded', data: { realmId, channelId: channel.channelId, defaultChannelIds: defaultIdsWith(state, { add: [channel.channelId] }), actorId, at } }];
+      }
+      case 'RemoveDefaultChannel': {
+        if (!isRealmAdministrator(actor.role)) throw new MustBeAdministratorError();
+        const channel = mustAccessActive(state, command.data.channelId, (c) => hasMetadataAccess(actor, c, command.data.isSubscribed));
+        // Zulip notifies even when the channel was not a default one; nothing changes, so nothing is recorded.
+        if (!channel.isDefault) return [];
+        return [{ type: 'DefaultChannelRemoved', data: { realmId, channelId: channel.channelId, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }), actorId, at } }];
       }
       case 'ChangeChannelFolder': {
         const d = command.data;
@@ -275,6 +342,10 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         return update(event.data.channelId, { folderId: event.data.newFolderId });
       case 'ChannelTopicsPolicyChanged':
         return update(event.data.channelId, { topicsPolicy: event.data.newPolicy });
+      case 'DefaultChannelAdded':
+        return update(event.data.channelId, { isDefault: true });
+      case 'DefaultChannelRemoved':
+        return update(event.data.channelId, { isDefault: false });
       default:
         return state;
     }

@@ -105,3 +105,24 @@ export class CannotSetTopicsPolicyError extends DomainError {
     );
   }
 }
+
+/** add_default_stream (`POST /default_streams`) for a private channel. */
+export class PrivateChannelCannotBeDefaultError extends DomainError {
+  constructor() {
+    super('Private channels cannot be made default.');
+  }
+}
+
+/** update_stream_backend: the channel would be both private and a default channel. */
+export class DefaultChannelCannotBePrivateError extends DomainError {
+  constructor() {
+    super('A default channel cannot be private.');
+  }
+}
+
+/** zerver/lib/exceptions.py CannotManageDefaultChannelError (`is_default_stream` without can_manage_default_streams). */
+export class CannotManageDefaultChannelError extends DomainError {
+  constructor() {
+    super('You do not have permission to change default channels.');
+  }
+}

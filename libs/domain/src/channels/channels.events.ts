@@ -82,7 +82,25 @@ export type ChannelTopicsPolicyChanged = {
   data: { realmId: number; channelId: number; oldPolicy: ChannelTopicsPolicy; newPolicy: ChannelTopicsPolicy; actorId: number | null; at: string };
 };
 
+/**
+ * do_add_default_stream: new users join the channel when their account is created. Only a public
+ * channel that is not archived can be one; the channels decider keeps it so.
+ */
+export type DefaultChannelAdded = {
+  type: 'DefaultChannelAdded';
+  /** defaultChannelIds: every default channel of the organization after the change, by id (what notify_default_streams sends). */
+  data: { realmId: number; channelId: number; defaultChannelIds: number[]; actorId: number | null; at: string };
+};
+
+/** do_remove_default_stream: by request, or because the channel is archived or made private in the same change. */
+export type DefaultChannelRemoved = {
+  type: 'DefaultChannelRemoved';
+  data: { realmId: number; channelId: number; defaultChannelIds: number[]; actorId: number | null; at: string };
+};
+
 export type ChannelEvent =
+  | DefaultChannelAdded
+  | DefaultChannelRemoved
   | ChannelTopicsPolicyChanged
   | ChannelFolderChanged
   | ChannelCreated
@@ -101,4 +119,6 @@ export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
   'ChannelReactivated',
   'ChannelFolderChanged',
   'ChannelTopicsPolicyChanged',
+  'DefaultChannelAdded',
+  'DefaultChannelRemoved',
 ];

@@ -3,6 +3,7 @@ import { codePointLength, pythonStrip, unprintablePosition } from '../shared/pri
 import { InsufficientPermissionError } from '../users/users.errors';
 import type { ChannelPrivacy } from './channels.events';
 import {
+  DefaultChannelCannotBePrivateError,
   ChannelDescriptionTooLongError,
   InvalidChannelNameError,
   InvalidChannelParametersError,
@@ -79,8 +80,10 @@ export const canCreatePrivateChannels = (role: Actor['role']): boolean => role !
 export const canSubscribeOthersToAccessibleChannels = (role: Actor['role']): boolean => role !== 'guest';
 
 /** zerver/lib/streams.py check_channel_creation_permissions. */
-export function checkChannelCreationPermission(role: Role | 'operator', inviteOnly: boolean, isWebPublic: boolean): void {
+export function checkChannelCreationPermission(role: Role | 'operator', inviteOnly: boolean, isWebPublic: boolean, isDefault = false): void {
   if (inviteOnly && !canCreatePrivateChannels(role)) throw new InsufficientPermissionError();
   if (!inviteOnly && !canCreatePublicChannels(role)) throw new InsufficientPermissionError();
+  if (isDefault && !isRealmAdministrator(role)) throw new InsufficientPermissionError();
+  if (isDefault && inviteOnly) throw new DefaultChannelCannotBePrivateError();
   if (isWebPublic && !WEB_PUBLIC_CHANNELS_ENABLED) throw new WebPublicChannelsDisabledError();
 }

@@ -5,6 +5,8 @@ import {
   channelNameChanged,
   channelPermissionChanged,
   channelReactivated,
+  defaultChannelAdded,
+  defaultChannelRemoved,
   privateChannelCreated,
   recorded,
   replay,
@@ -78,5 +80,10 @@ describe('channelsProjection', () => {
     expect(after([channelCreated({ channelId: 7, topicsPolicy: 'empty_topic_only' })]).get('7')).toMatchObject({ topics_policy: 'empty_topic_only' });
     const changed = { type: 'ChannelTopicsPolicyChanged', data: { realmId: 1, channelId: 7, oldPolicy: 'inherit', newPolicy: 'disable_empty_topic', actorId: 2, at: '2026-01-02T03:04:05.000Z' } };
     expect(after([channelCreated({ channelId: 7 }), changed]).get('7')).toMatchObject({ topics_policy: 'disable_empty_topic' });
+  });
+
+  it('marks a default channel, and forgets the mark when it stops being one', () => {
+    expect(after([channelCreated({ channelId: 7 }), defaultChannelAdded(7)]).get('7')).toMatchObject({ is_default: true });
+    expect(after([channelCreated({ channelId: 7 }), defaultChannelAdded(7), defaultChannelRemoved(7)]).get('7')).not.toHaveProperty('is_default');
   });
 });

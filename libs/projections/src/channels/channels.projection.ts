@@ -73,6 +73,12 @@ export const channelsProjection = defineProjection<ChannelDocument>({
         return { ...doc, folder_id: e.data.newFolderId };
       case 'ChannelTopicsPolicyChanged':
         return { ...doc, topics_policy: e.data.newPolicy };
+      case 'DefaultChannelAdded':
+        return { ...doc, is_default: true };
+      case 'DefaultChannelRemoved': {
+        const { is_default: _wasDefault, ...rest } = doc;
+        return rest;
+      }
       case 'SubscriptionsCreated':
         return { ...doc, subscriber_count: doc.subscriber_count + e.data.subscriptions.length };
       case 'SubscriptionsReactivated':

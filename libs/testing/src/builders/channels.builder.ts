@@ -6,6 +6,8 @@ import type {
   ChannelPermissionChanged,
   ChannelPrivacy,
   ChannelReactivated,
+  DefaultChannelAdded,
+  DefaultChannelRemoved,
 } from '@app/domain';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -38,6 +40,14 @@ export const channelPermissionChanged = (channelId: number, oldPrivacy: ChannelP
 
 export const channelDeactivated = (channelId = 1, actorId: number | null = 10): ChannelDeactivated => ({
   type: 'ChannelDeactivated', data: { realmId: 1, channelId, actorId, at: AT },
+});
+
+export const defaultChannelAdded = (channelId = 1, defaultChannelIds = [channelId], actorId: number | null = 2): DefaultChannelAdded => ({
+  type: 'DefaultChannelAdded', data: { realmId: 1, channelId, defaultChannelIds, actorId, at: AT },
+});
+
+export const defaultChannelRemoved = (channelId = 1, defaultChannelIds: number[] = [], actorId: number | null = 2): DefaultChannelRemoved => ({
+  type: 'DefaultChannelRemoved', data: { realmId: 1, channelId, defaultChannelIds, actorId, at: AT },
 });
 
 export const channelReactivated = (channelId = 1, actorId: number | null = 10): ChannelReactivated => ({
