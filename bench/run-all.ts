@@ -34,6 +34,8 @@ const SCRIPTS: Script[] = [
   // P6 is a rate (1,000,000 events in < 50 s); 300,000 keeps the fill and the rebuild inside the script time limit.
   { name: 'rebuild-throughput', args: ['--count', '300000'], quickArgs: ['--count', '20000', '--no-doc'] },
   { name: 'register-state', args: [], quickArgs: ['--users', '200', '--channels', '10', '--iterations', '5', '--no-doc'] },
+  // Issue 38: 9 operations × N = 1, 4, 16, 64 × two layouts, one second each.
+  { name: 'contention', args: ['--seconds', '1'], quickArgs: ['--seconds', '1', '--writers', '1,16', '--ops', 'rename,channel-create,reactions'] },
 ];
 
 type Outcome = { script: Script; result?: BenchResult; error?: string; load: number[] };
