@@ -367,7 +367,7 @@ describe('contended operations (issue 38): every writer succeeds', () => {
  * Past its retry budget (COMMAND_RETRY_BUDGET_MS) a command that keeps losing its stream to
  * another process answers 503 in Zulip's envelope, code REQUEST_TIMEOUT, with Retry-After (header
  * and Zulip's `retry-after` field), and changes nothing. Another process is played here by a store
- * whose appends to the users' stream always find it moved on.
+ * whose appends to the renamed user's stream always find it moved on.
  */
 describe('a stream busy past the retry budget', () => {
   let api: ApiTestClient;
@@ -378,7 +378,7 @@ describe('a stream busy past the retry budget', () => {
       const store = app.get<EventStorePort>(EVENT_STORE);
       const append = store.appendToStream.bind(store);
       store.appendToStream = async (streamId, events, options) => {
-        if (busy && streamId.startsWith('users-')) throw new StreamRevisionConflictError(streamId, options.expectedRevision, 0n);
+        if (busy && streamId.startsWith('user_profile-')) throw new StreamRevisionConflictError(streamId, options.expectedRevision, 0n);
         return append(streamId, events, options);
       };
     }

@@ -283,6 +283,21 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect(runner.locks.size).toBe(0);
   });
 
+  it('read folds a stream for facts, appending nothing and not waiting for the stream\'s writers', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    expect(await runner.read(realmRegistryDecider, REALM_REGISTRY_STREAM)).toEqual(realmRegistryDecider.initialState());
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+    const head = await events.headPosition();
+    // A writer holds the stream; read does not queue behind it.
+    let release!: () => void;
+    const held = runner.locks.run(REALM_REGISTRY_STREAM, () => new Promise<void>((resolve) => (release = resolve)));
+    const state = await runner.read(realmRegistryDecider, REALM_REGISTRY_STREAM);
+    expect(state.nextRealmId).toBe(2);
+    release();
+    await held;
+    expect(await events.headPosition()).toBe(head);
+  });
+
   it('a run that fails releases its stream for the next one', async () => {
     const runner = new DeciderRunner(events, new SequentialRandom());
     await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));

@@ -203,6 +203,16 @@ export class DeciderRunner {
     }
   }
 
+  /**
+   * A stream's current state, folded (from its snapshot when there is one), appending nothing and
+   * taking no lock: facts for a command that appends to another stream (a human's rename on their
+   * own stream is checked against the users directory). Stale by the time the command appends if
+   * the stream moves on meanwhile, as any read-model fact is.
+   */
+  async read<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string): Promise<S> {
+    return (await this.load(decider, streamId)).state;
+  }
+
   /** Time-ordered where the random source offers it, so the event ids are too (deterministicEventId). */
   private commandId(): string {
     return this.random.timeOrderedUuid?.() ?? this.random.uuid();
