@@ -194,7 +194,8 @@ describe('DeciderRunner (SQLite event store)', () => {
 
   it('retries a stream that stays busy for its time budget, with a jittered exponential backoff, then answers 503 REQUEST_TIMEOUT with Retry-After', async () => {
     const { store, stats } = withConcurrentWriter(events, Number.POSITIVE_INFINITY, (n) => realmCreated({ realmId: n, stringId: `busy${n}` }));
-    const runner = new DeciderRunner(store, new SequentialRandom());
+    const conflicts: string[] = [];
+    const runner = new DeciderRunner(store, new SequentialRandom(), undefined, undefined, undefined, { commandConflict: (outcome) => void conflicts.push(outcome) });
     const timer = fakeTimer(0.5);
     runner.timer = timer;
     runner.retryPolicy = { budgetMs: 500, baseDelayMs: 10, maxDelayMs: 80 };
@@ -208,6 +209,8 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect(timer.sleeps).toEqual([5, 10, 20, ...Array(11).fill(40)]);
     expect(timer.t).toBe(475);
     expect(stats.appendAttempts).toBe(timer.sleeps.length + 1);
+    // Reported for monitoring: each retry, then the give-up.
+    expect(conflicts).toEqual([...Array(14).fill('retried'), 'gave_up']);
     // Only the interloper's appends landed.
     const stored = await registry();
     expect(stored).toHaveLength(stats.appendAttempts);

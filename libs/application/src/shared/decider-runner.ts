@@ -13,6 +13,7 @@ import type { RandomPort } from '../ports/random.port';
 import type { SnapshotStorePort } from '../ports/snapshot-store.port';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, EVENT_STORE, LOGGER, RANDOM, SNAPSHOT_STORE } from '../ports/tokens';
+import { METRICS, type MetricsPort, NO_METRICS } from '../ports/metrics.port';
 import { UpcastingEventStore } from '../operations/event-upcasting';
 import { deterministicEventId } from './event-ids';
 import { ServerBusyError } from './application.errors';
@@ -118,6 +119,7 @@ export class DeciderRunner {
     @Optional() @Inject(SNAPSHOT_STORE) private readonly snapshots?: SnapshotStorePort,
     @Optional() @Inject(LOGGER) private readonly logger?: SnapshotWarnings,
     @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'commandRetryBudgetMs'>,
+    @Optional() @Inject(METRICS) private readonly metrics: Pick<MetricsPort, 'commandConflict'> = NO_METRICS,
   ) {
     this.retryPolicy = { budgetMs: config?.commandRetryBudgetMs ?? DEFAULT_COMMAND_RETRY_BUDGET_MS, baseDelayMs: 2, maxDelayMs: 100 };
   }
@@ -162,9 +164,11 @@ export class DeciderRunner {
         const { budgetMs, baseDelayMs, maxDelayMs } = this.retryPolicy;
         const delay = Math.floor(this.timer.jitter() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
         if (this.timer.now() - started + delay > budgetMs) {
+          this.metrics.commandConflict('gave_up');
           this.logger?.warn({ streamId, attempts: attempt, budgetMs }, 'command gave up: the stream stayed busy past its retry budget');
           throw new ServerBusyError();
         }
+        this.metrics.commandConflict('retried');
         await this.timer.sleep(delay);
       }
     }
