@@ -351,9 +351,13 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect(reads).toBe(0);
     expect((await registry()).map((e) => e.data.stringId)).toEqual(['first']);
 
-    // The stream exists: the blind append conflicts, the retry folds the stream and applies the rules.
+    // The stream exists: the blind append conflicts, the retry folds the stream at once (no backoff:
+    // nobody raced it) and applies the rules.
+    const timer = fakeTimer();
+    counted.timer = timer;
     await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('second'), {}, { newStream: true });
     expect(reads).toBe(1);
+    expect(timer.sleeps).toEqual([]);
     await expect(counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { newStream: true })).rejects.toThrow(
       "Subdomain 'first' is already in use",
     );

@@ -161,6 +161,8 @@ export class DeciderRunner {
         return { newEvents, position };
       } catch (error) {
         if (!(error instanceof StreamRevisionConflictError)) throw error;
+        // A blind first append (newStream) found the stream there after all: no race, read it now.
+        if (attempt === 1 && options.newStream) continue;
         const { budgetMs, baseDelayMs, maxDelayMs } = this.retryPolicy;
         const delay = Math.floor(this.timer.jitter() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
         if (this.timer.now() - started + delay > budgetMs) {
