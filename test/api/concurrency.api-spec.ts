@@ -1,4 +1,5 @@
 import { EVENT_STORE, type EventStorePort, StreamRevisionConflictError } from '@app/application';
+import { PrometheusMetrics } from '@app/infrastructure';
 import { ApiTestClient, expectSuccess } from '../support';
 import type { Response } from 'supertest';
 
@@ -360,6 +361,17 @@ describe('contended operations (issue 38): every writer succeeds', () => {
     const reactions = message.reactions as { emoji_name: string; user_id: number }[];
     expect(reactions.filter((r) => r.emoji_name === 'thumbs_up').map((r) => r.user_id).sort()).toEqual(people.map((p) => api.user(p).userId).sort());
     expect(reactions).toHaveLength(2 * N);
+  });
+  it('in one process no append ever conflicted (writers took turns); across the split layout\'s processes they retried, and none gave up', async () => {
+    const counts = { retried: 0, gave_up: 0 };
+    for (const app of api.apps) {
+      for (const match of (await app.get(PrometheusMetrics).text()).matchAll(/^command_append_conflicts_total\{outcome="(retried|gave_up)"\} (\d+)$/gm)) {
+        counts[match[1] as keyof typeof counts] += Number(match[2]);
+      }
+    }
+    expect(counts.gave_up).toBe(0);
+    if (api.apps.length === 1) expect(counts.retried).toBe(0);
+    else expect(counts.retried).toBeGreaterThan(0);
   });
 });
 
