@@ -30,7 +30,7 @@ module.exports = {
       ...base,
       displayName: 'split',
       setupFiles: ['<rootDir>/test/support/split-layout.setup.js'],
-      testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state'].map(
+      testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state', 'concurrency'].map(
         (name) => `<rootDir>/test/api/${name}.api-spec.ts`,
       ).concat('<rootDir>/test/api/*.split-spec.ts'),
     },

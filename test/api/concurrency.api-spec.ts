@@ -1,3 +1,5 @@
+import { EVENT_STORE, type EventStorePort, StreamRevisionConflictError } from '@app/application';
+import { PrometheusMetrics } from '@app/infrastructure';
 import { ApiTestClient, expectSuccess } from '../support';
 import type { Response } from 'supertest';
 
@@ -183,5 +185,235 @@ describe('concurrent writers', () => {
     expect(clean(responses)).toHaveLength(names.length);
     const { subscriptions } = expectSuccess(await api.as('cordelia').get('/api/v1/users/me/subscriptions'));
     for (const name of names) expect(subscriptions.map((s: { name: string }) => s.name)).toContain(name);
+  });
+});
+
+/**
+ * Issue 38: ordinary concurrent use never fails. Each burst below is N people (or an
+ * administrator's script) doing one contended operation at once, every request valid: every
+ * answer is a 200 (writers of one stream take their turn; in the split layout the personas are
+ * spread over two API applications, which retry one another's appends), and the state afterwards
+ * is what all of them together make. Where the requests compete for one name, exactly one wins and
+ * the others get Zulip's usual error for that name, never CONCURRENT_MODIFICATION.
+ *
+ * Every stream read here takes a few milliseconds more, as it does over a network (EventStoreDB)
+ * or on a loaded machine: the embedded store reads so fast that requests seldom overlap between a
+ * command's read and its append, and the bursts would pass without taking turns at all.
+ */
+describe('contended operations (issue 38): every writer succeeds', () => {
+  let api: ApiTestClient;
+  const N = 16;
+  const people = Array.from({ length: N }, (_, i) => `person${i}`);
+  const slowReads = (store: EventStorePort) => {
+    const read = store.readStream.bind(store);
+    store.readStream = async (streamId, options) => {
+      const result = await read(streamId, options);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+      return result;
+    };
+  };
+  beforeAll(async () => {
+    api = await ApiTestClient.start();
+    for (const app of api.apps) slowReads(app.get<EventStorePort>(EVENT_STORE));
+  });
+  afterAll(() => api.close());
+
+  const allOk = (responses: Response[]) => {
+    const failed = responses.filter((r) => r.status !== 200 || r.body.result !== 'success');
+    expect(failed.map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+    return responses.map((r) => r.body as Record<string, any>);
+  };
+  const byUser = async () => {
+    const { members } = expectSuccess(await api.as('iago').get('/api/v1/users'));
+    return members as { user_id: number; email: string; full_name: string }[];
+  };
+
+  it('user creation: an administrator creating 16 users at once creates each exactly once', async () => {
+    const created = allOk(
+      await Promise.all(people.map((p) => api.as('iago').post('/api/v1/users', { email: `${p}@acme.test`, password: `${p}-password`, full_name: `Person ${p}` }))),
+    );
+    const ids = created.map((b) => b.user_id as number);
+    expect(new Set(ids).size).toBe(N);
+    const members = await byUser();
+    for (const p of people) expect(members.filter((m) => m.email === `${p}@acme.test`)).toHaveLength(1);
+    // Log each in (their credentials alternate between the API applications of the split layout).
+    for (const p of people) {
+      const { api_key, user_id } = expectSuccess(await api.http.post('/api/v1/fetch_api_key').type('form').send({ username: `${p}@acme.test`, password: `${p}-password` }));
+      api.credentials.set(p, { userId: user_id, email: `${p}@acme.test`, apiKey: api_key });
+    }
+  });
+
+  it('user creation: 8 creations of the SAME email at once: exactly one wins, the others get "already in use"', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => api.as(i % 2 ? 'iago' : 'desdemona').post('/api/v1/users', { email: 'contested@acme.test', password: 'long-enough', full_name: `Contested ${i}` })),
+    );
+    const won = responses.filter((r) => r.status === 200);
+    expect(won).toHaveLength(1);
+    for (const r of responses.filter((r) => r.status !== 200)) {
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { result: 'error', code: 'BAD_REQUEST', msg: "Email 'contested@acme.test' already in use" } });
+    }
+    expect((await byUser()).filter((m) => m.email === 'contested@acme.test')).toHaveLength(1);
+  });
+
+  it('name change: 16 users renaming themselves 6 times each at once: every rename applied, in some order', async () => {
+    await api.markEvents();
+    const names = (p: string) => [1, 2, 3, 4, 5, 6].map((k) => `${p} renamed ${k}`);
+    allOk(await Promise.all(people.flatMap((p) => names(p).map((full_name) => api.as(p).patch('/api/v1/settings', { full_name })))));
+    const events = (await api.newEvents()).filter((e) => e.type === 'UserFullNameChanged');
+    const members = await byUser();
+    for (const p of people) {
+      const { userId } = api.user(p);
+      const mine = events.filter((e) => e.data.userId === userId).map((e) => e.data as { oldName: string; newName: string });
+      // Each of the six applied once, each on top of the one before: no lost update.
+      expect(mine.map((e) => e.newName).sort()).toEqual(names(p));
+      mine.forEach((e, i) => expect(e.oldName).toBe(i === 0 ? `Person ${p}` : mine[i - 1].newName));
+      expect(members.find((m) => m.user_id === userId)?.full_name).toBe(mine[5].newName);
+    }
+  });
+
+  it('channel creation: 16 users creating a channel each at once: every channel created', async () => {
+    allOk(await Promise.all(people.map((p) => api.as(p).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: `${p}'s channel` }] }))));
+    const { streams } = expectSuccess(await api.as('iago').get('/api/v1/streams'));
+    for (const p of people) expect(streams.filter((s: { name: string }) => s.name === `${p}'s channel`)).toHaveLength(1);
+  });
+
+  it('channel creation: 8 users creating the SAME channel name at once: one channel, and every one of them subscribed', async () => {
+    await api.markEvents();
+    const eight = people.slice(0, 8);
+    allOk(await Promise.all(eight.map((p) => api.as(p).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Contested channel' }] }))));
+    expect((await api.newEvents()).filter((e) => e.type === 'ChannelCreated')).toHaveLength(1);
+    const { streams } = expectSuccess(await api.as('iago').get('/api/v1/streams'));
+    expect(streams.filter((s: { name: string }) => s.name.toLowerCase() === 'contested channel')).toHaveLength(1);
+    const streamId = await api.channelId('Contested channel', 'person0');
+    const { subscribers } = expectSuccess(await api.as('iago').get(`/api/v1/streams/${streamId}/members`));
+    expect([...subscribers].sort()).toEqual(eight.map((p) => api.user(p).userId).sort());
+  });
+
+  it('subscription changes: 16 users joining one channel at once, then leaving it at once', async () => {
+    const streamId = await api.channelId('Contested channel', 'person0');
+    allOk(await Promise.all(people.map((p) => api.as(p).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Contested channel' }] }))));
+    let { subscribers } = expectSuccess(await api.as('iago').get(`/api/v1/streams/${streamId}/members`));
+    expect([...subscribers].sort()).toEqual(people.map((p) => api.user(p).userId).sort());
+    const leaving = people.slice(4);
+    allOk(await Promise.all(leaving.map((p) => api.as(p).delete('/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify(['Contested channel']) }))));
+    ({ subscribers } = expectSuccess(await api.as('iago').get(`/api/v1/streams/${streamId}/members`)));
+    expect([...subscribers].sort()).toEqual(people.slice(0, 4).map((p) => api.user(p).userId).sort());
+  });
+
+  it('user groups: 16 groups created at once all exist; the SAME name 6 times at once: exactly one wins', async () => {
+    const admins = ['iago', 'desdemona'];
+    const created = allOk(
+      await Promise.all(people.map((p, i) => api.as(admins[i % 2]).post('/api/v1/user_groups/create', { name: `group of ${p}`, description: '', members: JSON.stringify([api.user(p).userId]) }))),
+    );
+    expect(new Set(created.map((b) => b.group_id)).size).toBe(N);
+    const same = await Promise.all(Array.from({ length: 6 }, (_, i) => api.as(admins[i % 2]).post('/api/v1/user_groups/create', { name: 'contested group', description: '', members: '[]' })));
+    expect(same.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of same.filter((r) => r.status !== 200)) {
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: { result: 'error', code: 'BAD_REQUEST', msg: "User group 'contested group' already exists." } });
+    }
+    const { user_groups } = expectSuccess(await api.as('iago').get('/api/v1/user_groups'));
+    for (const p of people) expect(user_groups.filter((g: { name: string }) => g.name === `group of ${p}`)).toHaveLength(1);
+    expect(user_groups.filter((g: { name: string }) => g.name === 'contested group')).toHaveLength(1);
+  });
+
+  it('user group membership: 16 additions to one group at once all apply', async () => {
+    const { user_groups } = expectSuccess(await api.as('iago').get('/api/v1/user_groups'));
+    const groupId = user_groups.find((g: { name: string }) => g.name === 'contested group').id as number;
+    allOk(await Promise.all(people.map((p, i) => api.as(i % 2 ? 'iago' : 'desdemona').post(`/api/v1/user_groups/${groupId}/members`, { add: JSON.stringify([api.user(p).userId]) }))));
+    const { members } = expectSuccess(await api.as('iago').get(`/api/v1/user_groups/${groupId}/members`));
+    expect([...members].sort()).toEqual(people.map((p) => api.user(p).userId).sort());
+  });
+
+  it('organization settings: 16 changes at once by two administrators all apply, in some order', async () => {
+    await api.markEvents();
+    const descriptions = people.map((p) => `described by ${p}`);
+    allOk(await Promise.all(descriptions.map((description, i) => api.as(i % 2 ? 'iago' : 'desdemona').patch('/api/v1/realm', { description }))));
+    const changes = (await api.newEvents()).filter((e) => e.type === 'RealmPropertyChanged' && e.data.property === 'description');
+    expect(changes.length).toBe(N);
+    const { realm_description } = expectSuccess(await api.as('iago').post('/api/v1/register', { fetch_event_types: JSON.stringify(['realm']) }));
+    expect(descriptions).toContain(realm_description);
+  });
+
+  it('message edits on one topic: 16 senders editing their own message of one topic at once, and 16 edits of one message, all apply', async () => {
+    const sent = allOk(
+      await Promise.all(people.map((p) => api.as(p).post('/api/v1/messages', { type: 'stream', to: 'Contested channel', topic: 'busy topic', content: `from ${p}` }))),
+    ).map((b) => b.id as number);
+    allOk(await Promise.all(people.map((p, i) => api.as(p).patch(`/api/v1/messages/${sent[i]}`, { content: `edited by ${p}` }))));
+    for (const [i, p] of people.entries()) expect(expectSuccess(await api.as(p).get(`/api/v1/messages/${sent[i]}`)).raw_content).toBe(`edited by ${p}`);
+    const versions = Array.from({ length: N }, (_, k) => `version ${k}`);
+    allOk(await Promise.all(versions.map((content) => api.as('person0').patch(`/api/v1/messages/${sent[0]}`, { content }))));
+    const { message } = expectSuccess(await api.as('person0').get(`/api/v1/messages/${sent[0]}`));
+    expect(message.edit_history).toHaveLength(N + 1);
+  });
+
+  it('reactions on one message: 16 users reacting at once, with one emoji and each with another, all apply', async () => {
+    const id = expectSuccess(await api.as('person0').post('/api/v1/messages', { type: 'stream', to: 'Contested channel', topic: 'reactions', content: 'react to me' })).id as number;
+    const emoji = ['smile', 'heart', 'tada', 'rocket', 'star', 'fire', 'check', 'eyes', 'wave', 'clap', 'sunny', 'moon', 'coffee', 'cake', 'gift', 'bell'];
+    allOk(
+      await Promise.all(
+        people.flatMap((p, i) => [
+          api.as(p).post(`/api/v1/messages/${id}/reactions`, { emoji_name: 'thumbs_up' }),
+          api.as(p).post(`/api/v1/messages/${id}/reactions`, { emoji_name: emoji[i] }),
+        ]),
+      ),
+    );
+    const { message } = expectSuccess(await api.as('person0').get(`/api/v1/messages/${id}`));
+    const reactions = message.reactions as { emoji_name: string; user_id: number }[];
+    expect(reactions.filter((r) => r.emoji_name === 'thumbs_up').map((r) => r.user_id).sort()).toEqual(people.map((p) => api.user(p).userId).sort());
+    expect(reactions).toHaveLength(2 * N);
+  });
+  it('in one process no append ever conflicted (writers took turns); across the split layout\'s processes they retried, and none gave up', async () => {
+    const counts = { retried: 0, gave_up: 0 };
+    for (const app of api.apps) {
+      for (const match of (await app.get(PrometheusMetrics).text()).matchAll(/^command_append_conflicts_total\{outcome="(retried|gave_up)"\} (\d+)$/gm)) {
+        counts[match[1] as keyof typeof counts] += Number(match[2]);
+      }
+    }
+    expect(counts.gave_up).toBe(0);
+    if (api.apps.length === 1) expect(counts.retried).toBe(0);
+    else expect(counts.retried).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Past its retry budget (COMMAND_RETRY_BUDGET_MS) a command that keeps losing its stream to
+ * another process answers 503 in Zulip's envelope, code REQUEST_TIMEOUT, with Retry-After (header
+ * and Zulip's `retry-after` field), and changes nothing. Another process is played here by a store
+ * whose appends to the renamed user's stream always find it moved on.
+ */
+describe('a stream busy past the retry budget', () => {
+  let api: ApiTestClient;
+  let busy = false;
+  beforeAll(async () => {
+    api = await ApiTestClient.start({ personas: ['hamlet', 'iago'], config: { commandRetryBudgetMs: 60 } });
+    for (const app of api.apps) {
+      const store = app.get<EventStorePort>(EVENT_STORE);
+      const append = store.appendToStream.bind(store);
+      store.appendToStream = async (streamId, events, options) => {
+        if (busy && streamId.startsWith('user_profile-')) throw new StreamRevisionConflictError(streamId, options.expectedRevision, 0n);
+        return append(streamId, events, options);
+      };
+    }
+  });
+  afterAll(() => api.close());
+
+  it('answers 503 REQUEST_TIMEOUT with Retry-After, never CONCURRENT_MODIFICATION, and writes nothing', async () => {
+    busy = true;
+    await api.markEvents();
+    const response = await api.as('hamlet').patch('/api/v1/settings', { full_name: 'Busy Hamlet' });
+    busy = false;
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.body).toEqual({
+      result: 'error',
+      code: 'REQUEST_TIMEOUT',
+      msg: 'The server is busy with other changes to the same data; nothing was changed. Retry in 1 second.',
+      'retry-after': 1,
+    });
+    expect(await api.newEvents()).toEqual([]);
+    expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/me')).full_name).toBe('King Hamlet');
+    // Once the stream is quiet again, the same request goes through.
+    expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { full_name: 'Busy Hamlet' }));
+    expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/me')).full_name).toBe('Busy Hamlet');
   });
 });

@@ -396,15 +396,12 @@ describe('PATCH /messages/{message_id}', () => {
   });
 
   describe('concurrency', () => {
-    it('50 concurrent edits of one message: each applied or a clean error; the final state equals a replay of the stream', async () => {
+    it('50 concurrent edits of one message: every one applied in some order (writers take turns); the final state equals a replay of the stream', async () => {
       const messageId = await send('hamlet', 'Denmark', 'race', 'v0');
       const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => patch('hamlet', messageId, { content: `edit ${i}` })));
-      for (const response of responses) {
-        if (response.status === 200) expect(response.body).toEqual({ result: 'success', msg: '', detached_uploads: [] });
-        else expect(response.body).toMatchObject({ result: 'error', code: 'CONCURRENT_MODIFICATION' });
-      }
+      for (const response of responses) expect(response.body).toEqual({ result: 'success', msg: '', detached_uploads: [] });
       const applied = responses.filter((r) => r.status === 200).length;
-      expect(applied).toBeGreaterThan(0);
+      expect(applied).toBe(50);
       const { events } = await api.eventStore.readStream(messageStream(messageId));
       expect(events.filter((e) => e.type === 'MessageContentEdited')).toHaveLength(applied);
       const replayed = events.reduce((s, e) => messageDecider.evolve(s, { type: e.type, data: e.data } as never), messageDecider.initialState());

@@ -183,4 +183,44 @@ describe('users', () => {
       expect(await api.newEvents()).toEqual([]);
     });
   });
+
+  describe('renames on the user\'s own stream, user_profile-<userId> (issue 38, docs/consistency-boundaries.md)', () => {
+    const renames = async () => (await api.newEvents()).filter((e) => e.type === 'UserFullNameChanged').map((e) => ({ stream: e.streamId, ...e.data }));
+
+    it('a human\'s rename, by themselves or an administrator, goes to their own stream, not the directory', async () => {
+      const hamlet = api.user('hamlet').userId;
+      await api.markEvents();
+      expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { full_name: 'Prince Hamlet' }));
+      expectSuccess(await api.as('iago').patch(`/api/v1/users/${hamlet}`, { full_name: 'Hamlet of Denmark' }));
+      expect(await renames()).toEqual([
+        expect.objectContaining({ stream: `user_profile-${hamlet}`, userId: hamlet, oldName: 'King Hamlet', newName: 'Prince Hamlet', actorId: hamlet }),
+        expect.objectContaining({ stream: `user_profile-${hamlet}`, userId: hamlet, oldName: 'Prince Hamlet', newName: 'Hamlet of Denmark', actorId: api.user('iago').userId }),
+      ]);
+      expect(expectSuccess(await api.as('cordelia').get(`/api/v1/users/${hamlet}`)).user.full_name).toBe('Hamlet of Denmark');
+      // Who may rename whom is still the directory's: a member may not rename another.
+      expectError(await api.as('cordelia').patch(`/api/v1/users/${hamlet}`, { full_name: 'Not Yours' }), 'Must be an organization administrator');
+    });
+
+    it('a log with renames on the directory (before this stream existed) keeps working: the next rename starts from the last one there', async () => {
+      const hamlet = api.user('hamlet').userId;
+      await api.givenEvents(`users-${api.realmId}`, [
+        { type: 'UserFullNameChanged', data: { realmId: api.realmId, userId: hamlet, oldName: 'King Hamlet', newName: 'Old Hamlet', actorId: hamlet, at: '2026-01-01T00:00:00.000Z' } },
+      ]);
+      expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/me')).full_name).toBe('Old Hamlet');
+      expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { full_name: 'New Hamlet' }));
+      expect(await renames()).toEqual([expect.objectContaining({ stream: `user_profile-${hamlet}`, oldName: 'Old Hamlet', newName: 'New Hamlet' })]);
+      expect(expectSuccess(await api.as('hamlet').get('/api/v1/users/me')).full_name).toBe('New Hamlet');
+    });
+
+    it('a bot may not take a human\'s current name (from the read models), and may take a name the human left', async () => {
+      expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { full_name: 'Prince Hamlet' }));
+      expectError(await api.as('cordelia').post('/api/v1/bots', { full_name: 'Prince Hamlet', short_name: 'prince' }), 'Name is already in use.');
+      const bot = expectSuccess(await api.as('cordelia').post('/api/v1/bots', { full_name: 'King Hamlet', short_name: 'king' }));
+      expectError(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { full_name: 'Prince Hamlet' }), 'Name is already in use.');
+      // A bot keeps its name on the directory: its renames are still decided there.
+      await api.markEvents();
+      expectSuccess(await api.as('iago').patch(`/api/v1/users/${bot.user_id}`, { full_name: 'Royal Bot' }));
+      expect(await renames()).toEqual([expect.objectContaining({ stream: `users-${api.realmId}`, userId: bot.user_id, newName: 'Royal Bot' })]);
+    });
+  });
 });

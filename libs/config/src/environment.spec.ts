@@ -29,6 +29,7 @@ describe('configuration from the environment', () => {
         redisUrl: 'redis://localhost:6379',
         runProjectors: true,
         projectionWaitTimeoutMs: 10000,
+        commandRetryBudgetMs: 5000,
         logLevel: 'info',
         devBootstrap: true,
         maxFileUploadSizeMib: 100,
@@ -55,12 +56,12 @@ describe('configuration from the environment', () => {
       expect(
         loadConfig({
           NODE_ENV: 'production', PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/var/lib/chat', RUN_PROJECTORS: 'false',
-          DEV_BOOTSTRAP: '0', PROJECTION_WAIT_TIMEOUT_MS: '2500', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'full',
+          DEV_BOOTSTRAP: '0', PROJECTION_WAIT_TIMEOUT_MS: '2500', COMMAND_RETRY_BUDGET_MS: '800', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'full',
           MAX_FILE_UPLOAD_SIZE_MIB: '100', MONGODB_DB: 'team',
         }),
       ).toMatchObject({
         env: 'production', port: 8080, host: '0.0.0.0', dataDir: '/var/lib/chat', runProjectors: false, devBootstrap: false,
-        projectionWaitTimeoutMs: 2500, logLevel: 'warn', sqliteSynchronous: 'full', maxFileUploadSizeMib: 100, mongodbDb: 'team',
+        projectionWaitTimeoutMs: 2500, commandRetryBudgetMs: 800, logLevel: 'warn', sqliteSynchronous: 'full', maxFileUploadSizeMib: 100, mongodbDb: 'team',
       });
       expect(loadConfig({ RUN_PROJECTORS: 'true', DEV_BOOTSTRAP: '1' })).toMatchObject({ runProjectors: true, devBootstrap: true });
     });
@@ -109,6 +110,7 @@ describe('configuration from the environment', () => {
       ['NODE_ENV', 'staging'],
       ['LOG_LEVEL', 'verbose'],
       ['PROJECTION_WAIT_TIMEOUT_MS', '5'],
+      ['COMMAND_RETRY_BUDGET_MS', '10'],
       ['MAX_FILE_UPLOAD_SIZE_MIB', '0'],
       ['LOG_FORMAT', 'colour'],
       ['METRICS_TOKEN', 'short'],

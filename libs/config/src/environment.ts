@@ -76,6 +76,13 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(100) @Max(120000)
   PROJECTION_WAIT_TIMEOUT_MS = 10000;
 
+  /**
+   * How long a command keeps retrying an append that another process beat it to (jittered
+   * backoff) before answering 503 with Retry-After (docs/consistency-boundaries.md).
+   */
+  @Transform(toInt) @IsInt() @Min(50) @Max(120000)
+  COMMAND_RETRY_BUDGET_MS = 5000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
 
@@ -171,6 +178,7 @@ export type AppConfig = {
   redisUrl: string;
   runProjectors: boolean;
   projectionWaitTimeoutMs: number;
+  commandRetryBudgetMs: number;
   logLevel: EnvironmentVariables['LOG_LEVEL'];
   logFormat: EnvironmentVariables['LOG_FORMAT'];
   /** /metrics: a bearer token (null: loopback only), and the dedicated listeners (port 0: none). */
@@ -218,6 +226,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     redisUrl: v.REDIS_URL,
     runProjectors: v.RUN_PROJECTORS,
     projectionWaitTimeoutMs: v.PROJECTION_WAIT_TIMEOUT_MS,
+    commandRetryBudgetMs: v.COMMAND_RETRY_BUDGET_MS,
     logLevel: v.LOG_LEVEL,
     logFormat: v.LOG_FORMAT,
     metrics: { token: v.METRICS_TOKEN ?? null, host: v.METRICS_HOST, port: v.METRICS_PORT, workerPort: v.WORKER_METRICS_PORT },

@@ -11,6 +11,7 @@ export * from './users/users.events';
 export * from './users/users.errors';
 export * from './users/users.rules';
 export * from './users/users.decider';
+export * from './users/user-profile.decider';
 export * from './realm/realm.decider';
 export * from './realm/realm-messaging-settings';
 export * from './shared/printable-text';

@@ -27,7 +27,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (response.headersSent) return;
     // Every credential failure tells the client how to authenticate (RFC 7235).
     if (error.httpStatus === 401) response.setHeader('WWW-Authenticate', 'Basic realm="team-chat"');
-    if (error instanceof RateLimitedError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    // A rate limit (429) or a busy server (503, ServerBusyError): when to try again, as Zulip's body field says too.
+    const retryAfter = error instanceof RateLimitedError ? error.retryAfterSeconds : error.extra['retry-after'];
+    if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
     if (error instanceof MethodNotAllowedError) response.setHeader('Allow', error.allowedMethods.join(', '));
     response.status(error.httpStatus).json({ result: 'error', msg: error.message, code: error.code, ...error.extra });
   }

@@ -7,6 +7,7 @@ import {
   subscriptionsStream,
   userSettingsStream,
   userStatusStream,
+  userProfileStream,
   usersStream,
 } from '@app/domain';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
@@ -129,6 +130,7 @@ export class StreamHistory {
       case 'user':
         return [
           { stream: usersStream(target.realmId), about: (d) => numberIn(d, ['userId', 'botId'], target.id) },
+          { stream: userProfileStream(target.id) },
           { stream: userSettingsStream(target.id) },
           { stream: userStatusStream(target.id) },
           { stream: customProfileValuesStream(target.id) },

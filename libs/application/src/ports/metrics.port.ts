@@ -11,6 +11,11 @@ export interface MetricsPort {
   eventStoreAppend(seconds: number): void;
   /** A scheduled message was delivered this long after its scheduled time. */
   scheduledDelivery(latenessSeconds: number): void;
+  /**
+   * A command's append found its stream moved on by another process: `retried` after a backoff, or
+   * `gave_up` past its time budget (answered 503; DeciderRunner, docs/consistency-boundaries.md).
+   */
+  commandConflict(outcome: 'retried' | 'gave_up'): void;
 }
 
 export const METRICS = Symbol('METRICS');
@@ -19,4 +24,5 @@ export const NO_METRICS: MetricsPort = {
   httpRequest() {},
   eventStoreAppend() {},
   scheduledDelivery() {},
+  commandConflict() {},
 };

@@ -12,7 +12,7 @@ import { openSqlite, SqliteEventStore, SqliteIdAllocator } from '@app/infrastruc
 import { makeTempDir, realmCreated } from '@app/testing';
 import type { EventStorePort } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
-import { ConcurrentModificationError } from './application.errors';
+import { ServerBusyError } from './application.errors';
 import { DeciderRunner } from './decider-runner';
 import { deterministicEventId } from './event-ids';
 
@@ -186,19 +186,131 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect((await registry()).map((e) => e.data.name)).toEqual(['First Acme']);
   });
 
-  it(`gives up after ${DeciderRunner.MAX_ATTEMPTS} attempts with ConcurrentModificationError (409)`, async () => {
+  /** A clock that only moves when the runner sleeps; jitter fixed at `jitter`. */
+  const fakeTimer = (jitter = 0.5) => {
+    const timer = { t: 0, sleeps: [] as number[], now: () => timer.t, jitter: () => jitter, sleep: async (ms: number) => void (timer.sleeps.push(ms), (timer.t += ms)) };
+    return timer;
+  };
+
+  it('retries a stream that stays busy for its time budget, with a jittered exponential backoff, then answers 503 REQUEST_TIMEOUT with Retry-After', async () => {
     const { store, stats } = withConcurrentWriter(events, Number.POSITIVE_INFINITY, (n) => realmCreated({ realmId: n, stringId: `busy${n}` }));
-    const runner = new DeciderRunner(store, new SequentialRandom());
+    const conflicts: string[] = [];
+    const runner = new DeciderRunner(store, new SequentialRandom(), undefined, undefined, undefined, { commandConflict: (outcome) => void conflicts.push(outcome) });
+    const timer = fakeTimer(0.5);
+    runner.timer = timer;
+    runner.retryPolicy = { budgetMs: 500, baseDelayMs: 10, maxDelayMs: 80 };
 
     const error = await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme')).catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(ConcurrentModificationError);
-    expect(error).toMatchObject({ code: 'CONCURRENT_MODIFICATION', httpStatus: 409 });
-    expect(DeciderRunner.MAX_ATTEMPTS).toBe(8);
-    expect(stats.appendAttempts).toBe(DeciderRunner.MAX_ATTEMPTS);
+    expect(error).toBeInstanceOf(ServerBusyError);
+    expect(error).toMatchObject({ code: 'REQUEST_TIMEOUT', httpStatus: 503, extra: { 'retry-after': 1 } });
+    expect((error as Error).message).toContain('The server is busy');
+    // Half of min(80, 10·2^(n-1)): 5, 10, 20, 40, then 40 a time until the next wait would pass 500 ms.
+    expect(timer.sleeps).toEqual([5, 10, 20, ...Array(11).fill(40)]);
+    expect(timer.t).toBe(475);
+    expect(stats.appendAttempts).toBe(timer.sleeps.length + 1);
+    // Reported for monitoring: each retry, then the give-up.
+    expect(conflicts).toEqual([...Array(14).fill('retried'), 'gave_up']);
+    // Only the interloper's appends landed.
     const stored = await registry();
-    expect(stored).toHaveLength(DeciderRunner.MAX_ATTEMPTS);
+    expect(stored).toHaveLength(stats.appendAttempts);
     expect(stored.every((e) => e.data.stringId.startsWith('busy'))).toBe(true);
+  });
+
+  it('a retry that finds the stream quiet within its budget succeeds, however many attempts it took', async () => {
+    const { store, stats } = withConcurrentWriter(events, 30, (n) => realmCreated({ realmId: n, stringId: `busy${n}` }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+    const timer = fakeTimer(0.1);
+    runner.timer = timer;
+    runner.retryPolicy = { budgetMs: 10_000, baseDelayMs: 2, maxDelayMs: 100 };
+
+    const result = await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+
+    expect(result.newEvents[0].data).toMatchObject({ realmId: 31, stringId: 'acme' });
+    expect(stats.appendAttempts).toBe(31);
+    expect(timer.t).toBeLessThan(10_000);
+  });
+
+  it('counts the budget in time, from its first attempt: a budget smaller than the first wait gives up after one attempt', async () => {
+    const { store, stats } = withConcurrentWriter(events, Number.POSITIVE_INFINITY, (n) => realmCreated({ realmId: n, stringId: `busy${n}` }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+    runner.timer = fakeTimer(0.99);
+    runner.retryPolicy = { budgetMs: 1, baseDelayMs: 10, maxDelayMs: 10 };
+    await expect(runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'))).rejects.toBeInstanceOf(ServerBusyError);
+    expect(stats.appendAttempts).toBe(1);
+  });
+
+  it('takes COMMAND_RETRY_BUDGET_MS from the configuration (5 s without one)', () => {
+    expect(new DeciderRunner(events, new SequentialRandom()).retryPolicy.budgetMs).toBe(5000);
+    expect(new DeciderRunner(events, new SequentialRandom(), undefined, undefined, { commandRetryBudgetMs: 1234 }).retryPolicy.budgetMs).toBe(1234);
+  });
+
+  it('serialises concurrent runs of one stream in this process: none conflicts, each decides on the one before', async () => {
+    let appends = 0;
+    let conflicts = 0;
+    const counting: EventStorePort = Object.create(events);
+    counting.appendToStream = async (streamId, toAppend, options) => {
+      appends += 1;
+      try {
+        return await events.appendToStream(streamId, toAppend, options);
+      } catch (error) {
+        conflicts += 1;
+        throw error;
+      }
+    };
+    const runner = new DeciderRunner(counting, new SequentialRandom());
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm(`org${i}`))));
+
+    expect(conflicts).toBe(0);
+    expect(appends).toBe(20);
+    // In the order asked: the i-th run saw the i runs before it.
+    expect(results.map((r) => r.newEvents[0].data)).toEqual(Array.from({ length: 20 }, (_, i) => expect.objectContaining({ realmId: i + 1, stringId: `org${i}` })));
+    expect(runner.locks.size).toBe(0);
+  });
+
+  it('runs on different streams do not wait for one another', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: EventStorePort = Object.create(events);
+    slow.readStream = async (streamId, options) => {
+      if (streamId === 'held-1') await held;
+      return events.readStream(streamId, options);
+    };
+    const runner = new DeciderRunner(slow, new SequentialRandom());
+    const blocked = runner.run(realmRegistryDecider, 'held-1', createRealm('a'));
+    await runner.run(realmRegistryDecider, 'free-1', createRealm('b'));
+    expect((await events.readStream('free-1')).events).toHaveLength(1);
+    expect((await events.readStream('held-1')).events).toHaveLength(0);
+    release();
+    await blocked;
+    expect(runner.locks.size).toBe(0);
+  });
+
+  it('read folds a stream for facts, appending nothing and not waiting for the stream\'s writers', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    expect(await runner.read(realmRegistryDecider, REALM_REGISTRY_STREAM)).toEqual(realmRegistryDecider.initialState());
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+    const head = await events.headPosition();
+    // A writer holds the stream; read does not queue behind it.
+    let release!: () => void;
+    const held = runner.locks.run(REALM_REGISTRY_STREAM, () => new Promise<void>((resolve) => (release = resolve)));
+    const state = await runner.read(realmRegistryDecider, REALM_REGISTRY_STREAM);
+    expect(state.nextRealmId).toBe(2);
+    release();
+    await held;
+    expect(await events.headPosition()).toBe(head);
+  });
+
+  it('a run that fails releases its stream for the next one', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom());
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+    const [refused, next] = await Promise.allSettled([
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme')),
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('lear')),
+    ]);
+    expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(RealmStringIdTakenError) });
+    expect(next).toMatchObject({ status: 'fulfilled' });
+    expect(runner.locks.size).toBe(0);
   });
 
   it('lets a domain error through without appending or retrying', async () => {
@@ -239,9 +351,13 @@ describe('DeciderRunner (SQLite event store)', () => {
     expect(reads).toBe(0);
     expect((await registry()).map((e) => e.data.stringId)).toEqual(['first']);
 
-    // The stream exists: the blind append conflicts, the retry folds the stream and applies the rules.
+    // The stream exists: the blind append conflicts, the retry folds the stream at once (no backoff:
+    // nobody raced it) and applies the rules.
+    const timer = fakeTimer();
+    counted.timer = timer;
     await counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('second'), {}, { newStream: true });
     expect(reads).toBe(1);
+    expect(timer.sleeps).toEqual([]);
     await expect(counted.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('first'), {}, { newStream: true })).rejects.toThrow(
       "Subdomain 'first' is already in use",
     );

@@ -11,10 +11,13 @@ import {
 } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
 import type { SnapshotStorePort } from '../ports/snapshot-store.port';
-import { EVENT_STORE, LOGGER, RANDOM, SNAPSHOT_STORE } from '../ports/tokens';
+import type { AppConfig } from '@app/config';
+import { APP_CONFIG, EVENT_STORE, LOGGER, RANDOM, SNAPSHOT_STORE } from '../ports/tokens';
+import { METRICS, type MetricsPort, NO_METRICS } from '../ports/metrics.port';
 import { UpcastingEventStore } from '../operations/event-upcasting';
 import { deterministicEventId } from './event-ids';
-import { ConcurrentModificationError } from './application.errors';
+import { ServerBusyError } from './application.errors';
+import { KeyedLock } from './keyed-lock';
 
 export type RunResult<E> = { newEvents: E[]; position: GlobalPosition | undefined };
 
@@ -34,6 +37,25 @@ export type RunOptions = {
 
 /** Where the runner reports snapshots it could not use (the app's pino logger). */
 export type SnapshotWarnings = { warn(details: Record<string, unknown>, message: string): void };
+
+/**
+ * How long a command keeps retrying appends that another process beat it to (in one process the
+ * stream's lock keeps them from happening): a budget in time, and a full-jitter exponential backoff
+ * between attempts (a random wait below min(maxDelayMs, baseDelayMs × 2^(attempt-1))), so that
+ * writers that collided do not collide again in step.
+ */
+export type RetryPolicy = { budgetMs: number; baseDelayMs: number; maxDelayMs: number };
+
+/** The retry's clock, sleep and jitter ([0, 1)); tests give a fake one. */
+export type RetryTimer = { now(): number; sleep(ms: number): Promise<void>; jitter(): number };
+
+export const DEFAULT_COMMAND_RETRY_BUDGET_MS = 5000;
+
+const realTimer: RetryTimer = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  jitter: () => Math.random(),
+};
 
 /** What one read of a stream gave: the folded state, the revision to append at, what was read. */
 type Loaded<S> = {
@@ -62,7 +84,14 @@ function snapshotJson(value: unknown): string {
 
 /**
  * The write path every command handler uses: read the stream, fold it, decide, append at the
- * revision that was read, and on a concurrent append start over (bounded).
+ * revision that was read, and on a concurrent append start over.
+ *
+ * Writers of one stream wait their turn (docs/consistency-boundaries.md): in this process a run
+ * holds the stream's lock (KeyedLock) from before its read until its append is done, so two
+ * commands of this process never race to one revision; only another process (the split layout,
+ * several API instances) can append in between. Then the run reads again after a jittered backoff,
+ * for as long as its time budget (COMMAND_RETRY_BUDGET_MS, counted from when it holds the lock)
+ * allows; past it the client gets 503 with Retry-After (ServerBusyError), never a conflict.
  *
  * Snapshots bound the read (docs/operations.md, "Command reads and snapshots"): for a decider with a SnapshotCodec the
  * runner starts from the stream's latest snapshot and reads only the events after it; whenever a
@@ -72,12 +101,16 @@ function snapshotJson(value: unknown): string {
  */
 @Injectable()
 export class DeciderRunner {
-  static readonly MAX_ATTEMPTS = 8;
   /** A read that folded this many events (or more) stores a snapshot. */
   static readonly SNAPSHOT_EVERY = 20;
 
   /** Tests set a smaller interval. */
   snapshotEvery = DeciderRunner.SNAPSHOT_EVERY;
+  retryPolicy: RetryPolicy;
+  /** Tests give a fake clock. */
+  timer: RetryTimer = realTimer;
+  /** One queue per stream id (per runner: one per process, as the split layout's applications each have theirs). */
+  readonly locks = new KeyedLock();
   private readonly versions = new WeakMap<object, string>();
 
   constructor(
@@ -85,7 +118,11 @@ export class DeciderRunner {
     @Inject(RANDOM) private readonly random: RandomPort,
     @Optional() @Inject(SNAPSHOT_STORE) private readonly snapshots?: SnapshotStorePort,
     @Optional() @Inject(LOGGER) private readonly logger?: SnapshotWarnings,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'commandRetryBudgetMs'>,
+    @Optional() @Inject(METRICS) private readonly metrics: Pick<MetricsPort, 'commandConflict'> = NO_METRICS,
+  ) {
+    this.retryPolicy = { budgetMs: config?.commandRetryBudgetMs ?? DEFAULT_COMMAND_RETRY_BUDGET_MS, baseDelayMs: 2, maxDelayMs: 100 };
+  }
 
   async run<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
@@ -94,7 +131,20 @@ export class DeciderRunner {
     metadata: Record<string, unknown> = {},
     options: RunOptions = {},
   ): Promise<RunResult<E>> {
+    // A stateless run appends at `any`: it never conflicts, so it needs no turn.
+    if (options.stateless) return this.attempt(decider, streamId, command, metadata, options);
+    return this.locks.run(streamId, () => this.attempt(decider, streamId, command, metadata, options));
+  }
+
+  private async attempt<C, E extends DomainEvent, S>(
+    decider: Decider<C, E, S>,
+    streamId: string,
+    command: C | ((state: S) => C),
+    metadata: Record<string, unknown>,
+    options: RunOptions,
+  ): Promise<RunResult<E>> {
     const commandId = this.commandId();
+    const started = this.timer.now();
     for (let attempt = 1; ; attempt++) {
       const { state, revision } = options.stateless
         ? { state: decider.initialState(), revision: 'any' as const }
@@ -110,11 +160,18 @@ export class DeciderRunner {
         const { position } = await this.store.appendToStream(streamId, this.toAppend(newEvents, commandId, streamId, expected, metadata), { expectedRevision: expected });
         return { newEvents, position };
       } catch (error) {
-        if (error instanceof StreamRevisionConflictError) {
-          if (attempt < DeciderRunner.MAX_ATTEMPTS) continue;
-          throw new ConcurrentModificationError();
+        if (!(error instanceof StreamRevisionConflictError)) throw error;
+        // A blind first append (newStream) found the stream there after all: no race, read it now.
+        if (attempt === 1 && options.newStream) continue;
+        const { budgetMs, baseDelayMs, maxDelayMs } = this.retryPolicy;
+        const delay = Math.floor(this.timer.jitter() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
+        if (this.timer.now() - started + delay > budgetMs) {
+          this.metrics.commandConflict('gave_up');
+          this.logger?.warn({ streamId, attempts: attempt, budgetMs }, 'command gave up: the stream stayed busy past its retry budget');
+          throw new ServerBusyError();
         }
-        throw error;
+        this.metrics.commandConflict('retried');
+        await this.timer.sleep(delay);
       }
     }
   }
@@ -150,6 +207,16 @@ export class DeciderRunner {
       if (!(error instanceof StreamRevisionConflictError) || taken === undefined) throw error;
       return { id: taken, ...(await this.run(decider, streamOf(taken), commandOf(taken), metadata)) };
     }
+  }
+
+  /**
+   * A stream's current state, folded (from its snapshot when there is one), appending nothing and
+   * taking no lock: facts for a command that appends to another stream (a human's rename on their
+   * own stream is checked against the users directory). Stale by the time the command appends if
+   * the stream moves on meanwhile, as any read-model fact is.
+   */
+  async read<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string): Promise<S> {
+    return (await this.load(decider, streamId)).state;
   }
 
   /** Time-ordered where the random source offers it, so the event ids are too (deterministicEventId). */

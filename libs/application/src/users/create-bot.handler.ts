@@ -11,6 +11,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateBotCommand } from './create-bot.command';
 import { API_KEY_LENGTH } from './passwords';
+import { UserQueries } from './user.queries';
 
 @CommandHandler(CreateBotCommand)
 export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
@@ -18,6 +19,7 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
     private readonly realms: RealmQueries,
+    private readonly users: UserQueries,
     @Inject(CLOCK) private readonly clock: ClockPort,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
@@ -44,6 +46,8 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
         ownerId,
         botDomain: botEmailDomain(realm.string_id, this.config.externalUrl),
         apiKey,
+        // A bot may not take an active human's name: their current names, from the read models.
+        activeHumanNames: await this.users.activeHumanNames(actor.realmId),
       },
     });
     await this.projections.waitFor(position);

@@ -91,6 +91,15 @@ export class UserQueries {
     return this.readStore.find<UserDocument>(USERS, { where, orderBy: byUserId });
   }
 
+  /**
+   * The full names of the organization's active humans: the fact the rules about bot names take
+   * them from (usersDecider's `activeHumanNames`), since humans rename themselves on their own streams.
+   */
+  async activeHumanNames(realmId: number): Promise<string[]> {
+    const humans = await this.readStore.find<UserDocument>(USERS, { where: { realm_id: realmId, is_bot: false, is_active: true } });
+    return humans.map((u) => u.full_name);
+  }
+
   countActive(realmId: number, options: { humansOnly?: boolean } = {}): Promise<number> {
     const where: Filter = { realm_id: realmId, is_active: true };
     if (options.humansOnly) where.is_bot = false;

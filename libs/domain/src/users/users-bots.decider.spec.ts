@@ -226,4 +226,35 @@ describe('users decider: bots', () => {
       given([...organization, helper]).when(regenerate(20, CORDELIA)).thenThrows(InsufficientPermissionError, 'Insufficient permission');
     });
   });
+
+  describe('bot names against the humans\' current names (activeHumanNames, from the read models)', () => {
+    // Humans rename themselves on user_profile-<userId>: the directory keeps the name from before.
+    const names = ['Desdemona', 'Iago', 'Prince Hamlet', 'Cordelia Lear'];
+    const withNames = (command: UsersCommand): UsersCommand => ({ ...command, data: { ...command.data, activeHumanNames: names } }) as UsersCommand;
+
+    it('a bot may not take a human\'s current name, which the directory does not know', () => {
+      given(organization).when(withNames(createBot({ fullName: 'Prince Hamlet' }))).thenThrows(BotNameInUseError, 'Name is already in use.');
+      given([...organization, helper]).when(withNames(rename(20, 'Prince Hamlet', HAMLET))).thenThrows(BotNameInUseError);
+    });
+
+    it('a bot may take a human\'s former name, which the directory still holds', () => {
+      given(organization).when(withNames(createBot({ fullName: 'King Hamlet' }))).thenMatches([{ type: 'UserCreated', data: { fullName: 'King Hamlet', isBot: true } }]);
+      given([...organization, helper]).when(withNames(rename(20, 'King Hamlet', HAMLET))).thenMatches([{ type: 'UserFullNameChanged', data: { newName: 'King Hamlet' } }]);
+    });
+
+    it('other bots\' names still come from the directory', () => {
+      given([...organization, helper]).when(withNames(createBot({ fullName: 'Hamlet helper' }))).thenThrows(BotNameInUseError);
+      const error = errorOf(
+        [...organization, helper, userDeactivated(20), botCreated(21, CORDELIA, 'Hamlet helper', 'other')],
+        withNames(reactivate(20, HAMLET)),
+      );
+      expect(error).toBeInstanceOf(BotNameInUseOnReactivationError);
+    });
+
+    it('a reactivated bot may not take a human\'s current name', () => {
+      const renamedTo = ['Desdemona', 'Iago', 'Hamlet helper', 'Cordelia Lear'];
+      const error = errorOf([...organization, helper, userDeactivated(20)], { ...reactivate(20, HAMLET), data: { ...reactivate(20, HAMLET).data, activeHumanNames: renamedTo } } as UsersCommand);
+      expect(error).toBeInstanceOf(BotNameInUseOnReactivationError);
+    });
+  });
 });

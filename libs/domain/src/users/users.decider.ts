@@ -43,7 +43,15 @@ export type CreateUser = {
   };
 };
 export type ChangeUserRole = { type: 'ChangeUserRole'; data: Meta & { userId: number; role: Role } };
-export type ChangeUserFullName = { type: 'ChangeUserFullName'; data: Meta & { userId: number; fullName: string } };
+/**
+ * Names of the organization's active humans, from the read models: since humans' renames live on
+ * their own `user_profile-<userId>` streams (users.streams.ts), the directory's copy of a human's
+ * name is the one from before; the rules about bot names ("a bot's name is unique among active
+ * accounts") take the current ones from here. Absent (older callers, the operator's tools), the
+ * directory's copy is used.
+ */
+type HumanNames = { activeHumanNames?: readonly string[] };
+export type ChangeUserFullName = { type: 'ChangeUserFullName'; data: Meta & HumanNames & { userId: number; fullName: string } };
 export type DeactivateUser = {
   type: 'DeactivateUser';
   data: Meta & {
@@ -57,7 +65,7 @@ export type DeactivateUser = {
     target?: 'user' | 'bot' | 'self' | 'any';
   };
 };
-export type ReactivateUser = { type: 'ReactivateUser'; data: Meta & { userId: number } };
+export type ReactivateUser = { type: 'ReactivateUser'; data: Meta & HumanNames & { userId: number } };
 export type RegenerateApiKey = { type: 'RegenerateApiKey'; data: Meta & { userId: number; apiKey: string } };
 export type ChangePassword = { type: 'ChangePassword'; data: Meta & { userId: number; passwordHash: string } };
 
@@ -69,7 +77,7 @@ export type ChangePassword = { type: 'ChangePassword'; data: Meta & { userId: nu
  */
 export type CreateBot = {
   type: 'CreateBot';
-  data: Meta & {
+  data: Meta & HumanNames & {
     userId: number;
     shortName: string;
     fullName: string;
@@ -108,9 +116,26 @@ const activeOwnerCount = (state: UsersDirectory) =>
   Object.values(state.users).filter((u) => u.isActive && !u.isBot && u.role === 'owner').length;
 const activeUserCount = (state: UsersDirectory) => Object.values(state.users).filter((u) => u.isActive).length;
 
-/** Zulip's check_bot_name_available: an active account (human or bot) already has exactly this name. */
-const activeNameTaken = (state: UsersDirectory, fullName: string) =>
-  Object.values(state.users).some((u) => u.isActive && u.fullName === fullName.trim());
+/**
+ * Zulip's check_bot_name_available: an active account (human or bot) already has exactly this
+ * name. Bots' names from the directory; humans' from `activeHumanNames` when given (HumanNames).
+ */
+const activeNameTaken = (state: UsersDirectory, fullName: string, activeHumanNames?: readonly string[]) => {
+  const name = fullName.trim();
+  if (activeHumanNames?.includes(name)) return true;
+  return Object.values(state.users).some((u) => u.isActive && (u.isBot || !activeHumanNames) && u.fullName === name);
+};
+
+/**
+ * Who may rename whom (update_user_backend, check_change_full_name): a user themselves, an
+ * administrator anyone, a bot's owner their bot. The target as the directory knows it; throws
+ * "No such user" or "Insufficient permission". Also used to rename a human on their own stream.
+ */
+export function renameTarget(state: UsersDirectory, actorId: number | null, userId: number): { isBot: boolean; fullName: string } {
+  const user = mustExist(state, userId);
+  if (actorId !== userId && !canAdminUser(privilegesOf(state, actorId), user)) throw new InsufficientPermissionError();
+  return { isBot: user.isBot, fullName: user.fullName };
+}
 
 const mustExist = (state: UsersDirectory, userId: number): UserState => {
   const user = state.users[userId];
@@ -176,7 +201,7 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
         const fullName = checkFullName(d.fullName);
         const email = botEmail(shortName, d.botDomain); // "Bad name or username"
         if (state.userIdByEmail[normalizeEmail(email)] !== undefined) throw new UsernameAlreadyInUseError();
-        if (activeNameTaken(state, fullName)) throw new BotNameInUseError();
+        if (activeNameTaken(state, fullName, d.activeHumanNames)) throw new BotNameInUseError();
         if (!Object.prototype.hasOwnProperty.call(BOT_TYPE_VALUES, d.botType)) throw new InvalidBotTypeError();
         // Zulip makes the requester the owner; the operator names one (an active human), or none for a system bot.
         if (d.ownerId === null) {
@@ -221,12 +246,12 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
       }
       case 'ChangeUserFullName': {
         const { userId } = command.data;
-        const user = mustExist(state, userId);
-        if (actorId !== userId && !canAdminUser(privilegesOf(state, actorId), user)) throw new InsufficientPermissionError();
+        renameTarget(state, actorId, userId);
+        const user = state.users[userId];
         const fullName = checkFullName(command.data.fullName);
         if (user.fullName === fullName) return [];
         // check_change_bot_full_name: a bot may not take a name an active account already has.
-        if (user.isBot && activeNameTaken(state, fullName)) throw new BotNameInUseError();
+        if (user.isBot && activeNameTaken(state, fullName, command.data.activeHumanNames)) throw new BotNameInUseError();
         return [{ type: 'UserFullNameChanged', data: { realmId, userId, oldName: user.fullName, newName: fullName, actorId, at } }];
       }
       case 'DeactivateUser': {
@@ -266,7 +291,7 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
         const user = mustExist(state, userId);
         if (!canAdminUser(privilegesOf(state, actorId), user)) throw new InsufficientPermissionError();
         if (user.isActive) throw new UserAlreadyActiveError();
-        if (user.isBot && activeNameTaken(state, user.fullName)) throw new BotNameInUseOnReactivationError(user.fullName);
+        if (user.isBot && activeNameTaken(state, user.fullName, command.data.activeHumanNames)) throw new BotNameInUseOnReactivationError(user.fullName);
         const events: UserEvent[] = [{ type: 'UserReactivated', data: { realmId, userId, actorId, at } }];
         // A bot whose owner is deactivated passes to the user who reactivates it.
         const owner = user.botOwnerId != null ? state.users[user.botOwnerId] : undefined;

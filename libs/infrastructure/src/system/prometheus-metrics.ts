@@ -1,5 +1,5 @@
 import type { MetricsPort } from '@app/application';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the gauges read when Prometheus scrapes (wired by the app: apps/api/src/metrics). */
 export type MetricsSources = {
@@ -30,6 +30,7 @@ export class PrometheusMetrics implements MetricsPort {
   private readonly httpChildren = new Map<string, { observe(value: number): void }>();
   private readonly appends: Histogram;
   private readonly lateness: Histogram;
+  private readonly conflicts: Counter;
 
   constructor() {
     const registers = [this.registry];
@@ -50,6 +51,12 @@ export class PrometheusMetrics implements MetricsPort {
       name: 'scheduled_message_delivery_lateness_seconds',
       help: 'How long after its scheduled time a scheduled message was delivered.',
       buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers,
+    });
+    this.conflicts = new Counter({
+      name: 'command_append_conflicts_total',
+      help: 'Appends that found their stream moved on by another process: retried, or gave up past COMMAND_RETRY_BUDGET_MS (503).',
+      labelNames: ['outcome'],
       registers,
     });
     const sources = () => this.sources;
@@ -158,6 +165,10 @@ export class PrometheusMetrics implements MetricsPort {
 
   scheduledDelivery(latenessSeconds: number): void {
     this.lateness.observe(latenessSeconds);
+  }
+
+  commandConflict(outcome: 'retried' | 'gave_up'): void {
+    this.conflicts.inc({ outcome });
   }
 
   get contentType(): string {

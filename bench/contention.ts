@@ -1,0 +1,362 @@
+/**
+ * Issue 38: N concurrent writers (N = 1, 4, 16, 64) of each contended operation, in one process
+ * and in the split layout (a worker and two API processes on one DATA_DIR, writers alternating
+ * between the APIs), every server a child process of the built dist (embedded set, a fresh
+ * development organization). For each layout, operation and N: requests, requests per second,
+ * p50 and p99 latency, and the count of answers other than 200 (with their codes).
+ *
+ * Targets: no answer other than 200 at any N, and throughput at N = 16 no lower than at N = 1.
+ *
+ * The operations, each a stream that many writers share (docs/consistency-boundaries.md):
+ *   rename          each writer (its own user) changes its own full name      users-<realm>
+ *   channel-create  each writer creates a new channel                         channels-<realm>
+ *   user-create     an administrator's writers create new users               users-<realm>
+ *   group-create    administrators' writers create new user groups            user_groups-<realm>
+ *   group-members   each writer adds or removes its user to/from one group    user_groups-<realm>
+ *   realm-settings  administrators' writers change the organization's description  realm-<realm>
+ *   subscriptions   each writer joins or leaves one channel                   subscriptions-<channel>
+ *   topic-edits     each writer edits its own message of one topic            message-<id> (one each)
+ *   reactions       each writer adds or removes its reaction to one message   message_reactions-<id>
+ *
+ *   npm run build && node dist/bench/contention.js [--seconds 2] [--writers 1,4,16,64] [--ops rename,reactions] [--layouts single,split]
+ *   (or node -r ./test/crash/register-swc.js bench/contention.ts …; the servers run from dist either way)
+ *
+ * Users are created with PASSWORD_HASH_COST=4 (bcrypt in JS blocks the event loop; at the default
+ * cost 12 user creation would measure bcrypt) and rate limits off (RATE_LIMIT_*_REQUESTS=0).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { type BenchResult, commandLine, emitResult, intArg, machineInfo, now, parseArgs, percentile, progress, type ResultRow, runMain, stringArg, tempDir } from './support';
+
+/** The repository: this file runs from dist/bench (npm run build) or from bench/ (register-swc). */
+const root = join(__dirname, '..', ...(__dirname.split(/[\\/]/).includes('dist') ? ['..'] : []));
+const args = parseArgs();
+const SECONDS = intArg(args, 'seconds', 2);
+const WRITERS = String(stringArg(args, 'writers', '1,4,16,64')).split(',').map(Number);
+const OPS_ARG = stringArg(args, 'ops', 'all');
+const LAYOUTS = String(stringArg(args, 'layouts', 'single,split')).split(',') as ('single' | 'split')[];
+const MAX_WRITERS = Math.max(...WRITERS);
+
+type Server = { name: string; child: ChildProcess };
+type Answer = { status: number; body: any };
+type Client = { port: number; auth: string };
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+function request(client: Client, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, params: Record<string, string> = {}): Promise<Answer> {
+  const form = new URLSearchParams(params).toString();
+  const inQuery = method === 'GET' || method === 'DELETE';
+  const url = inQuery && form ? `${path}?${form}` : path;
+  const headers: Record<string, string | number> = client.auth ? { authorization: `Basic ${client.auth}` } : {};
+  if (!inQuery) Object.assign(headers, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) });
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: client.port, method, path: url, agent, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        let body: any = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', reject);
+    if (!inQuery) req.write(form);
+    req.end();
+  });
+}
+
+async function ok(client: Client, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, params: Record<string, string> = {}): Promise<any> {
+  const r = await request(client, method, path, params);
+  if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r.body;
+}
+
+function startProcess(name: string, script: string, env: Record<string, string>): Server {
+  const child = spawn(process.execPath, [join(root, script)], {
+    cwd: root,
+    env: {
+      ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0',
+      WORKER_METRICS_PORT: '0', PASSWORD_HASH_COST: '4', ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { name, child };
+}
+
+async function devKey(port: number, email: string): Promise<string> {
+  const r = await request({ port, auth: '' }, 'POST', '/api/v1/dev_fetch_api_key', { username: email });
+  if (r.status !== 200) throw new Error(`dev_fetch_api_key ${email}: ${r.status}`);
+  return Buffer.from(`${email}:${r.body.api_key}`).toString('base64');
+}
+
+async function waitReady(port: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      await devKey(port, 'iago@zulip.com');
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`server on ${port} not ready`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** A running layout: its API ports, and per writer slot a user (with a client on each API). */
+type Layout = {
+  name: string;
+  servers: Server[];
+  ports: number[];
+  dir: { remove(): void };
+  /** The administrator on each API port. */
+  admin: Client[];
+  /** Writer w's user: its id and a client on each API port. */
+  users: { userId: number; on: Client[] }[];
+};
+
+let nextPort = 19_900 + Math.floor(Math.random() * 400);
+
+async function startLayout(kind: 'single' | 'split'): Promise<Layout> {
+  const dir = tempDir('contention');
+  const servers: Server[] = [];
+  const ports: number[] = [];
+  if (kind === 'single') {
+    const port = nextPort++;
+    servers.push(startProcess('api', 'dist/apps/api/src/main.js', { DATA_DIR: dir.path, PORT: String(port) }));
+    ports.push(port);
+  } else {
+    servers.push(startProcess('worker', 'dist/apps/worker/src/main.js', { DATA_DIR: dir.path }));
+    await new Promise((r) => setTimeout(r, 1500));
+    for (let i = 0; i < 2; i++) {
+      const port = nextPort++;
+      servers.push(startProcess(`api${i + 1}`, 'dist/apps/api/src/main.js', { DATA_DIR: dir.path, PORT: String(port), RUN_PROJECTORS: 'false', RUN_SCHEDULED_JOBS: 'false' }));
+      ports.push(port);
+      // The first one creates the development organization alone.
+      if (i === 0) await waitReady(port);
+    }
+  }
+  for (const port of ports) await waitReady(port);
+  const adminAuth = await devKey(ports[0], 'iago@zulip.com');
+  const admin = ports.map((port) => ({ port, auth: adminAuth }));
+  progress(`${kind}: creating ${MAX_WRITERS} writers' users`);
+  const users: Layout['users'] = [];
+  for (let w = 0; w < MAX_WRITERS; w++) {
+    const email = `writer${w}@zulip.com`;
+    const { user_id } = await ok(admin[0], 'POST', '/api/v1/users', { email, password: `writer-${w}-password`, full_name: `Writer ${w}` });
+    const auth = await devKey(ports[0], email);
+    users.push({ userId: user_id, on: ports.map((port) => ({ port, auth })) });
+  }
+  return { name: kind, servers, ports, dir, admin, users };
+}
+
+async function stopLayout(layout: Layout): Promise<void> {
+  await Promise.all(
+    layout.servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.child.exitCode !== null) return resolve();
+          s.child.once('exit', () => resolve());
+          s.child.kill('SIGTERM');
+        }),
+    ),
+  );
+  layout.dir.remove();
+}
+
+/**
+ * Whether writer w's last toggle (a reaction, a membership, a subscription) left it on: kept across
+ * the runs of one layout, since a run ends after whichever step its writer was at.
+ */
+const toggle = (ctx: Record<string, number>, w: number): boolean => {
+  const on = ctx[`on${w}`] === 1;
+  ctx[`on${w}`] = on ? 0 : 1;
+  return !on;
+};
+
+/** One operation: `prepare` once per layout (shared targets), then `step(writer, iteration, port index)`. */
+type Op = {
+  name: string;
+  stream: string;
+  prepare?: (layout: Layout) => Promise<Record<string, number>>;
+  step: (layout: Layout, ctx: Record<string, number>, w: number, i: number, p: number, tag: string) => Promise<Answer>;
+};
+
+const OPS: Op[] = [
+  {
+    name: 'rename',
+    stream: 'users-<realm>',
+    step: (l, _c, w, i, p, tag) => request(l.users[w].on[p], 'PATCH', '/api/v1/settings', { full_name: `Writer ${w} ${tag} ${i}` }),
+  },
+  {
+    name: 'channel-create',
+    stream: 'channels-<realm>',
+    step: (l, _c, w, i, p, tag) => request(l.users[w].on[p], 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: `c ${tag} ${w} ${i}` }]) }),
+  },
+  {
+    name: 'user-create',
+    stream: 'users-<realm>',
+    step: (l, _c, w, i, p, tag) => request(l.admin[p], 'POST', '/api/v1/users', { email: `u-${tag}-${w}-${i}@zulip.com`, password: 'bench-password', full_name: `U ${tag} ${w} ${i}` }),
+  },
+  {
+    name: 'group-create',
+    stream: 'user_groups-<realm>',
+    step: (l, _c, w, i, p, tag) => request(l.admin[p], 'POST', '/api/v1/user_groups/create', { name: `g ${tag} ${w} ${i}`, description: '', members: '[]' }),
+  },
+  {
+    name: 'group-members',
+    stream: 'user_groups-<realm>',
+    prepare: async (l) => {
+      const { group_id } = await ok(l.admin[0], 'POST', '/api/v1/user_groups/create', { name: 'contended group', description: '', members: '[]' });
+      return { groupId: group_id };
+    },
+    step: (l, c, w, _i, p) => request(l.admin[p], 'POST', `/api/v1/user_groups/${c.groupId}/members`, toggle(c, w) ? { add: `[${l.users[w].userId}]` } : { delete: `[${l.users[w].userId}]` }),
+  },
+  {
+    name: 'realm-settings',
+    stream: 'realm-<realm>',
+    step: (l, _c, w, i, p, tag) => request(l.admin[p], 'PATCH', '/api/v1/realm', { description: `described by ${tag} ${w} ${i}` }),
+  },
+  {
+    name: 'subscriptions',
+    stream: 'subscriptions-<channel>',
+    prepare: async (l) => {
+      await ok(l.admin[0], 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'contended channel' }]) });
+      return {};
+    },
+    step: (l, c, w, _i, p) =>
+      toggle(c, w)
+        ? request(l.users[w].on[p], 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'contended channel' }]) })
+        : request(l.users[w].on[p], 'DELETE', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify(['contended channel']) }),
+  },
+  {
+    name: 'topic-edits',
+    stream: 'message-<id> (one each)',
+    prepare: async (l) => {
+      await ok(l.admin[0], 'POST', '/api/v1/users/me/subscriptions', {
+        subscriptions: JSON.stringify([{ name: 'edited channel' }]),
+        principals: JSON.stringify(l.users.map((u) => u.userId)),
+      });
+      const ctx: Record<string, number> = {};
+      for (const [w, u] of l.users.entries()) {
+        ctx[`m${w}`] = (await ok(u.on[0], 'POST', '/api/v1/messages', { type: 'stream', to: 'edited channel', topic: 'one topic', content: `from writer ${w}` })).id;
+      }
+      return ctx;
+    },
+    step: (l, c, w, i, p, tag) => request(l.users[w].on[p], 'PATCH', `/api/v1/messages/${c[`m${w}`]}`, { content: `edit ${tag} ${i}` }),
+  },
+  {
+    name: 'reactions',
+    stream: 'message_reactions-<id>',
+    prepare: async (l) => {
+      const { id } = await ok(l.admin[0], 'POST', '/api/v1/messages', { type: 'stream', to: 'general', topic: 'react here', content: 'react to me' });
+      return { messageId: id };
+    },
+    step: (l, c, w, _i, p) => request(l.users[w].on[p], toggle(c, w) ? 'POST' : 'DELETE', `/api/v1/messages/${c.messageId}/reactions`, { emoji_name: 'thumbs_up' }),
+  },
+];
+
+type Measured = { layout: string; op: string; writers: number; requests: number; rps: number; p50: number; p99: number; failures: number; codes: string };
+
+/** N writers, each in a loop for SECONDS, writer w on API port w % ports. */
+let runs = 0;
+async function measure(layout: Layout, op: Op, ctx: Record<string, number>, writers: number): Promise<Measured> {
+  // Unique per run: the names and emails a creation takes are new in every run.
+  const tag = `${op.name}-${writers}-${++runs}`;
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  const started = now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      const p = w % layout.ports.length;
+      for (let i = 0; now() < deadline; i++) {
+        const t = now();
+        const r = await op.step(layout, ctx, w, i, p, tag);
+        latencies.push(now() - t);
+        if (r.status !== 200) {
+          const key = `${r.status} ${r.body?.code ?? ''}`.trim();
+          failures.set(key, (failures.get(key) ?? 0) + 1);
+          if (failures.get(key) === 1) progress(`  ${op.name} N=${writers}: ${key} ${JSON.stringify(r.body).slice(0, 200)}`);
+        }
+      }
+    }),
+  );
+  const elapsed = (now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+  return {
+    layout: layout.name, op: op.name, writers, requests: latencies.length, rps: latencies.length / elapsed,
+    p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: failed,
+    codes: [...failures.entries()].map(([k, v]) => `${k} ×${v}`).join(', '),
+  };
+}
+
+async function main(): Promise<void> {
+  const began = now();
+  const ops = OPS_ARG === 'all' ? OPS : OPS.filter((o) => String(OPS_ARG).split(',').includes(o.name));
+  const results: Measured[] = [];
+  const load: number[] = [];
+  for (const kind of LAYOUTS) {
+    progress(`starting ${kind}`);
+    const layout = await startLayout(kind);
+    try {
+      for (const op of ops) {
+        const ctx = (await op.prepare?.(layout)) ?? {};
+        for (const writers of WRITERS) {
+          load.push(loadavg()[0]);
+          const m = await measure(layout, op, ctx, writers);
+          progress(`${kind} ${op.name} N=${writers}: ${m.requests} requests, ${m.rps.toFixed(0)}/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, non-200 ${m.failures}`);
+          results.push(m);
+        }
+      }
+    } finally {
+      await stopLayout(layout);
+    }
+  }
+
+  const rows: ResultRow[] = results.map((m) => ({
+    metric: `${m.layout}, ${m.op}, N=${m.writers}`,
+    value: m.rps,
+    unit: 'req/s',
+    detail: `${m.requests} requests, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, non-200 ${m.failures}${m.codes ? ` (${m.codes})` : ''}`,
+  }));
+  const nonOk = results.reduce((a, m) => a + m.failures, 0);
+  const scaling = LAYOUTS.flatMap((kind) =>
+    ops.map((op) => {
+      const one = results.find((m) => m.layout === kind && m.op === op.name && m.writers === 1);
+      const sixteen = results.find((m) => m.layout === kind && m.op === op.name && m.writers === 16);
+      return { kind, op: op.name, met: !one || !sixteen || sixteen.rps >= one.rps };
+    }),
+  );
+  const result: BenchResult = {
+    name: 'contention',
+    title: 'Contended writes (issue 38): N concurrent writers per operation',
+    command: commandLine(),
+    params: { seconds: SECONDS, writers: WRITERS.join(','), ops: ops.map((o) => o.name).join(','), layouts: LAYOUTS.join(',') },
+    rows,
+    notes: [
+      `machine: ${machineInfo().cpu}, ${machineInfo().cores} cores, shared with other engineers' jobs; load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} during the runs`,
+      ...ops.map((o) => `${o.name}: ${o.stream}`),
+    ],
+    targets: [
+      { description: 'no answer other than 200 at any N, both layouts', met: nonOk === 0 },
+      ...scaling.map((s) => ({ description: `${s.kind} ${s.op}: throughput at N=16 ≥ at N=1`, met: s.met })),
+    ],
+    durationMs: now() - began,
+  };
+  emitResult(args, result);
+  process.stdout.write('\n| layout | operation | N | requests | req/s | p50 ms | p99 ms | non-200 |\n|---|---|---|---|---|---|---|---|\n');
+  for (const m of results) {
+    process.stdout.write(`| ${m.layout} | ${m.op} | ${m.writers} | ${m.requests} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.failures}${m.codes ? ` (${m.codes})` : ''} |\n`);
+  }
+  for (const t of result.targets!) process.stdout.write(`${t.met ? 'met    ' : 'NOT MET'}  ${t.description}\n`);
+}
+
+runMain(main);
