@@ -1,3 +1,4 @@
+import { ClientEventMappers } from '@app/application';
 import { ApiTestClient, expectSuccess } from '../support';
 
 /**
@@ -64,6 +65,21 @@ describe('live events of Notification Bot messages and channel moves', () => {
     expect(await messageIds('shiva')).toEqual([movedHere.id]);
     expect(await messageIds('cordelia')).toEqual([movedAway.id]);
     expect(await messageIds('iago')).toEqual([movedAway.id, movedHere.id].sort());
+  });
+
+  it('a message reaches its recipients when its sender lost access before it was mapped (the read models ran ahead)', async () => {
+    const secret = await createChannel('secret', ['iago', 'hamlet', 'cordelia'], { private: true });
+    const queue = await register('cordelia');
+    // Hold the reactor on an earlier event while the send and the sender's unsubscription are projected.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    api.app.get(ClientEventMappers).register('UserStatusChanged', async () => (await gate, []));
+    expectSuccess(await api.as('iago').post('/api/v1/users/me/status', { status_text: 'busy' }));
+    const messageId = await send('hamlet', secret, 'plans', 'for your eyes only');
+    expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify(['secret']) }));
+    release();
+    const received = (await events('cordelia', queue)).filter((e) => e.type === 'message');
+    expect(received.map((e) => e.message.id)).toEqual([messageId]);
   });
 
   it('a move to another channel keeping the topic sends orig_subject, not subject or topic_links (as Zulip)', async () => {
