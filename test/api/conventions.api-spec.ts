@@ -90,14 +90,19 @@ describe('API conventions', () => {
       expectError(await api.http.post('/API/v1/messages').type('form').send({ type: 'stream', to: 'x', topic: 't', content: 'c' }), 'Not Found', { status: 404, code: 'BAD_REQUEST' });
     });
 
-    it('answers a wrong method with 405 and the allowed methods, before authentication', async () => {
+    it('answers a wrong method with 405 and the allowed methods (HEAD last where there is GET, as rest_dispatch), before authentication', async () => {
       const response = await api.http.delete('/api/v1/server_settings');
       expectError(response, 'Method Not Allowed', { status: 405 });
-      expect(response.body.allowed_methods).toEqual(['GET']);
-      expect(response.headers.allow).toBe('GET');
+      expect(response.body.allowed_methods).toEqual(['GET', 'HEAD']);
+      expect(response.headers.allow).toBe('GET, HEAD');
       const register = await api.http.put('/api/v1/register');
       expect(register.status).toBe(405);
-      expect(register.body.allowed_methods).toEqual(['GET', 'POST']);
+      expect(register.body.allowed_methods).toEqual(['GET', 'POST', 'HEAD']);
+      const typing = await api.http.get('/api/v1/typing');
+      expectError(typing, 'Method Not Allowed', { status: 405 });
+      expect(typing.body.allowed_methods).toEqual(['POST']);
+      // HEAD is served where it is listed.
+      expect((await api.http.head('/api/v1/server_settings')).status).toBe(200);
     });
 
     it('refuses an oversized body with 413 in the envelope', async () => {

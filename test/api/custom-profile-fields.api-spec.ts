@@ -67,6 +67,15 @@ describe('custom profile fields', () => {
       expect(await create({ name: 'C', field_type: 1, display_in_profile_summary: false })).toEqual(expect.any(Number));
     });
 
+    it('shows a Paragraph field in the profile summary (feature level 476), created so or changed to it', async () => {
+      const bio = await create({ name: 'Bio', field_type: 2, display_in_profile_summary: true });
+      const about = await create({ name: 'About', field_type: 2 });
+      expectSuccess(await api.as('iago').patch(`${FIELDS}/${about}`, { display_in_profile_summary: true }));
+      const byId = new Map((await list()).map((f: { id: number }) => [f.id, f]));
+      expect(byId.get(bio)).toMatchObject({ type: 2, display_in_profile_summary: true });
+      expect(byId.get(about)).toMatchObject({ type: 2, display_in_profile_summary: true });
+    });
+
     it('accepts the multipart shape zulip-js sends', async () => {
       expectSuccess(await api.as('iago').postMultipart(FIELDS, { name: 'Phone', field_type: 1, required: true }));
       expect((await list())[0]).toMatchObject({ name: 'Phone', required: true });

@@ -49,3 +49,34 @@ describe('PATCH /users/{user_id} profile_data', () => {
     expect(await profileOf('cordelia')).toEqual({});
   });
 });
+
+/** get_users_backend / get_members_backend with include_custom_profile_fields (get_users_for_api). */
+describe('GET /users include_custom_profile_fields', () => {
+  let api: ApiTestClient;
+  beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia'] })));
+  afterAll(() => api.close());
+
+  const id = (name: string) => api.user(name).userId;
+
+  it("sends every human's profile_data ({} without values; bots none) only when asked, for the list and for one user", async () => {
+    const phone = expectSuccess(await api.as('iago').post('/api/v1/realm/profile_fields', { name: 'Phone', field_type: 1 })).id as number;
+    const mentor = expectSuccess(await api.as('iago').post('/api/v1/realm/profile_fields', { name: 'Mentor', field_type: 6 })).id as number;
+    expectSuccess(await api.as('iago').patch(`/api/v1/users/${id('hamlet')}`, { profile_data: [{ id: phone, value: '555' }, { id: mentor, value: [id('iago')] }] }));
+    expectSuccess(await api.as('iago').post('/api/v1/bots', { full_name: 'Helper', short_name: 'helper' }));
+    const hamletData = { [phone]: { value: '555', rendered_value: '<p>555</p>' }, [mentor]: { value: `[${id('iago')}]` } };
+
+    const { members } = expectSuccess(await api.as('cordelia').get('/api/v1/users', { include_custom_profile_fields: true }));
+    const byName = new Map((members as { full_name: string; profile_data?: unknown; is_bot: boolean }[]).map((m) => [m.full_name, m]));
+    expect(byName.get('King Hamlet')!.profile_data).toEqual(hamletData);
+    expect(byName.get('Cordelia Lear')!.profile_data).toEqual({});
+    expect(byName.get('Helper')).not.toHaveProperty('profile_data');
+
+    expect(expectSuccess(await api.as('cordelia').get(`/api/v1/users/${id('hamlet')}`, { include_custom_profile_fields: true })).user.profile_data).toEqual(hamletData);
+    expect(expectSuccess(await api.as('cordelia').get('/api/v1/users/hamlet@acme.test', { include_custom_profile_fields: true })).user.profile_data).toEqual(hamletData);
+
+    for (const params of [{}, { include_custom_profile_fields: false }]) {
+      for (const m of expectSuccess(await api.as('cordelia').get('/api/v1/users', params)).members) expect(m).not.toHaveProperty('profile_data');
+      expect(expectSuccess(await api.as('cordelia').get(`/api/v1/users/${id('hamlet')}`, params)).user).not.toHaveProperty('profile_data');
+    }
+  });
+});

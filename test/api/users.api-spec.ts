@@ -224,3 +224,37 @@ describe('users', () => {
     });
   });
 });
+
+/**
+ * A development server requires nothing of a password but that it is not empty
+ * (zproject/dev_settings.py: PASSWORD_MIN_LENGTH = 0, PASSWORD_MIN_GUESSES = 0), and says so in
+ * /register; elsewhere 6 characters (and Zulip's 10,000 guesses, not checked here).
+ */
+describe('password strength by environment', () => {
+  const register = async (api: ApiTestClient) => expectSuccess(await api.as('hamlet').post('/api/v1/register', { fetch_event_types: ['realm'] }));
+
+  it('in development: POST /users and PATCH /settings take any non-empty password', async () => {
+    const api = await ApiTestClient.start({ personas: ['iago', 'hamlet'], config: { env: 'development', devBootstrap: false } });
+    try {
+      const { user_id } = expectSuccess(await api.as('iago').post('/api/v1/users', { email: 'dev@acme.test', password: 'abc', full_name: 'Dev User' }));
+      expect(expectSuccess(await api.http.post('/api/v1/fetch_api_key').type('form').send({ username: 'dev@acme.test', password: 'abc' })).user_id).toBe(user_id);
+      await api.markEvents();
+      expectError(await api.as('iago').post('/api/v1/users', { email: 'empty@acme.test', password: '', full_name: 'Empty Password' }), 'The password is too weak.');
+      expect(await api.newEvents()).toEqual([]);
+      expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { old_password: 'hamlet-password', new_password: 'x' }));
+      expect(await register(api)).toMatchObject({ password_min_length: 0, password_min_guesses: 0 });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('elsewhere: at least 6 characters, as /register says', async () => {
+    const api = await ApiTestClient.start({ personas: ['iago', 'hamlet'] });
+    try {
+      expectError(await api.as('iago').post('/api/v1/users', { email: 'dev@acme.test', password: 'abc', full_name: 'Dev User' }), 'The password is too weak.');
+      expect(await register(api)).toMatchObject({ password_min_length: 6, password_min_guesses: 10000 });
+    } finally {
+      await api.close();
+    }
+  });
+});

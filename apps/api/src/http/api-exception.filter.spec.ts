@@ -56,7 +56,13 @@ describe('ApiExceptionFilter', () => {
   it('answers a method the path does not take with 405 and the allowed methods', () => {
     const { run } = harness([{ path: /^\/api\/v1\/drafts$/, methods: ['GET', 'POST'] }]);
     const captured = run(new NotFoundException('Cannot DELETE /api/v1/drafts'), { method: 'DELETE', path: '/api/v1/drafts' });
-    expect(captured).toMatchObject({ status: 405, headers: { allow: 'GET, POST' }, body: { msg: 'Method Not Allowed', allowed_methods: ['GET', 'POST'] } });
+    expect(captured).toMatchObject({ status: 405, headers: { allow: 'GET, POST, HEAD' }, body: { msg: 'Method Not Allowed', allowed_methods: ['GET', 'POST', 'HEAD'] } });
+  });
+
+  it('lists HEAD only where the path has GET (rest_dispatch)', () => {
+    const { run } = harness([{ path: /^\/api\/v1\/typing$/, methods: ['POST'] }]);
+    const captured = run(new NotFoundException('Cannot GET /api/v1/typing'), { method: 'GET', path: '/api/v1/typing' });
+    expect(captured).toMatchObject({ status: 405, headers: { allow: 'POST' }, body: { allowed_methods: ['POST'] } });
   });
 
   it('answers an unknown path with 404', () => {

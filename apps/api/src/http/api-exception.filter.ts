@@ -55,7 +55,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     return /^Cannot [A-Z]+ /.test(exception.message);
   }
 
-  /** Methods that would match this path: a wrong method is a 405 (checked before authentication). */
+  /**
+   * Methods that would match this path: a wrong method is a 405 (checked before authentication).
+   * As Zulip's rest_dispatch: a route with GET also answers HEAD (Express serves HEAD with the GET
+   * handler), listed last (`supported_methods.setdefault("HEAD", …)`). Zulip lists the others in
+   * the order its urls.py declares them; here they are sorted.
+   */
   private allowedMethods(path: string): string[] {
     const app = this.adapterHost.httpAdapter.getInstance() as { router?: { stack: RouterLayer[] } };
     const methods = new Set<string>();
@@ -63,6 +68,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (!layer.route || !layer.match(path)) continue;
       for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') methods.add(method.toUpperCase());
     }
-    return [...methods].sort();
+    const hasHead = methods.delete('HEAD') || methods.has('GET');
+    const sorted = [...methods].sort();
+    return hasHead ? [...sorted, 'HEAD'] : sorted;
   }
 }

@@ -1,20 +1,25 @@
-import { Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import {
+  APP_CONFIG,
   ChangeUserFullNameCommand,
   ChangeUserRoleCommand,
   CreateUserCommand,
+  CustomProfileFieldQueries,
   DeactivateUserCommand,
   formatOwnUser,
   formatUser,
   isSystemBot,
+  passwordPolicy,
+  type ProfileDataValue,
   ReactivateUserCommand,
   RemoveProfileDataCommand,
   UpdateProfileDataCommand,
   type UserDocument,
   UserQueries,
 } from '@app/application';
-import { checkFullName, DomainError, NoSuchUserError, roleFromValue } from '@app/domain';
+import type { AppConfig } from '@app/config';
+import { checkFullName, DomainError, isStrongEnoughPassword, NoSuchUserError, roleFromValue } from '@app/domain';
 import { CurrentUser, RequireRole } from '../http/auth.decorators';
 import { SerializedResult } from '../http/envelope';
 import { Params } from '../http/params/params.decorator';
@@ -26,30 +31,42 @@ import { CreateUserDto, DeactivateUserDto, GetUsersDto, UpdateUserDto } from './
 /** GET /users/me's answer by the caller's (frozen) user document. */
 const ownUsers = new WeakMap<UserDocument, SerializedResult>();
 
-/** Zulip's default minimum password length (settings.PASSWORD_MIN_LENGTH). */
-const PASSWORD_MIN_LENGTH = 6;
-
 /** ≈ zerver/views/users.py */
 @Controller('api/v1/users')
 export class UsersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly users: UserQueries,
+    private readonly profileFields: CustomProfileFieldQueries,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * get_users_for_api's include_custom_profile_fields: every human's `profile_data` (`{}` without
+   * values; bots get none), or nothing when not asked.
+   */
+  private async profileDataOf(realmId: number, include: boolean | undefined): Promise<((userId: number) => Record<string, ProfileDataValue>) | null> {
+    if (include !== true) return null;
+    const byUser = await this.profileFields.profileData(realmId);
+    return (userId) => (byUser.get(userId) ?? {}) as Record<string, ProfileDataValue>;
+  }
 
   @Get()
   @Summary('All users of the organization, bots and deactivated accounts included (not the system bots).')
-  async list(@CurrentUser() { actor }: AuthenticatedUser, @Params() _params: GetUsersDto) {
+  async list(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: GetUsersDto) {
     // The organization's users; the system bots are Zulip's cross-realm bots, not members.
-    const users = await this.users.list(actor.realmId);
-    return { members: users.filter((user) => !isSystemBot(user)).map((user) => formatUser(user, actor)) };
+    const [users, profileData] = await Promise.all([this.users.list(actor.realmId), this.profileDataOf(actor.realmId, params.include_custom_profile_fields)]);
+    return {
+      members: users.filter((user) => !isSystemBot(user)).map((user) => formatUser(user, actor, profileData ? { profileData: profileData(user.user_id) } : {})),
+    };
   }
 
   @Post()
   @RequireRole('administrator')
   @Summary('Create a user (administrators).')
   async create(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: CreateUserDto) {
-    if (params.password.length < PASSWORD_MIN_LENGTH) throw new DomainError('The password is too weak.');
+    // create_user_backend's check_password_strength (any non-empty password on a development server).
+    if (!isStrongEnoughPassword(params.password, passwordPolicy(this.config).minLength)) throw new DomainError('The password is too weak.');
     const { userId } = await this.commands.execute(
       new CreateUserCommand({ actor }, { email: params.email, fullName: params.full_name, role: 'member', password: params.password }),
     );
@@ -78,12 +95,13 @@ export class UsersController {
   /** Zulip routes `users/<int:user_id>` and `users/<email>` apart; one path parameter serves both here. */
   @Get(':user')
   @Summary('One user, by id or by email address.')
-  async one(@CurrentUser() { actor }: AuthenticatedUser, @Param('user') key: string, @Params() _params: GetUsersDto) {
+  async one(@CurrentUser() { actor }: AuthenticatedUser, @Param('user') key: string, @Params() params: GetUsersDto) {
     const user = /^[0-9]+$/.test(key)
       ? await this.users.byId(actor.realmId, intPathParam(key))
       : await this.users.byEmail(actor.realmId, key);
     if (!user) throw new NoSuchUserError();
-    return { user: formatUser(user, actor) };
+    const profileData = await this.profileDataOf(actor.realmId, params.include_custom_profile_fields);
+    return { user: formatUser(user, actor, profileData ? { profileData: profileData(user.user_id) } : {}) };
   }
 
   @Patch(':user_id')

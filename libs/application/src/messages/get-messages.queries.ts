@@ -213,8 +213,21 @@ export class MessageQueries {
     if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
     const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
     if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
-    const [message] = await this.formatDocs(viewer, [doc], new Map([[messageId, flags ?? null]]), { applyMarkdown: options.applyMarkdown, allowEmptyTopicName: options.allowEmptyTopicName });
+    const [message] = await this.formatDocs(viewer.realm_id, [doc], new Map([[messageId, flags ?? null]]), { applyMarkdown: options.applyMarkdown, allowEmptyTopicName: options.allowEmptyTopicName });
     return { message, raw_content: doc.content };
+  }
+
+  /**
+   * The message as a `message` event carries it (formatted as GET /messages formats it), with no
+   * access check: the client-event mapper of a send delivers it to the recipients the send named,
+   * whoever sent it (Notification Bot posts into private channels it is not subscribed to). Null
+   * when it is gone (deleted before the mapper ran).
+   */
+  async deliveredMessage(realmId: number, messageId: number): Promise<ApiMessage | null> {
+    const [doc] = await this.documents([messageId]);
+    if (!doc || doc.realm_id !== realmId) return null;
+    const [message] = await this.formatDocs(realmId, [doc], new Map([[messageId, null]]), { applyMarkdown: true, allowEmptyTopicName: true });
+    return message;
   }
 
   /**
@@ -301,10 +314,10 @@ export class MessageQueries {
     const docs = await this.readStore.getMany<MessageDocument>(MESSAGES, matches.map((m) => String(m.id)));
     const byId = new Map(docs.map((d) => [d.doc.id, d.doc]));
     const ordered = matches.map((m) => byId.get(m.id)).filter((d): d is MessageDocument => d !== undefined);
-    return this.formatDocs(viewer, ordered, new Map(matches.map((m) => [m.id, m.flags])), params);
+    return this.formatDocs(viewer.realm_id, ordered, new Map(matches.map((m) => [m.id, m.flags])), params);
   }
 
-  private async formatDocs(viewer: UserDocument, docs: MessageDocument[], flags: Map<number, number | null>, params: Pick<GetMessagesParams, 'applyMarkdown' | 'allowEmptyTopicName'>) {
+  private async formatDocs(realmId: number, docs: MessageDocument[], flags: Map<number, number | null>, params: Pick<GetMessagesParams, 'applyMarkdown' | 'allowEmptyTopicName'>) {
     const userIds = new Set<number>();
     for (const doc of docs) {
       userIds.add(doc.sender_id);
@@ -315,10 +328,10 @@ export class MessageQueries {
     const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => locations.get(d.id)?.streamId ?? d.stream_id!))];
     const [users, channels, realm, reactions, linkifiers, submessages] = await Promise.all([
       this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
-      this.channels.byIds(viewer.realm_id, channelIds),
-      this.realms.byId(viewer.realm_id),
+      this.channels.byIds(realmId, channelIds),
+      this.realms.byId(realmId),
       this.reactions.forMessages(docs.map((d) => d.id)),
-      this.linkifiers.facts(viewer.realm_id),
+      this.linkifiers.facts(realmId),
       this.submessages.forMessages(docs.map((d) => d.id)),
     ]);
     const context = {

@@ -75,15 +75,15 @@ export class MessagesClientEvents implements AreaClientEvents {
 
   /**
    * do_send_messages: one event per recipient with their flags; the sending queue (local echo)
-   * also gets `local_message_id`. The message is formatted as GET /messages formats it.
+   * also gets `local_message_id`. The message is formatted as GET /messages formats it, checked
+   * against nobody's access: the recipients are those the send decided, and the sender need not
+   * be one of them (Notification Bot's notices in private channels it is not subscribed to).
    */
   private async messageSent(e: Recorded<MessageSent>): Promise<ClientEventDelivery[]> {
     const d = e.data;
-    const sender = await this.users.byId(d.realmId, d.senderId);
-    if (!sender) return [];
-    const actor = { realmId: d.realmId, userId: d.senderId, role: sender.role_name, isBot: sender.is_bot };
-    const { message } = await this.messages.getMessage(actor, d.messageId, { applyMarkdown: true, allowEmptyTopicName: true });
-    const { flags: _senderFlags, ...shared } = message as typeof message & { flags?: string[] };
+    const message = await this.messages.deliveredMessage(d.realmId, d.messageId);
+    if (!message) return [];
+    const { flags: _flags, ...shared } = message;
     const read = new Set(d.readUserIds);
     const mentioned = new Set(d.mentionedUserIds);
     const topicWildcard = new Set(d.topicWildcardMentionedUserIds);
@@ -233,8 +233,9 @@ export class MessagesClientEvents implements AreaClientEvents {
    * do_update_message, move part: `update_message` to those who keep or gain rows, and
    * `delete_message` of the moved messages to those who lose them (they lost access). Zulip's
    * shape: `propagate_mode` and the old channel (`stream_id`, `stream_name`) for every move,
-   * `new_stream_id` when the channel changed, `orig_subject`/`subject`/`topic_links` when the
-   * topic changed, and the content fields when the same edit changed the content.
+   * `new_stream_id` and `orig_subject` when the channel changed (zulip-flutter's move parser
+   * requires `orig_subject` for any move), `orig_subject`/`subject`/`topic_links` when the topic
+   * changed, and the content fields when the same edit changed the content.
    */
   private async moved(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
@@ -252,7 +253,7 @@ export class MessagesClientEvents implements AreaClientEvents {
       propagate_mode: d.propagateMode,
       stream_id: d.origStreamId,
       stream_name: origChannel?.name ?? '',
-      ...(d.streamId !== d.origStreamId ? { new_stream_id: d.streamId } : {}),
+      ...(d.streamId !== d.origStreamId ? { new_stream_id: d.streamId, orig_subject: d.origTopic } : {}),
       ...(d.topic !== d.origTopic ? { orig_subject: d.origTopic, subject: d.topic, topic_links: topicLinks(d.topic, await this.linkifiers.facts(d.realmId)) } : {}),
       ...(content ? contentFields(content) : {}),
     });

@@ -5,6 +5,7 @@ import { SystemGroupIds } from '../channels/system-group-ids';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from './realm.queries';
 import { APP_CONFIG } from '../ports/tokens';
+import { passwordPolicy } from '../users/passwords';
 
 /**
  * The organization settings this server does not let administrators change (yet), at Zulip's
@@ -87,8 +88,6 @@ const SERVER_PROPERTIES = {
   server_generation: 0,
   zulip_plan_is_not_limited: true,
   upgrade_text_for_wide_organization_logo: '',
-  password_min_length: 6,
-  password_min_guesses: 10000,
   server_inline_image_preview: true,
   server_inline_url_embed_preview: false,
   server_avatar_changes_disabled: false,
@@ -163,6 +162,8 @@ export class RealmsRegisterSections implements AreaRegisterSections {
       realm_date_created: realm.date_created,
       realm_authentication_methods: { Email: { enabled: true, available: true }, Dev: { enabled: this.config.env === 'development', available: true } },
       development_environment: this.config.env === 'development',
+      password_min_length: passwordPolicy(this.config).minLength,
+      password_min_guesses: passwordPolicy(this.config).minGuesses,
       server_emoji_data_url: `${url}/static/generated/emoji/emoji_api.json`,
       // The legacy forms of two group / policy settings, still sent and read by clients (the mobile app).
       realm_wildcard_mention_policy: WILDCARD_MENTION_POLICY[groups.can_mention_many_users_group] ?? 5,

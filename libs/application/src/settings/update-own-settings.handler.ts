@@ -23,6 +23,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { AuthenticationService } from '../users/authentication.service';
 import { ChangeUserFullNameCommand } from '../users/change-user-full-name.command';
 import { ChangeUserPasswordCommand } from '../users/change-user-password.command';
+import { passwordPolicy } from '../users/passwords';
 import { UserQueries } from '../users/user.queries';
 import type { UserDocument } from '../users/user.documents';
 import { EmailChangeChecks } from './email-change.checks';
@@ -83,7 +84,7 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
       if (error instanceof DomainError) throw new WrongPasswordError();
       throw error;
     }
-    if (!isStrongEnoughPassword(newPassword)) throw new NewPasswordTooWeakError();
+    if (!isStrongEnoughPassword(newPassword, passwordPolicy(this.config).minLength)) throw new NewPasswordTooWeakError();
   }
 
   /** do_start_email_change_process: the pending change, and the link (logged outside production, where no mail is sent). */

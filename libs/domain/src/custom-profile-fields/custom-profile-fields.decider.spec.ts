@@ -66,9 +66,9 @@ describe('customProfileFieldsDecider', () => {
       given([summaryField(1, 'A')]).when(create({ displayInProfileSummary: true })).thenMatches([{ data: { displayInProfileSummary: true } }]);
     });
 
-    it('never shows Long text or Users fields in the summary', () => {
+    it('never shows Users fields in the summary; Long text (Paragraph) ones since feature level 476', () => {
       given([]).when(create({ fieldType: 6, displayInProfileSummary: true })).thenThrows(ProfileFieldError, 'Field type not supported for display in profile summary.');
-      given([]).when(create({ fieldType: 2, displayInProfileSummary: true })).thenThrows(ProfileFieldError, 'Field type not supported for display in profile summary.');
+      given([]).when(create({ fieldType: 2, displayInProfileSummary: true })).thenMatches([{ type: 'CustomProfileFieldCreated', data: { fieldType: 2, displayInProfileSummary: true } }]);
     });
 
     it('uses only Short text and External account fields for user matching', () => {
@@ -150,7 +150,8 @@ describe('customProfileFieldsDecider', () => {
 
     it('checks the merged configuration', () => {
       given([phone]).when(update({ name: ' ' })).thenThrows(ProfileFieldError, 'Label cannot be blank.');
-      given([profileFieldCreated({ fieldId: 1, fieldType: 2, name: 'Bio' })]).when(update({ displayInProfileSummary: true })).thenThrows(ProfileFieldError, 'Field type not supported for display in profile summary.');
+      given([profileFieldCreated({ fieldId: 1, fieldType: 6, name: 'Mentor' })]).when(update({ displayInProfileSummary: true })).thenThrows(ProfileFieldError, 'Field type not supported for display in profile summary.');
+      given([profileFieldCreated({ fieldId: 1, fieldType: 2, name: 'Bio' })]).when(update({ displayInProfileSummary: true })).thenMatches([{ type: 'CustomProfileFieldUpdated', data: { new: { fieldType: 2, displayInProfileSummary: true } } }]);
     });
 
     it('lets a default external account change only its summary display', () => {

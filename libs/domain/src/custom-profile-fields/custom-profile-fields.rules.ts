@@ -40,7 +40,8 @@ export function checkProfileFieldDraft(draft: ProfileFieldDraft): void {
   validateFieldData(draft.fieldType, draft.fieldData);
   if (!isDefaultExternalField(draft.fieldType, draft.fieldData)) checkNameAndHint(draft.name, draft.hint);
   if (!isFieldType(draft.fieldType)) fail('Invalid field type.');
-  if (draft.displayInProfileSummary && (draft.fieldType === FIELD_TYPES.LONG_TEXT || draft.fieldType === FIELD_TYPES.USER)) {
+  // Paragraph (Long text) fields may be shown there since feature level 476; Users fields never.
+  if (draft.displayInProfileSummary && draft.fieldType === FIELD_TYPES.USER) {
     fail('Field type not supported for display in profile summary.');
   }
   if (draft.useForUserMatching && draft.fieldType !== FIELD_TYPES.SHORT_TEXT && draft.fieldType !== FIELD_TYPES.EXTERNAL_ACCOUNT) {

@@ -79,6 +79,12 @@ describe('check_password_strength', () => {
     expect(isStrongEnoughPassword('abcde')).toBe(false);
     expect(isStrongEnoughPassword('x'.repeat(101))).toBe(false);
   });
+
+  it('with a minimum of 0 (a development server) takes anything from 1 character, never the empty password', () => {
+    expect(isStrongEnoughPassword('a', 0)).toBe(true);
+    expect(isStrongEnoughPassword('', 0)).toBe(false);
+    expect(isStrongEnoughPassword('x'.repeat(101), 0)).toBe(false);
+  });
 });
 
 describe('resolveTargetUsers', () => {

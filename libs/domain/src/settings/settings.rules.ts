@@ -50,8 +50,13 @@ export function checkSettableForOthers(property: string): void {
   }
 }
 
-/** zproject/backends.py check_password_strength, without zxcvbn: PASSWORD_MIN_LENGTH 6, at most 100 characters. */
+/**
+ * zproject/backends.py check_password_strength, without zxcvbn: never empty, at least
+ * PASSWORD_MIN_LENGTH (6; 0 on a development server, zproject/dev_settings.py, which also sets
+ * PASSWORD_MIN_GUESSES to 0), at most 100 characters.
+ */
 export const PASSWORD_MIN_LENGTH = 6;
+export const DEVELOPMENT_PASSWORD_MIN_LENGTH = 0;
 export const PASSWORD_MAX_LENGTH = 100;
-export const isStrongEnoughPassword = (password: string): boolean =>
-  [...password].length >= PASSWORD_MIN_LENGTH && [...password].length <= PASSWORD_MAX_LENGTH;
+export const isStrongEnoughPassword = (password: string, minLength: number = PASSWORD_MIN_LENGTH): boolean =>
+  password !== '' && [...password].length >= minLength && [...password].length <= PASSWORD_MAX_LENGTH;
