@@ -388,7 +388,7 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     const hamlet = api.user('hamlet').userId;
     const snapshot = snapshots.get('hamlet')!;
     const channel = snapshot.subscriptions[0] ?? { stream_id: 1, name: 'x' };
-    const model = new FlutterAppModel(hamlet, { ...snapshot, subscriptions: [channel], streams: [] }, 't');
+    const model = new FlutterAppModel(hamlet, { ...snapshot, subscriptions: [channel], streams: [], realm_empty_topic_display_name: undefined }, 't');
     const message = (id: number, extra: Record<string, unknown> = {}) => ({
       id: 900 + id, type: 'message', flags: [],
       message: { id, type: 'stream', stream_id: channel.stream_id, subject: 'x', content: '<p>a</p>', content_type: 'text/html', is_me_message: false, sender_id: hamlet, reactions: [], submessages: [], ...extra },
@@ -413,7 +413,7 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     model.apply({ id: 12, type: 'muted_users', muted_users: [{ id: 1 }, { id: 1 }] });
     const rules = model.problems.map((p) => p.replace(/^t: /, '').split(':')[0]);
     expect(rules.sort()).toEqual([
-      'channel-store', 'channel-store', 'channel-store', 'dm-recipients', 'dm-recipients', 'message-event-no-match', 'move-data', 'muted-users', 'poll', 'poll', 'reactions',
+      'channel-store', 'channel-store', 'channel-store', 'dm-recipients', 'realm-empty-topic', 'dm-recipients', 'message-event-no-match', 'move-data', 'muted-users', 'poll', 'poll', 'reactions',
       'unread-read-flag', 'unread-read-flag', 'update-message-ids', 'update-message-move',
     ].sort());
     // The known bug's shape is caught by the decoders too (a channel move without orig_subject).

@@ -110,6 +110,12 @@ export const APP_RULES: AppRule[] = [
     what: '/register: queue_id present, the self-user in realm_users / realm_non_active_users / cross_realm_bots',
   },
   {
+    id: 'realm-empty-topic',
+    file: 'model/realm.dart',
+    anchors: ['assert(_realmEmptyTopicDisplayName != null);'],
+    what: '/register: realm_empty_topic_display_name present (feature level 334 and later)',
+  },
+  {
     id: 'channel-store',
     file: 'model/channel.dart',
     anchors: [
@@ -306,9 +312,10 @@ const isSortedWithoutDuplicates = (ids: number[]) => ids.every((id, i) => i === 
 const reactionKey = (r: Json) => `${r.reaction_type} ${r.emoji_code} ${r.user_id}`;
 const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'];
 
-/** The checks of the app's /register handling (PerAccountStore.fromInitialSnapshot and the snapshot classes). */
+/** The checks of the app's /register handling (PerAccountStore.fromInitialSnapshot, RealmStoreImpl and the snapshot classes). */
 export function checkSnapshot(snapshot: Json, selfUserId: number): string[] {
   const problems: string[] = [];
+  if (snapshot.realm_empty_topic_display_name == null) problems.push('realm-empty-topic: realm_empty_topic_display_name missing');
   if (snapshot.queue_id == null) problems.push('snapshot-self: queue_id missing ("bad initial snapshot: missing queueId")');
   const users = [...(snapshot.realm_users ?? []), ...(snapshot.realm_non_active_users ?? []), ...(snapshot.cross_realm_bots ?? [])];
   if (!users.some((u: Json) => u.user_id === selfUserId)) problems.push('snapshot-self: the self-user is in none of realm_users, realm_non_active_users, cross_realm_bots');
