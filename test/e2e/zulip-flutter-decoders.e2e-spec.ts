@@ -7,7 +7,7 @@ import { PUSH_KEY, TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { DartDecoders } from '../support/dart-decoders';
 import { APP_RULES, FlutterAppModel, missingAnchors } from '../support/flutter-app-model';
-import { coverageWorkload, randomWorkload } from '../replay/workload';
+import { coverageWorkload, randomWorkload, seeded } from '../replay/workload';
 
 /**
  * The Zulip mobile app (zulip-flutter) decodes every response and event with strict decoders
@@ -170,6 +170,33 @@ async function movesAndEdits(api: ApiTestClient): Promise<void> {
   await ok(api.as('iago').patch(`/api/v1/streams/${wittenberg}`, { new_name: 'Wittenberg University' }));
   await ok(api.as('cordelia').delete('/api/v1/users/me/subscriptions', { subscriptions: ['Wittenberg University'] }));
   await send('iago', 'Wittenberg University', 'studies', 'after Cordelia left');
+  // Then a seeded mix of the same between the three channels (FLUTTER_MOVES_SEED to try others).
+  const random = seeded(Number(process.env.FLUTTER_MOVES_SEED ?? 39));
+  const channels = [elsinore, secret, wittenberg];
+  const topics = ['journeys', 'the mousetrap', '✔ the mousetrap', 'studies', ''];
+  const sent: number[] = [];
+  let moves = 0;
+  for (let i = 0; i < 40; i++) {
+    const dice = random.next();
+    if (sent.length < 3 || dice < 0.35) {
+      const to = random.pick(channels);
+      const sender = to === wittenberg ? random.pick(['iago', 'hamlet', 'polonius']) : random.pick(['iago', 'hamlet']);
+      sent.push((await ok(api.as(sender).post('/api/v1/messages', { type: 'stream', to, topic: random.pick(topics.slice(0, 4)), content: `mix ${i}` }))).id as number);
+    } else if (dice < 0.75) {
+      const target = random.next() < 0.5 ? { stream_id: random.pick(channels) } : { stream_id: random.pick(channels), topic: random.pick(topics) };
+      const r = await api.as('iago').patch(`/api/v1/messages/${random.pick(sent)}`, { ...target, propagate_mode: random.pick(['change_one', 'change_later', 'change_all']), send_notification_to_old_thread: random.next() < 0.3, send_notification_to_new_thread: random.next() < 0.3 });
+      // "Nothing to change" and the like are part of the mix; a server error is not.
+      if (r.status !== 200) expect(r.status).toBe(400);
+      else moves++;
+    } else if (dice < 0.9) {
+      const r = await api.as('iago').patch(`/api/v1/messages/${random.pick(sent)}`, { content: `edited ${i}` });
+      if (r.status !== 200) expect(r.status).toBe(400);
+    } else {
+      await ok(api.as('hamlet').post('/api/v1/messages/flags', { messages: JSON.stringify([random.pick(sent)]), op: random.pick(['add', 'remove']), flag: 'read' }));
+    }
+  }
+  process.stderr.write(`zulip-flutter moves mix: ${moves} moves\n`);
+  expect(moves).toBeGreaterThan(5);
 }
 
 function exportLibApi(): { dir: string; commit: string } | { skip: string } {
