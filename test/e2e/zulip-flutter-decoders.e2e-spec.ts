@@ -6,7 +6,7 @@ import type request from 'supertest';
 import { PUSH_KEY, TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { DartDecoders } from '../support/dart-decoders';
-import { APP_RULES, FlutterAppModel, missingAnchors } from '../support/flutter-app-model';
+import { APP_RULES, FlutterAppModel, missingAnchors, popularEmojiCodes } from '../support/flutter-app-model';
 import { coverageWorkload, randomWorkload, seeded } from '../replay/workload';
 
 /**
@@ -390,7 +390,9 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     let compared = 0;
     const applied = new Map<string, number>();
     for (const [name, events] of queueEvents) {
-      const model = new FlutterAppModel(api.user(name).userId, snapshots.get(name)!, name);
+      const policies = (decoders.enumMaps.get('_$UserTopicVisibilityPolicyEnumMap') ?? []).filter((v) => v !== null);
+      expect(policies).toEqual([0, 1, 2, 3]);
+      const model = new FlutterAppModel(api.user(name).userId, snapshots.get(name)!, name, policies);
       for (const event of events) model.apply(event);
       for (const [kind, n] of model.applied) applied.set(kind, (applied.get(kind) ?? 0) + n);
       problems.push(...model.problems);
@@ -438,9 +440,10 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     model.apply({ id: 10, type: 'subscription', op: 'add', subscriptions: [{ stream_id: 424242, name: 'unknown' }] });
     model.apply({ id: 11, type: 'stream', op: 'update', stream_id: channel.stream_id, name: 'not the old name', property: 'name', value: 'z' });
     model.apply({ id: 12, type: 'muted_users', muted_users: [{ id: 1 }, { id: 1 }] });
+    model.apply({ id: 13, type: 'user_topic', stream_id: channel.stream_id, topic_name: 'x', last_updated: 1, visibility_policy: 4 });
     const rules = model.problems.map((p) => p.replace(/^t: /, '').split(':')[0]);
     expect(rules.sort()).toEqual([
-      'channel-store', 'channel-store', 'channel-store', 'dm-recipients', 'realm-empty-topic', 'dm-recipients', 'message-event-no-match', 'move-data', 'muted-users', 'poll', 'poll', 'reactions',
+      'channel-store', 'channel-store', 'channel-store', 'dm-recipients', 'realm-empty-topic', 'dm-recipients', 'message-event-no-match', 'move-data', 'muted-users', 'poll', 'poll', 'reactions', 'user-topic-policy',
       'unread-read-flag', 'unread-read-flag', 'update-message-ids', 'update-message-move',
     ].sort());
     // The known bug's shape is caught by the decoders too (a channel move without orig_subject).
@@ -487,6 +490,10 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     const emojiData = await api.http.get(new URL(snapshot.server_emoji_data_url).pathname);
     expect(emojiData.status).toBe(200);
     check('GET server_emoji_data_url', 'ServerEmojiData', emojiData.body);
+    // flutter-app-model.ts `popular-emoji`: the app's emoji picker starts with these, by code.
+    const popular = popularEmojiCodes(join(dir, 'lib'));
+    expect(popular.length).toBeGreaterThanOrEqual(6);
+    expect(popular.filter((code) => !(code in emojiData.body.code_to_names))).toEqual([]);
     expect(problems).toEqual([]);
   });
 

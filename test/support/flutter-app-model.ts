@@ -116,6 +116,18 @@ export const APP_RULES: AppRule[] = [
     what: '/register: realm_empty_topic_display_name present (feature level 334 and later)',
   },
   {
+    id: 'user-topic-policy',
+    file: 'model/channel.dart',
+    anchors: ['if (visibilityPolicy == UserTopicVisibilityPolicy.unknown) {', 'if (_warnInvalidVisibilityPolicy(visibilityPolicy)) {'],
+    what: 'user_topics / user_topic: a visibility_policy the app knows (its _$UserTopicVisibilityPolicyEnumMap, read from the source), else TODO(log) and ignored',
+  },
+  {
+    id: 'popular-emoji',
+    file: 'model/emoji.dart',
+    anchors: ['if (names == null) continue;', 'final emojiUnicode = tryParseEmojiCodeToUnicode(emojiCode)!;'],
+    what: 'server_emoji_data_url: names for each of the app\'s popular emoji codes (the `check(...)` list, read from the source), else TODO(log) and left out of the emoji picker',
+  },
+  {
     id: 'channel-store',
     file: 'model/channel.dart',
     anchors: [
@@ -165,6 +177,13 @@ export const APP_RULES: AppRule[] = [
     what: 'reaction add / remove applied to the message (remove of an absent reaction: TODO(log))',
   },
 ];
+
+/** emoji.dart `_popularEmojiCodesList`: the codes of its `check('<code>', '<emoji>')` entries. */
+export function popularEmojiCodes(libDir: string): string[] {
+  const src = readFileSync(join(libDir, 'model/emoji.dart'), 'utf8');
+  const list = /_popularEmojiCodesList = \(\(\) \{([\s\S]*?)\}\)\(\);/.exec(src)?.[1] ?? '';
+  return [...list.matchAll(/check\('([0-9a-f-]+)',/g)].map((m) => m[1]);
+}
 
 /** The rules whose anchors are no longer in the app's source: each to be looked at again. */
 export function missingAnchors(libDir: string): string[] {
@@ -342,8 +361,11 @@ export class FlutterAppModel {
     readonly selfUserId: number,
     snapshot: Json,
     private readonly label: string,
+    /** The visibility policies the app knows (_$UserTopicVisibilityPolicyEnumMap but its null `unknown`). */
+    private readonly userTopicPolicies: unknown[] = [0, 1, 2, 3],
   ) {
     for (const p of checkSnapshot(snapshot, selfUserId)) this.problem(p);
+    for (const t of snapshot.user_topics ?? []) this.checkPolicy(t.visibility_policy, `/register user_topics ${t.stream_id} "${t.topic_name}"`);
     // channel.dart ChannelStoreImpl: subscriptions, then the other channels /register lists.
     for (const s of snapshot.subscriptions ?? []) {
       this.streams.set(s.stream_id, s.name);
@@ -351,6 +373,10 @@ export class FlutterAppModel {
     }
     for (const s of snapshot.streams ?? []) if (!this.streams.has(s.stream_id)) this.streams.set(s.stream_id, s.name);
     for (const kind of ['streams', 'dms', 'huddles'] as const) for (const item of snapshot.unread_msgs?.[kind] ?? []) for (const id of item.unread_message_ids) this.unread.add(id);
+  }
+
+  private checkPolicy(policy: unknown, what: string) {
+    if (!this.userTopicPolicies.includes(policy)) this.problem(`user-topic-policy: ${what}: visibility_policy ${JSON.stringify(policy)} (TODO(log) in the app: ignored)`);
   }
 
   private problem(p: string) {
@@ -399,6 +425,9 @@ export class FlutterAppModel {
         return this.onStream(event, at);
       case 'subscription':
         return this.onSubscription(event, at);
+      case 'user_topic':
+        this.checkPolicy(event.visibility_policy, at);
+        return;
       case 'muted_users': {
         const ids = (event.muted_users as Json[]).map((u) => u.id as number).sort((a, b) => a - b);
         if (!isSortedWithoutDuplicates(ids)) this.problem(`muted-users: ${at}: a user twice in ${JSON.stringify(ids)}`);
