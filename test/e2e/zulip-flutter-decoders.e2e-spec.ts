@@ -440,10 +440,13 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     model.apply({ id: 10, type: 'subscription', op: 'add', subscriptions: [{ stream_id: 424242, name: 'unknown' }] });
     model.apply({ id: 11, type: 'stream', op: 'update', stream_id: channel.stream_id, name: 'not the old name', property: 'name', value: 'z' });
     model.apply({ id: 12, type: 'muted_users', muted_users: [{ id: 1 }, { id: 1 }] });
+    model.apply({ id: 14, type: 'realm_user', op: 'update', person: { user_id: 424242, full_name: 'x' } });
+    model.apply({ id: 15, type: 'user_group', op: 'add_members', group_id: 424242, user_ids: [hamlet] });
+    model.apply({ id: 16, type: 'channel_folder', op: 'reorder', order: [424242] });
     model.apply({ id: 13, type: 'user_topic', stream_id: channel.stream_id, topic_name: 'x', last_updated: 1, visibility_policy: 4 });
     const rules = model.problems.map((p) => p.replace(/^t: /, '').split(':')[0]);
     expect(rules.sort()).toEqual([
-      'channel-store', 'channel-store', 'channel-store', 'dm-recipients', 'realm-empty-topic', 'dm-recipients', 'message-event-no-match', 'move-data', 'muted-users', 'poll', 'poll', 'reactions', 'user-topic-policy',
+      'channel-store', 'channel-store', 'channel-store', 'dm-recipients', 'known-entities', 'known-entities', 'known-entities', 'realm-empty-topic', 'dm-recipients', 'message-event-no-match', 'move-data', 'muted-users', 'poll', 'poll', 'reactions', 'user-topic-policy',
       'unread-read-flag', 'unread-read-flag', 'update-message-ids', 'update-message-move',
     ].sort());
     // The known bug's shape is caught by the decoders too (a channel move without orig_subject).

@@ -116,6 +116,30 @@ export const APP_RULES: AppRule[] = [
     what: '/register: realm_empty_topic_display_name present (feature level 334 and later)',
   },
   {
+    id: 'known-entities',
+    file: 'model/user.dart',
+    anchors: ['final user = _users[event.userId];', 'return; // TODO log'],
+    what: 'realm_user update of a user the app knows (from /register or realm_user add)',
+  },
+  {
+    id: 'known-entities',
+    file: 'model/user_group.dart',
+    anchors: ['// TODO(log) if group not found', 'final group = _expectGroup(event.groupId);'],
+    what: 'user_group update / add_members / remove_members / add_subgroups / remove_subgroups of a group the app knows',
+  },
+  {
+    id: 'known-entities',
+    file: 'model/saved_snippet.dart',
+    anchors: ['assert(_savedSnippets[savedSnippet.id]!.dateCreated == savedSnippet.dateCreated);'],
+    what: 'saved_snippets update of a snippet the app knows, with its date_created unchanged',
+  },
+  {
+    id: 'known-entities',
+    file: 'model/channel.dart',
+    anchors: ['if (channelFolder == null) return;', 'if (channelFolder == null) continue;'],
+    what: 'channel_folder update / reorder of folders the app knows',
+  },
+  {
     id: 'user-topic-policy',
     file: 'model/channel.dart',
     anchors: ['if (visibilityPolicy == UserTopicVisibilityPolicy.unknown) {', 'if (_warnInvalidVisibilityPolicy(visibilityPolicy)) {'],
@@ -352,6 +376,11 @@ export class FlutterAppModel {
   private readonly messages = new Map<number, AppMessage>();
   /** The Unreads model: ids of the unread messages (old_unreads_missing is false on a fresh organization). */
   private readonly unread = new Set<number>();
+  /** Users, user groups, saved snippets (id -> date_created) and channel folders the app knows. */
+  private readonly users = new Set<number>();
+  private readonly groups = new Set<number>();
+  private readonly snippets = new Map<number, number>();
+  private readonly folders = new Set<number>();
   /** Where the app would assert, throw or log about what the server sent: `rule: what`. */
   readonly problems: string[] = [];
   /** How many of each event kind went through `apply` (for the caller's coverage checks). */
@@ -366,6 +395,10 @@ export class FlutterAppModel {
   ) {
     for (const p of checkSnapshot(snapshot, selfUserId)) this.problem(p);
     for (const t of snapshot.user_topics ?? []) this.checkPolicy(t.visibility_policy, `/register user_topics ${t.stream_id} "${t.topic_name}"`);
+    for (const u of [...(snapshot.realm_users ?? []), ...(snapshot.realm_non_active_users ?? []), ...(snapshot.cross_realm_bots ?? [])]) this.users.add(u.user_id);
+    for (const g of snapshot.realm_user_groups ?? []) this.groups.add(g.id);
+    for (const x of snapshot.saved_snippets ?? []) this.snippets.set(x.id, x.date_created);
+    for (const f of snapshot.channel_folders ?? []) this.folders.add(f.id);
     // channel.dart ChannelStoreImpl: subscriptions, then the other channels /register lists.
     for (const s of snapshot.subscriptions ?? []) {
       this.streams.set(s.stream_id, s.name);
@@ -427,6 +460,28 @@ export class FlutterAppModel {
         return this.onSubscription(event, at);
       case 'user_topic':
         this.checkPolicy(event.visibility_policy, at);
+        return;
+      case 'realm_user':
+        if (event.op === 'add') this.users.add(event.person.user_id);
+        else if (event.op === 'remove') this.users.delete(event.person.user_id);
+        else if (event.op === 'update' && !this.users.has(event.person.user_id)) this.problem(`known-entities: ${at}: updates user ${event.person.user_id}, unknown to the app`);
+        return;
+      case 'user_group':
+        if (event.op === 'add') this.groups.add(event.group.id);
+        else if (event.op === 'remove') this.groups.delete(event.group_id);
+        else if (!this.groups.has(event.group_id)) this.problem(`known-entities: ${at}: group ${event.group_id}, unknown to the app`);
+        return;
+      case 'saved_snippets':
+        if (event.op === 'add') this.snippets.set(event.saved_snippet.id, event.saved_snippet.date_created);
+        else if (event.op === 'remove') this.snippets.delete(event.saved_snippet_id);
+        else if (event.op === 'update' && this.snippets.get(event.saved_snippet.id) !== event.saved_snippet.date_created) {
+          this.problem(`known-entities: ${at}: snippet ${event.saved_snippet.id} date_created ${event.saved_snippet.date_created}, the app has ${this.snippets.get(event.saved_snippet.id)}`);
+        }
+        return;
+      case 'channel_folder':
+        if (event.op === 'add') this.folders.add(event.channel_folder.id);
+        else if (event.op === 'update' && !this.folders.has(event.channel_folder_id)) this.problem(`known-entities: ${at}: folder ${event.channel_folder_id}, unknown to the app`);
+        else if (event.op === 'reorder') for (const id of event.order) if (!this.folders.has(id)) this.problem(`known-entities: ${at}: orders folder ${id}, unknown to the app`);
         return;
       case 'muted_users': {
         const ids = (event.muted_users as Json[]).map((u) => u.id as number).sort((a, b) => a - b);
