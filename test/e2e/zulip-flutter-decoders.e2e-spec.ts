@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type request from 'supertest';
 import { PUSH_KEY, TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
@@ -383,6 +383,18 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
     process.stderr.write(`zulip-flutter hand-written rules modelled: ${APP_RULES.map((r) => r.id).join(' ')}\n`);
     // A missing anchor means the app changed those lines: re-read them and update the model.
     expect(missingAnchors(join(dir, 'lib'))).toEqual([]);
+    // Not vacuous: an app whose message.dart lost its update_message assert is noticed.
+    const changed = mkdtempSync(join(tmpdir(), 'zulip-flutter-changed-'));
+    try {
+      for (const file of new Set(APP_RULES.map((r) => r.file))) {
+        mkdirSync(dirname(join(changed, file)), { recursive: true });
+        const text = readFileSync(join(dir, 'lib', file), 'utf8');
+        writeFileSync(join(changed, file), file === 'model/message.dart' ? text.replace('assert(event.messageIds.contains(event.messageId)', 'assert(true') : text);
+      }
+      expect(missingAnchors(changed)).toEqual(['update-message-ids: lib/model/message.dart no longer has assert(event.messageIds.contains(event.messageId)']);
+    } finally {
+      rmSync(changed, { recursive: true, force: true });
+    }
   });
 
   it("each queue's events, applied in order as the app's stores apply them, raise none of the app's asserts or logs, and leave every message as the server then answers it", async () => {
