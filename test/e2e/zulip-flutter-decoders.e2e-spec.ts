@@ -6,7 +6,7 @@ import type request from 'supertest';
 import { PUSH_KEY, TINY_PNG } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { DartDecoders } from '../support/dart-decoders';
-import { APP_RULES, FlutterAppModel, missingAnchors, popularEmojiCodes } from '../support/flutter-app-model';
+import { APP_RULES, appErrorOf, FlutterAppModel, missingAnchors, popularEmojiCodes } from '../support/flutter-app-model';
 import { coverageWorkload, randomWorkload, seeded } from '../replay/workload';
 
 /**
@@ -476,6 +476,24 @@ describeWithApp('zulip-flutter decodes what the server sends (lib/api decoders, 
       't: message 3: the app holds it (no delete_message), the server refuses it',
       't: message 4: the app holds it (no delete_message), the server refuses it',
     ]);
+  });
+
+  it("the app's error handling (core.dart, store.dart): a lost queue is BAD_EVENT_QUEUE_ID, a refusal a ZulipApiException", async () => {
+    const as = api.as('hamlet');
+    const lost = await as.get('/api/v1/events', { queue_id: 'no-such-queue', last_event_id: -1 });
+    expect(appErrorOf(lost.status, lost.body)).toBe('ZulipApiException BAD_EVENT_QUEUE_ID');
+    // A few refusals of the requests the app makes: each a ZulipApiException, never malformed.
+    const refused = [
+      await as.patch('/api/v1/messages/999999', { content: 'x' }),
+      await as.post('/api/v1/messages', { type: 'channel', to: 999999, topic: 't', content: 'x' }),
+      await as.post('/api/v1/messages/flags', { messages: '[1]', op: 'add', flag: 'no-such-flag' }),
+      await as.post('/api/v1/submessage', { message_id: 999999, msg_type: 'widget', content: '{}' }),
+      await api.http.get('/api/v1/users/me').auth('hamlet@acme.test', 'wrong-key'),
+    ];
+    for (const r of refused) expect(`${r.status} ${appErrorOf(r.status, r.body)}`).toMatch(/^4\d\d ZulipApiException [A-Z_]+$/);
+    // Not vacuous: what the app would call malformed.
+    expect(appErrorOf(400, { result: 'error', code: 5, msg: 'x' })).toBe('MalformedServerResponseException');
+    expect(appErrorOf(404, 'Not Found')).toBe('MalformedServerResponseException');
   });
 
   it('the other responses the app decodes (lib/api/route/*.dart, with its parameters) decode', async () => {

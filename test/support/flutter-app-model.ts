@@ -82,6 +82,22 @@ export const APP_RULES: AppRule[] = [
     what: 'Submessage.parseSubmessagesJson, WidgetData.fromJson, PollEventSubmessage.fromJson, PollVoteEventSubmessage key check',
   },
   {
+    id: 'error-envelope',
+    file: 'api/core.dart',
+    anchors: [
+      "if (json != null && json['result'] == 'error' && json['code'] is String? && json['msg'] is String) {",
+      "code: (json.remove('code') as String?) ?? 'BAD_REQUEST',",
+      'return MalformedServerResponseException(',
+    ],
+    what: 'a 4xx answer is {result: "error", msg: string, code: string or absent}, else MalformedServerResponseException',
+  },
+  {
+    id: 'error-envelope',
+    file: 'model/store.dart',
+    anchors: ["case ZulipApiException(code: 'BAD_EVENT_QUEUE_ID'):", "assert(debugLog('Lost event queue for $store.  Replacing…'));"],
+    what: 'a lost event queue is a 4xx with code BAD_EVENT_QUEUE_ID (the app registers again quietly; any other error is reported as unexpected)',
+  },
+  {
     id: 'propagate-mode',
     file: 'api/model/model.dart',
     anchors: ['static PropagateMode fromRawString(String raw) => _byRawString[raw]!;'],
@@ -251,6 +267,15 @@ export function popularEmojiCodes(libDir: string): string[] {
   const src = readFileSync(join(libDir, 'model/emoji.dart'), 'utf8');
   const list = /_popularEmojiCodesList = \(\(\) \{([\s\S]*?)\}\)\(\);/.exec(src)?.[1] ?? '';
   return [...list.matchAll(/check\('([0-9a-f-]+)',/g)].map((m) => m[1]);
+}
+
+/** core.dart _makeApiException: what the app makes of an answer that is not a 200 (`ZulipApiException` with its code, or not). */
+export function appErrorOf(status: number, body: unknown): string {
+  const json = body as Json | null;
+  if (status >= 400 && status <= 499) {
+    if (json && json.result === 'error' && (json.code === undefined || json.code === null || typeof json.code === 'string') && typeof json.msg === 'string') return `ZulipApiException ${json.code ?? 'BAD_REQUEST'}`;
+  } else if (status >= 500 && status <= 599) return 'Server5xxException';
+  return 'MalformedServerResponseException';
 }
 
 /** The rules whose anchors are no longer in the app's source: each to be looked at again. */
