@@ -609,7 +609,8 @@ export class FlutterAppModel {
       // The app cannot decode this event at all (the decoder check reports it too): it drops the whole
       // GET /events answer and registers again. Modelled on with the topic the app knew, to go on checking.
       this.problem(`move-data: ${at}: moves to channel ${newStreamId} without orig_subject (UpdateMessageMoveData.tryParseFromJson: \`origTopic!\`)`);
-      origTopic = message?.topic ?? null;
+      // (Every moved message was in the same topic: any of them the app knows tells it.)
+      origTopic = ids.map((id) => this.messages.get(id)?.topic).find((t) => t != null) ?? null;
     }
     const newTopic = event.subject ?? origTopic;
     const moved = !(newStreamId === origStreamId && newTopic === origTopic) && origStreamId !== null && origTopic !== null;
