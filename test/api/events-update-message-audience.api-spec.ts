@@ -5,7 +5,9 @@ import { ApiTestClient, expectSuccess } from '../support';
  * flags, and, in a channel whose history is public to subscribers, its subscribers without a row
  * (subscribed after the message was sent, or after it was moved in), with flags ["read"]: the
  * mobile app holds such messages (fetched from the channel's history) and otherwise keeps showing
- * them in their old topic. Found by the zulip-flutter app-model check (test/e2e).
+ * them in their old topic. And who loses a message moved to another channel: every subscriber of
+ * the old channel, past ones included, not subscribed to the new one. Found by the zulip-flutter
+ * app-model check (test/e2e).
  */
 describe('update_message reaches the subscribers of a channel with shared history', () => {
   let api: ApiTestClient;
@@ -51,6 +53,21 @@ describe('update_message reaches the subscribers of a channel with shared histor
     expectSuccess(await api.as('hamlet').patch(`/api/v1/messages/${messageId}`, { content: 'second' }));
     expectSuccess(await api.as('hamlet').patch(`/api/v1/messages/${messageId}`, { topic: 'schemes', propagate_mode: 'change_all' }));
     expect(await events('cordelia', cordelia)).toEqual([]);
+  });
+
+  it('a move to a private channel: a past subscriber of the old channel (her own message) loses it, as a current one does: delete_message, and GET /messages no longer lists it', async () => {
+    const verona = await channel('Verona');
+    const secret = await channel('Secret', { invite_only: true });
+    await subscribe('cordelia', 'Verona');
+    const messageId = expectSuccess(await api.as('cordelia').post('/api/v1/messages', { type: 'stream', to: verona, topic: 'plans', content: 'mine' })).id as number;
+    expectSuccess(await api.as('cordelia').delete('/api/v1/users/me/subscriptions', { subscriptions: ['Verona'] }));
+    const listed = async () => (expectSuccess(await api.as('cordelia').get('/api/v1/messages', { narrow: '[]', anchor: 'newest', num_before: 10, num_after: 0 })).messages as { id: number }[]).map((m) => m.id);
+    expect(await listed()).toEqual([messageId]);
+    const cordelia = await register('cordelia');
+    expectSuccess(await api.as('iago').patch(`/api/v1/messages/${messageId}`, { stream_id: secret, propagate_mode: 'change_one', send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+    expect(await events('cordelia', cordelia)).toEqual([{ type: 'delete_message', message_ids: [messageId] }]);
+    expect(await listed()).toEqual([]);
+    expect((await api.as('cordelia').get(`/api/v1/messages/${messageId}`)).status).toBe(400);
   });
 
   it('a move to another public channel: the new channel\'s subscribers without a row get it, but not a guest subscribed to the new channel only', async () => {
