@@ -208,6 +208,40 @@ describe('subscriptions', () => {
     });
   });
 
+  describe('POST: the stream create of a channel the subscriber could not see (the mobile app adds subscriptions to channels it knows)', () => {
+    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['stream', 'subscription'] })).queue_id as string;
+    const kinds = async (who: string, queueId: string) =>
+      (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, any>[])
+        .map((e) => `${e.type}/${e.op}${e.streams ? ` ${e.streams.map((c: { name: string }) => c.name).join()}` : ''}${e.subscriptions ? ` ${e.subscriptions.map((c: { name: string }) => c.name).join()}` : ''}`);
+
+    it('a new private channel: its member subscribers get stream create before their subscription add; administrators once', async () => {
+      const [hamlet, cordelia, iago] = [await register('hamlet'), await register('cordelia'), await register('iago')];
+      expectSuccess(await subscribe('hamlet', ['secrets'], { invite_only: true, principals: JSON.stringify([id('hamlet'), id('iago')]) }));
+      expect(await kinds('hamlet', hamlet)).toEqual(['stream/create secrets', 'subscription/add secrets']);
+      expect(await kinds('iago', iago)).toEqual(['stream/create secrets', 'subscription/add secrets']);
+      expect(await kinds('cordelia', cordelia)).toEqual([]);
+    });
+
+    it('an existing private channel: a member added later gets stream create first; the others a peer_add', async () => {
+      expectSuccess(await subscribe('hamlet', ['secrets'], { invite_only: true }));
+      const cordelia = await register('cordelia');
+      const hamlet = await register('hamlet');
+      expectSuccess(await subscribe('hamlet', ['secrets'], { principals: JSON.stringify([id('cordelia')]) }));
+      expect(await kinds('cordelia', cordelia)).toEqual(['stream/create secrets', 'subscription/add secrets']);
+      expect(await kinds('hamlet', hamlet)).toEqual(['subscription/peer_add']);
+    });
+
+    it('a public channel: a guest subscribed gets stream create first, a member only the subscription', async () => {
+      const [polonius, cordelia] = [await register('polonius'), await register('cordelia')];
+      expectSuccess(await subscribe('hamlet', ['commons'], { principals: JSON.stringify([id('hamlet'), id('polonius'), id('cordelia')]) }));
+      expect(await kinds('polonius', polonius)).toEqual(['stream/create commons', 'subscription/add commons']);
+      expect(await kinds('cordelia', cordelia)).toEqual(['stream/create commons', 'subscription/add commons']);
+      const later = await register('polonius');
+      expectSuccess(await subscribe('hamlet', ['commons'], { principals: JSON.stringify([id('polonius')]) }));
+      expect(await kinds('polonius', later)).toEqual([]); // already subscribed: nothing
+    });
+  });
+
   describe('POST: resubscribing', () => {
     it('reports channels already subscribed to and stores nothing for them', async () => {
       expectSuccess(await subscribe('hamlet', ['general']));

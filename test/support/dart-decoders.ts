@@ -675,6 +675,8 @@ export class DartDecoders {
       const origTopic = this.cast(json.orig_subject, 'String?', `${path}.orig_subject`);
       const newTopic = this.cast(json.subject, 'String?', `${path}.subject`) ?? origTopic;
       const propagateMode = this.cast(json.propagate_mode, 'String?', `${path}.propagate_mode`);
+      // model.dart PropagateMode.fromRawString: `_byRawString[raw]!` (flutter-app-model.ts anchors it).
+      if (!isNull(propagateMode)) this.enumDecode('_$PropagateModeEnumMap', propagateMode, `${path}.propagate_mode`, false);
       if (newStreamId === origStreamId && newTopic === origTopic) {
         if (!isNull(propagateMode)) throw new DecodeFailure(path, 'propagate_mode present but no new channel or topic');
         return null;

@@ -30,7 +30,10 @@ export class ChannelsClientEvents implements AreaClientEvents {
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
     return {
-      ChannelCreated: (e: Recorded<ChannelCreated>) => this.streamCreated(e.data.realmId, e.data.channelId),
+      // do_create_stream's send_stream_creation_event: those who may see any such channel (non-guests
+      // for a public one, administrators for a private one). Its first subscribers who may not get it
+      // from their subscription (SubscriptionsClientEvents), as bulk_add_subscriptions does.
+      ChannelCreated: (e: Recorded<ChannelCreated>) => this.streamCreated(e.data.realmId, e.data.channelId, false),
       ChannelNameChanged: (e: Recorded<ChannelNameChanged>) => this.streamUpdate(e.data.realmId, e.data.channelId, e.data.oldName, { property: 'name', value: e.data.newName }),
       ChannelDescriptionChanged: (e: Recorded<ChannelDescriptionChanged>) =>
         this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'description', value: e.data.newDescription, rendered_description: e.data.renderedDescription }),
@@ -61,17 +64,20 @@ export class ChannelsClientEvents implements AreaClientEvents {
       // do_unarchive_stream: the `update`, then send_stream_creation_event(for_unarchiving=True).
       ChannelReactivated: async (e: Recorded<ChannelReactivated>) => [
         ...(await this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'is_archived', value: false })),
-        ...(await this.streamCreated(e.data.realmId, e.data.channelId)),
+        ...(await this.streamCreated(e.data.realmId, e.data.channelId, true)),
       ],
     };
   }
 
-  /** Who may see a channel's metadata: everyone but guests for a public one; its subscribers and administrators otherwise. */
-  private async audience(realmId: number, channelId: number): Promise<number[]> {
+  /**
+   * Who may see a channel's metadata: everyone but guests for a public one, administrators for a
+   * private one; and its subscribers (unless `withSubscribers` is false).
+   */
+  private async audience(realmId: number, channelId: number, withSubscribers = true): Promise<number[]> {
     const channel = await this.channels.byId(realmId, channelId);
     if (!channel) return [];
     const users = await this.users.list(realmId, { includeDeactivated: false });
-    const subscribers = new Set(await this.subscriptions.subscriberIds(realmId, channelId));
+    const subscribers = new Set(withSubscribers ? await this.subscriptions.subscriberIds(realmId, channelId) : []);
     return users
       .filter((u) => subscribers.has(u.user_id) || (channel.invite_only ? u.is_admin || u.is_owner : !u.is_guest))
       .map((u) => u.user_id);
@@ -82,11 +88,11 @@ export class ChannelsClientEvents implements AreaClientEvents {
     return [{ userIds: users.filter((u) => !u.is_guest).map((u) => u.user_id), event: { type: 'default_streams', default_streams: [...defaultChannelIds] } }];
   }
 
-  private async streamCreated(realmId: number, channelId: number): Promise<ClientEventDelivery[]> {
+  private async streamCreated(realmId: number, channelId: number, withSubscribers: boolean): Promise<ClientEventDelivery[]> {
     const channel = await this.channels.byId(realmId, channelId);
     if (!channel) return [];
     const [stream] = await this.channelViews.streams(realmId, [channel]);
-    return [{ userIds: await this.audience(realmId, channelId), event: { type: 'stream', op: 'create', streams: [stream] } }];
+    return [{ userIds: await this.audience(realmId, channelId, withSubscribers), event: { type: 'stream', op: 'create', streams: [stream] } }];
   }
 
   /** do_rename_stream, do_change_stream_description, …: `name` is the channel's name before the change. */

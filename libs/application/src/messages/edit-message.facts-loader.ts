@@ -132,6 +132,7 @@ export class EditMessageFactsLoader {
       const actor = { realmId, userId: editor.user_id, role: editor.role_name, isBot: editor.is_bot };
       if (found && !found.is_archived && (await this.channels.canAccess(actor, found))) {
         facts.targetChannel = channelFacts(found, await this.subscriptions.subscriberIds(realmId, found.stream_id));
+        facts.origChannelPastSubscriberIds = await this.subscriptions.pastSubscriberIds(realmId, channel.stream_id);
         target = found;
       }
     }

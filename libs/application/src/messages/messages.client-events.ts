@@ -186,6 +186,33 @@ export class MessagesClientEvents implements AreaClientEvents {
     return ids;
   }
 
+  /**
+   * do_update_message's second audience: when the edited message's channel has history public to
+   * subscribers, the subscribers of its (new) channel without a row for it get the event too, with
+   * flags ["read"] (subscriber_info), so that a client showing old messages of a channel it reads
+   * sees them change. For a move to another channel, also the old channel's subscribers who are not
+   * in the new one; never those losing the messages (they get delete_message) nor guests subscribed
+   * to the new channel only.
+   */
+  private async addHistorySubscribers(holders: Map<number, number>, realmId: number, origChannelId: number, channelId: number, losing: number[], c: ClientEventMapperContext): Promise<void> {
+    const orig = await this.channels.byId(realmId, origChannelId);
+    if (!orig?.history_public_to_subscribers) return;
+    const target = await this.subscriptions.subscriberIds(realmId, channelId);
+    let notified = target;
+    if (channelId !== origChannelId) {
+      const old = new Set(await this.subscriptions.subscriberIds(realmId, origChannelId));
+      const inTarget = new Set(target);
+      const newGuests = new Set<number>();
+      for (const userId of target) if (!old.has(userId) && c.hasQueues(userId) && (await this.users.byId(realmId, userId))?.is_guest) newGuests.add(userId);
+      notified = [...target.filter((id) => !newGuests.has(id)), ...[...old].filter((id) => !inTarget.has(id))];
+    }
+    const excluded = new Set(losing);
+    for (const userId of notified) {
+      if (holders.has(userId) || excluded.has(userId) || !c.hasQueues(userId)) continue;
+      holders.set(userId, MESSAGE_FLAG_BITS.read);
+    }
+  }
+
   private deliverPerUser(holders: Map<number, number>, event: Record<string, unknown>): ClientEventDelivery[] {
     const base = { type: 'update_message', ...event };
     return [{ userIds: [...holders.keys()], event: base, perUser: (userId) => ({ ...base, flags: flagsList(holders.get(userId) ?? 0) }) }];
@@ -203,6 +230,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     const [doc] = await this.messages.documents([d.messageId]);
     if (!doc) return [];
     const holders = await this.rowHolders(await this.candidates(doc, d.realmId), d.messageId, c);
+    if (doc.type === 'stream') await this.addHistorySubscribers(holders, d.realmId, doc.stream_id!, doc.stream_id!, [], c);
     return this.deliverPerUser(holders, {
       user_id: d.editorId,
       edit_timestamp: unixSeconds(d.at),
@@ -244,6 +272,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
     const content = await this.sameEditContent(e, c);
     const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
+    await this.addHistorySubscribers(holders, d.realmId, d.origStreamId, d.streamId, d.userIdsLosingRows, c);
     const out = this.deliverPerUser(holders, {
       user_id: d.editorId,
       edit_timestamp: unixSeconds(d.at),

@@ -62,6 +62,18 @@ export class SubscriptionQueries {
     return result;
   }
 
+  /**
+   * The channel's past subscribers, ascending: users whose subscription is no longer active, and
+   * deactivated users with an active one (with subscriberIds: Zulip's every Subscription row of
+   * the channel, as do_update_message reads them for the users losing a moved message).
+   */
+  async pastSubscriberIds(realmId: number, channelId: number): Promise<number[]> {
+    const inactive = await this.readStore.find<SubscriptionDocument>(SUBSCRIPTIONS, { where: { channel_id: channelId, active: false } });
+    const current = new Set(await this.subscriberIds(realmId, channelId));
+    const ids = new Set([...inactive.map((s) => s.user_id), ...(await this.memberIds(channelId)).filter((id) => !current.has(id))]);
+    return [...ids].filter((id) => !current.has(id)).sort((a, b) => a - b);
+  }
+
   /** Ids of every active subscription of the channel, deactivated users included, ascending. */
   async memberIds(channelId: number): Promise<number[]> {
     return (await this.readStore.get<ChannelMembersDocument>(CHANNEL_MEMBERS, String(channelId)))?.subscriber_ids ?? [];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SubscriptionsCreated, SubscriptionsDeactivated, SubscriptionsReactivated } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
+import { ChannelViews } from '../channels/channel-views';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
 import { realmWide } from '../events/deliveries';
@@ -16,6 +17,7 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly subscriptionViews: SubscriptionViews,
+    private readonly channelViews: ChannelViews,
   ) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
@@ -26,14 +28,27 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
     };
   }
 
-  /** `subscription` op `add` to the new subscribers, `peer_add` to the others who can see it. */
+  /**
+   * `subscription` op `add` to the new subscribers, `peer_add` to the others who can see it. A new
+   * subscriber who could not see the channel before (any non-administrator for a private channel,
+   * a guest for a public one) first gets its `stream` `create`, as Zulip's
+   * send_stream_creation_events_for_previously_inaccessible_streams does: a client (the mobile app)
+   * adds a subscription only to a channel it knows.
+   */
   private async subscribed(realmId: number, channelId: number, userIds: number[], c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const out: ClientEventDelivery[] = [];
+    const channel = await this.channels.byId(realmId, channelId);
+    let created: { type: string; op: string; streams: unknown[] } | undefined;
     for (const userId of userIds) {
       // Each subscription object costs a few reads: only for users with a queue here.
       if (!c.hasQueues(userId)) continue;
       const user = await this.users.byId(realmId, userId);
       if (!user) continue;
+      const newlyVisible = channel && (channel.invite_only ? !(user.is_admin || user.is_owner) : user.is_guest && !channel.is_web_public);
+      if (channel && newlyVisible) {
+        created ??= { type: 'stream', op: 'create', streams: await this.channelViews.streams(realmId, [channel]) };
+        out.push({ userIds: [userId], event: created });
+      }
       const subs = await this.subscriptionViews.subscriptionsOf({ realmId, userId, role: user.role_name, isBot: user.is_bot }, { includeSubscribers: true });
       const sub = subs.find((s) => s.stream_id === channelId);
       if (sub) out.push({ userIds: [userId], event: { type: 'subscription', op: 'add', subscriptions: [sub] } });

@@ -300,6 +300,9 @@ describe('messageDecider: moves between channels', () => {
   it('moves to the channel, keeping the topic; subscribers of the old channel only lose their rows', () =>
     expect(moveOf(move())).toMatchObject({ origStreamId: 5, streamId: 6, topic: 'greetings', userIdsLosingRows: [11], userIdsGainingRows: [] }));
 
+  it('past subscribers of the old channel (Zulip: every Subscription row) lose their rows too', () =>
+    expect(moveOf(move({ origChannelPastSubscriberIds: [13, 11] })).userIdsLosingRows).toEqual([11, 13]));
+
   it('subscribers of a new channel with protected history gain rows', () =>
     expect(moveOf(move({ targetChannel: { ...verona, inviteOnly: true, historyPublicToSubscribers: false } })).userIdsGainingRows).toEqual([10, 12]));
 

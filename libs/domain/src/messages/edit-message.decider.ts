@@ -81,14 +81,14 @@ function contentEdited(state: MessageState, facts: EditMessageFacts, checked: No
 
 /**
  * The move's per-user consequences (do_update_message): rows lost by subscribers of the old
- * channel who are not subscribed to the new one; rows (read) for every subscriber of a new
+ * channel, past ones included, who are not subscribed to the new one; rows (read) for every subscriber of a new
  * channel with protected history; and, when the editor moved the whole topic as they can see it,
  * the topic visibility policies follow it (merged with the target topic's when it has messages;
  * dropped for users who lose access to a private channel).
  */
 function messagesMoved(facts: EditMessageFacts, move: NonNullable<CheckedEdit['move']>): [MessagesMoved, ...UserTopicVisibilityPolicyChanged[]] {
   const target = move.targetChannel;
-  const origSubscribers = facts.origChannel?.subscriberIds ?? [];
+  const origSubscribers = [...new Set([...(facts.origChannel?.subscriberIds ?? []), ...(facts.origChannelPastSubscriberIds ?? [])])];
   const targetSubscribers = new Set(target.subscriberIds);
   const losing = move.isStreamEdited ? sorted(origSubscribers.filter((id) => !targetSubscribers.has(id))) : [];
   const gaining = move.isStreamEdited && !target.historyPublicToSubscribers ? sorted(target.subscriberIds) : [];

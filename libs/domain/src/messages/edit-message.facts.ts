@@ -50,6 +50,12 @@ export type EditMessageFacts = {
   /** null for a direct message. */
   location: { streamId: number; topic: string } | null;
   origChannel: EditChannelFacts | null;
+  /**
+   * For a move to another channel: the old channel's past subscribers (a subscription no longer
+   * active, or a deactivated user's), who lose their rows too (Zulip's old_stream_all_users reads
+   * every Subscription row of the channel). Absent: none.
+   */
+  origChannelPastSubscriberIds?: number[];
   /** The channel `stream_id` names when the editor may access it (access_stream_by_id_for_message); null otherwise. */
   targetChannel: EditChannelFacts | null;
   settings: RealmMessagingSettings;
