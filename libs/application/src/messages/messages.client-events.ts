@@ -167,14 +167,18 @@ export class MessagesClientEvents implements AreaClientEvents {
   /**
    * Who may have rows for a message: the conversation's participants, or the channel's subscribers
    * (and, for a move, the old channel's), limited to users with a queue here; each gets the event
-   * only if they have a row, with their flags for it (do_update_message's per-user `flags`).
+   * only if they have a row for the message (for a move: for one of the moved messages), with their
+   * flags for it (do_update_message's per-user `flags`).
    */
-  private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext): Promise<Map<number, number>> {
+  private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext, messageIds: number[] = [messageId]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     for (const userId of new Set(userIds)) {
       if (!c.hasQueues(userId)) continue;
-      const flags = (await this.userMessages.flagsFor(userId, [messageId])).get(messageId);
-      if (flags !== undefined) out.set(userId, flags);
+      const rows = await this.userMessages.flagsFor(userId, messageIds);
+      if (rows.size === 0) continue;
+      // A user with rows for other moved messages only (a notice sent into the topic later) gets the event
+      // too, with the flags Zulip gives those without a row for the target (subscriber_info: read).
+      out.set(userId, rows.get(messageId) ?? MESSAGE_FLAG_BITS.read);
     }
     return out;
   }
@@ -242,7 +246,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     if (!doc) return [];
     const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
     const content = await this.sameEditContent(e, c);
-    const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
+    const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c, d.messageIds);
     const out = this.deliverPerUser(holders, {
       user_id: d.editorId,
       edit_timestamp: unixSeconds(d.at),
