@@ -45,6 +45,7 @@ describe('event completeness: every change a user can see reaches each of their 
   let server: CompletenessServer;
   const tally: StepTally = {};
   let eventsChecked = 0;
+  let seedsRun = 0;
   beforeAll(async () => {
     server = await startCompletenessServer();
   });
@@ -58,6 +59,7 @@ describe('event completeness: every change a user can see reaches each of their 
       }
       const workload = drawWorkload(seed, STEPS);
       const problems = await workloadProblems(server, workload);
+      seedsRun++;
       for (const [kind, t] of Object.entries(lastTally(server))) {
         const sum = (tally[kind] ??= { done: 0, refused: 0 });
         sum.done += t.done;
@@ -78,12 +80,11 @@ describe('event completeness: every change a user can see reaches each of their 
   }
 
   it('the workloads did what they were drawn to do (the checks above are not vacuous)', () => {
-    if (SEEDS.length < 20) return; // a replay of a few seeds need not cover every kind
-    for (const kind of ['send-channel', 'send-dm', 'edit-content', 'edit-topic', 'move', 'delete', 'react', 'flag', 'subscribe', 'unsubscribe', 'report']) {
-      expect({ kind, done: tally[kind]?.done ?? 0 }).toEqual({ kind, done: expect.any(Number) });
-      expect(tally[kind]?.done ?? 0).toBeGreaterThan(0);
-    }
-    expect(eventsChecked).toBeGreaterThan(SEEDS.length * 10);
+    if (seedsRun < 20) return; // a replay of a few seeds need not cover every kind
+    const kinds = ['send-channel', 'send-dm', 'edit-content', 'edit-topic', 'move', 'delete', 'react', 'flag', 'subscribe', 'unsubscribe', 'report'];
+    // Every kind of step succeeded in some seed (none is refused every time).
+    expect(kinds.filter((kind) => (tally[kind]?.done ?? 0) === 0)).toEqual([]);
+    expect(eventsChecked).toBeGreaterThan(seedsRun * 10);
   });
 
   it('notices an event that never reached the queues (the reactor stopped while a message was sent)', async () => {
