@@ -165,24 +165,46 @@ export class MessagesClientEvents implements AreaClientEvents {
   }
 
   /**
-   * Who may have rows for a message: the conversation's participants, or the channel's subscribers
-   * (and, for a move, the old channel's), limited to users with a queue here; each gets the event
-   * only if they have a row, with their flags for it (do_update_message's per-user `flags`).
+   * Who may have rows for a message: the conversation's participants, or the channel's (and, for a
+   * move, the old channel's) candidates below, limited to users with a queue here; each gets the event
+   * only if they have a row for the message (for a move: for one of the moved messages), with their
+   * flags for it (do_update_message's per-user `flags`).
    */
-  private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext): Promise<Map<number, number>> {
+  private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext, messageIds: number[] = [messageId]): Promise<Map<number, number>> {
     const out = new Map<number, number>();
     for (const userId of new Set(userIds)) {
       if (!c.hasQueues(userId)) continue;
-      const flags = (await this.userMessages.flagsFor(userId, [messageId])).get(messageId);
-      if (flags !== undefined) out.set(userId, flags);
+      const rows = await this.userMessages.flagsFor(userId, messageIds);
+      if (rows.size === 0) continue;
+      // A user with rows for other moved messages only (a notice sent into the topic later) gets the event
+      // too, with the flags Zulip gives those without a row for the target (subscriber_info: read).
+      out.set(userId, rows.get(messageId) ?? MESSAGE_FLAG_BITS.read);
     }
     return out;
   }
 
-  private async candidates(doc: MessageDocument, realmId: number, extraChannelId?: number): Promise<number[]> {
+  /**
+   * event_recipient_ids_for_action_on_messages: a channel's subscribers, and for a public channel
+   * also the non-guests with a queue here who are not subscribed (any of them may hold a row: they
+   * were subscribed when the message was sent, or it moved to them); rowHolders keeps those with rows.
+   */
+  private async candidates(doc: MessageDocument, realmId: number, c: ClientEventMapperContext, extraChannelId?: number): Promise<number[]> {
     if (doc.type === 'private') return doc.dm_user_ids ?? [];
-    const ids = await this.subscriptions.subscriberIds(realmId, doc.stream_id!);
-    if (extraChannelId !== undefined && extraChannelId !== doc.stream_id) ids.push(...(await this.subscriptions.subscriberIds(realmId, extraChannelId)));
+    const ids: number[] = [];
+    let unsubscribed = false;
+    for (const channelId of new Set([doc.stream_id!, extraChannelId ?? doc.stream_id!])) {
+      ids.push(...(await this.subscriptions.subscriberIds(realmId, channelId)));
+      const channel = await this.channels.byId(realmId, channelId);
+      if (channel && !channel.invite_only) unsubscribed = true;
+    }
+    if (unsubscribed) {
+      const subscribed = new Set(ids);
+      for (const userId of c.usersWithQueues()) {
+        if (subscribed.has(userId)) continue;
+        const user = await this.users.byId(realmId, userId);
+        if (user && user.is_active && user.role_name !== 'guest') ids.push(userId);
+      }
+    }
     return ids;
   }
 
@@ -229,7 +251,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     if (await this.sameEditMovedToo(e, c)) return [];
     const [doc] = await this.messages.documents([d.messageId]);
     if (!doc) return [];
-    const holders = await this.rowHolders(await this.candidates(doc, d.realmId), d.messageId, c);
+    const holders = await this.rowHolders(await this.candidates(doc, d.realmId, c), d.messageId, c);
     if (doc.type === 'stream') await this.addHistorySubscribers(holders, d.realmId, doc.stream_id!, doc.stream_id!, [], c);
     return this.deliverPerUser(holders, {
       user_id: d.editorId,
@@ -271,7 +293,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     if (!doc) return [];
     const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
     const content = await this.sameEditContent(e, c);
-    const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c);
+    const holders = await this.rowHolders([...(await this.candidates(doc, d.realmId, c, d.origStreamId)), ...d.userIdsGainingRows], d.targetMessageId, c, d.messageIds);
     await this.addHistorySubscribers(holders, d.realmId, d.origStreamId, d.streamId, d.userIdsLosingRows, c);
     const out = this.deliverPerUser(holders, {
       user_id: d.editorId,
@@ -304,9 +326,22 @@ export class MessagesClientEvents implements AreaClientEvents {
     const d = e.data;
     if (d.messageType === 'stream' && d.streamId !== null) {
       const subscribers = await this.subscriptions.subscriberIds(d.realmId, d.streamId);
+      // A public channel's message also goes to the non-guests who held a row and have left the channel
+      // (event_recipient_ids_for_action_on_messages): those its send and its moves gave rows, read back
+      // from the message's own stream (the rows are gone).
+      const channel = await this.channels.byId(d.realmId, d.streamId);
+      const former: number[] = [];
+      if (channel && !channel.invite_only) {
+        const subscribed = new Set(subscribers);
+        for (const userId of await this.rowHoldersFromLog(d.messageId, c)) {
+          if (subscribed.has(userId) || !c.hasQueues(userId)) continue;
+          const user = await this.users.byId(d.realmId, userId);
+          if (user && user.is_active && user.role_name !== 'guest') former.push(userId);
+        }
+      }
       return [
         {
-          userIds: [...new Set([...subscribers, d.senderId])].filter((id) => c.hasQueues(id)),
+          userIds: [...new Set([...subscribers, ...former, d.senderId])].filter((id) => c.hasQueues(id)),
           event: { type: 'delete_message', message_type: 'stream', message_ids: [d.messageId], stream_id: d.streamId, topic: d.topic ?? '' },
         },
       ];
@@ -315,6 +350,21 @@ export class MessagesClientEvents implements AreaClientEvents {
     const sent = events.find((event) => event.type === 'MessageSent') as RecordedEvent<'MessageSent', MessageSent['data']> | undefined;
     const recipients = sent ? [...new Set([...sent.data.recipientIds, d.senderId])] : [d.senderId];
     return [{ userIds: recipients, event: { type: 'delete_message', message_type: 'private', message_ids: [d.messageId] } }];
+  }
+
+  /** Who got rows for a message by its send and by the moves of it recorded on its stream (gained, lost). */
+  private async rowHoldersFromLog(messageId: number, c: ClientEventMapperContext): Promise<Set<number>> {
+    const { events } = await c.events.readStream(messageStream(messageId), { maxCount: 1000 });
+    const holders = new Set<number>();
+    for (const event of events) {
+      if (event.type === 'MessageSent') for (const id of (event.data as MessageSent['data']).recipientIds) holders.add(id);
+      if (event.type === 'MessagesMoved') {
+        const moved = event.data as MessagesMoved['data'];
+        for (const id of moved.userIdsGainingRows) holders.add(id);
+        for (const id of moved.userIdsLosingRows) holders.delete(id);
+      }
+    }
+    return holders;
   }
 }
 

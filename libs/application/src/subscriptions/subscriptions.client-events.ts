@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { SubscriptionsCreated, SubscriptionsDeactivated, SubscriptionsReactivated } from '@app/domain';
+import { hasContentAccess, type Role, type SubscriptionsCreated, type SubscriptionsDeactivated, type SubscriptionsReactivated } from '@app/domain';
+import type { ChannelDocument } from '../channels/channel.documents';
+import { accessFactsOf } from '../channels/channel-format';
 import { ChannelQueries } from '../channels/channel.queries';
 import { ChannelViews } from '../channels/channel-views';
 import type { AreaClientEvents } from '../events/area-contributions';
@@ -30,24 +32,22 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
 
   /**
    * `subscription` op `add` to the new subscribers, `peer_add` to the others who can see it. A new
-   * subscriber who could not see the channel before (any non-administrator for a private channel,
-   * a guest for a public one) first gets its `stream` `create`, as Zulip's
-   * send_stream_creation_events_for_previously_inaccessible_streams does: a client (the mobile app)
-   * adds a subscription only to a channel it knows.
+   * subscriber who could not see the channel before (a private one; a public one for a guest) first
+   * gets it in a `stream` `create` (send_stream_creation_events_for_previously_inaccessible_streams):
+   * their register's `streams` has it from now on.
    */
   private async subscribed(realmId: number, channelId: number, userIds: number[], c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const out: ClientEventDelivery[] = [];
     const channel = await this.channels.byId(realmId, channelId);
-    let created: { type: string; op: string; streams: unknown[] } | undefined;
+    let stream: unknown;
     for (const userId of userIds) {
       // Each subscription object costs a few reads: only for users with a queue here.
       if (!c.hasQueues(userId)) continue;
       const user = await this.users.byId(realmId, userId);
       if (!user) continue;
-      const newlyVisible = channel && (channel.invite_only ? !(user.is_admin || user.is_owner) : user.is_guest && !channel.is_web_public);
-      if (channel && newlyVisible) {
-        created ??= { type: 'stream', op: 'create', streams: await this.channelViews.streams(realmId, [channel]) };
-        out.push({ userIds: [userId], event: created });
+      if (channel && !channel.is_archived && !visibleUnsubscribed(channel, userId, user.role_name)) {
+        stream ??= (await this.channelViews.streams(realmId, [channel]))[0];
+        out.push({ userIds: [userId], event: { type: 'stream', op: 'create', streams: [stream] } });
       }
       const subs = await this.subscriptionViews.subscriptionsOf({ realmId, userId, role: user.role_name, isBot: user.is_bot }, { includeSubscribers: true });
       const sub = subs.find((s) => s.stream_id === channelId);
@@ -62,10 +62,21 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
     const channel = await this.channels.byId(realmId, channelId);
     if (!channel) return [];
     const peers = (await this.peersOf(realmId, channelId, c)).filter((id) => !userIds.includes(id));
-    return [
+    const out: ClientEventDelivery[] = [
       { userIds, event: { type: 'subscription', op: 'remove', subscriptions: [{ name: channel.name, stream_id: channelId }] } },
       { userIds: peers, event: { type: 'subscription', op: 'peer_remove', stream_ids: [channelId], user_ids: userIds } },
     ];
+    // Those who cannot see the channel without the subscription lose it (send_stream_deletion_event):
+    // their register's `streams` no longer has it.
+    if (channel.is_archived) return out;
+    const losing: number[] = [];
+    for (const userId of userIds) {
+      if (!c.hasQueues(userId)) continue;
+      const user = await this.users.byId(realmId, userId);
+      if (user && !visibleUnsubscribed(channel, userId, user.role_name)) losing.push(userId);
+    }
+    if (losing.length > 0) out.push({ userIds: losing, event: { type: 'stream', op: 'delete', streams: [{ stream_id: channelId }], stream_ids: [channelId] } });
+    return out;
   }
 
   /** Who learns about subscriber changes: everyone for a public channel, its subscribers otherwise. */
@@ -75,3 +86,10 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
     return channel.invite_only ? this.subscriptions.subscriberIds(realmId, channelId) : realmWide(c, realmId);
   }
 }
+
+/**
+ * Whether the user sees the channel in their register's `streams` without being subscribed: content
+ * access, as `streams` is built here (ChannelQueries.channelsVisibleTo). Zulip also lists private
+ * channels to administrators there (metadata access) and so leaves them out of this event.
+ */
+const visibleUnsubscribed = (channel: ChannelDocument, userId: number, role: Role) => hasContentAccess({ userId, role }, accessFactsOf(channel), false);

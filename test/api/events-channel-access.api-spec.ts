@@ -1,0 +1,59 @@
+import { ApiTestClient, expectSuccess } from '../support';
+
+/**
+ * A subscription that changes whether a user can see a channel changes their `streams`
+ * (send_stream_creation_events_for_previously_inaccessible_streams, send_stream_deletion_event in
+ * zerver/actions/streams.py): the queue gets a `stream` `create` before the `subscription` `add`,
+ * and a `stream` `delete` after the `subscription` `remove`, so that folding the events gives
+ * what a fresh register answers (found by test/api/event-completeness.api-spec.ts).
+ */
+const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
+
+describe('stream events when a subscription changes who can see a channel', () => {
+  let api: ApiTestClient;
+  beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
+  afterAll(() => api.close());
+
+  const id = (name: string) => api.user(name).userId;
+  const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: ['stream'], event_types: ['stream', 'subscription'] }));
+  const events = async (who: string, queueId: string) =>
+    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, any>[];
+  const visible = async (who: string) => ((await register(who)).streams as { stream_id: number }[]).map((s) => s.stream_id);
+  const kinds = (list: Record<string, any>[]) => list.map((e) => `${e.type}/${e.op}`);
+
+  it('a private channel: create before add when subscribed, delete after remove when unsubscribed', async () => {
+    expectSuccess(await api.as('iago').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'secret' }], invite_only: true }));
+    const channelId = expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: 'secret' })).stream_id as number;
+    const { queue_id, streams } = await register('cordelia');
+    expect(streams.map((s: { stream_id: number }) => s.stream_id)).not.toContain(channelId);
+
+    expectSuccess(await api.as('iago').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'secret' }], principals: [id('cordelia')] }));
+    let got = await events('cordelia', queue_id);
+    expect(kinds(got)).toEqual(['stream/create', 'subscription/add']);
+    expect(got[0].streams).toEqual([expect.objectContaining({ stream_id: channelId, name: 'secret', invite_only: true })]);
+    expect(await visible('cordelia')).toContain(channelId);
+
+    expectSuccess(await api.as('cordelia').delete(SUBSCRIPTIONS, { subscriptions: ['secret'] }));
+    got = (await events('cordelia', queue_id)).slice(2);
+    expect(got).toEqual([
+      expect.objectContaining({ type: 'subscription', op: 'remove' }),
+      { id: 3, type: 'stream', op: 'delete', streams: [{ stream_id: channelId }], stream_ids: [channelId] },
+    ]);
+    expect(await visible('cordelia')).not.toContain(channelId);
+  });
+
+  it('a public channel: only a guest gains and loses it; a member sees it all along', async () => {
+    expectSuccess(await api.as('iago').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'plaza' }] }));
+    const channelId = expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: 'plaza' })).stream_id as number;
+    const guest = await register('polonius');
+    const member = await register('hamlet');
+    expectSuccess(await api.as('iago').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'plaza' }], principals: [id('polonius'), id('hamlet')] }));
+    expectSuccess(await api.as('polonius').delete(SUBSCRIPTIONS, { subscriptions: ['plaza'] }));
+    expectSuccess(await api.as('hamlet').delete(SUBSCRIPTIONS, { subscriptions: ['plaza'] }));
+    const mine = (list: Record<string, any>[]) => list.filter((e) => e.type === 'stream' || ['add', 'remove'].includes(e.op));
+    expect(kinds(mine(await events('polonius', guest.queue_id)))).toEqual(['stream/create', 'subscription/add', 'subscription/remove', 'stream/delete']);
+    expect(kinds(mine(await events('hamlet', member.queue_id)))).toEqual(['subscription/add', 'subscription/remove']);
+    expect(await visible('polonius')).not.toContain(channelId);
+    expect(await visible('hamlet')).toContain(channelId);
+  });
+});
