@@ -1,21 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import type {
-  ChannelCreated,
-  ChannelDeactivated,
-  ChannelDescriptionChanged,
-  ChannelFolderChanged,
-  ChannelTopicsPolicyChanged,
-  ChannelNameChanged,
-  ChannelPermissionChanged,
-  ChannelReactivated,
-  DefaultChannelAdded,
-  DefaultChannelRemoved,
+import {
+  hasMetadataAccess,
+  type ChannelCreated,
+  type ChannelDeactivated,
+  type ChannelDescriptionChanged,
+  type ChannelFolderChanged,
+  type ChannelTopicsPolicyChanged,
+  type ChannelNameChanged,
+  type ChannelPermissionChanged,
+  type ChannelReactivated,
+  type DefaultChannelAdded,
+  type DefaultChannelRemoved,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserQueries } from '../users/user.queries';
 import { ChannelQueries } from './channel.queries';
+import { accessFactsOf } from './channel-format';
 import { ChannelViews } from './channel-views';
 
 /** `stream` events (zerver/actions/streams.py) to those who may see the channel. */
@@ -70,16 +72,18 @@ export class ChannelsClientEvents implements AreaClientEvents {
   }
 
   /**
-   * Who may see a channel's metadata: everyone but guests for a public one, administrators for a
-   * private one; and its subscribers (unless `withSubscribers` is false).
+   * Who may see a channel's metadata (hasMetadataAccess unsubscribed: everyone but guests for a public
+   * one, everyone for a web-public one, administrators and the channel's creator for a private one),
+   * and its subscribers (unless `withSubscribers` is false).
    */
   private async audience(realmId: number, channelId: number, withSubscribers = true): Promise<number[]> {
     const channel = await this.channels.byId(realmId, channelId);
     if (!channel) return [];
     const users = await this.users.list(realmId, { includeDeactivated: false });
     const subscribers = new Set(withSubscribers ? await this.subscriptions.subscriberIds(realmId, channelId) : []);
+    const facts = accessFactsOf(channel);
     return users
-      .filter((u) => subscribers.has(u.user_id) || (channel.invite_only ? u.is_admin || u.is_owner : !u.is_guest))
+      .filter((u) => subscribers.has(u.user_id) || hasMetadataAccess({ userId: u.user_id, role: u.role_name }, facts, false))
       .map((u) => u.user_id);
   }
 

@@ -20,7 +20,9 @@ export class ChannelsRegisterSections implements AreaRegisterSections {
       {
         fetchType: 'stream',
         read: async (actor) => ({
-          streams: await this.channelViews.streams(actor.realmId, (await this.channels.channelsVisibleTo(actor)).filter((c) => !c.is_archived)),
+          // Every unarchived channel whose metadata the user may see (do_get_streams include_all): an
+          // administrator's includes the private channels they are not subscribed to.
+          streams: await this.channelViews.streams(actor.realmId, await this.channels.streamsFor(actor, { includeAll: true })),
         }),
       },
       {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { hasContentAccess, type Role, type SubscriptionsCreated, type SubscriptionsDeactivated, type SubscriptionsReactivated } from '@app/domain';
+import { hasMetadataAccess, type Role, type SubscriptionsCreated, type SubscriptionsDeactivated, type SubscriptionsReactivated } from '@app/domain';
 import type { ChannelDocument } from '../channels/channel.documents';
 import { accessFactsOf } from '../channels/channel-format';
 import { ChannelQueries } from '../channels/channel.queries';
@@ -32,8 +32,8 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
 
   /**
    * `subscription` op `add` to the new subscribers, `peer_add` to the others who can see it. A new
-   * subscriber who could not see the channel before (a private one; a public one for a guest) first
-   * gets it in a `stream` `create` (send_stream_creation_events_for_previously_inaccessible_streams):
+   * subscriber who could not see the channel before (a private one, unless an administrator; a public one for
+   * a guest) first gets it in a `stream` `create` (send_stream_creation_events_for_previously_inaccessible_streams):
    * their register's `streams` has it from now on.
    */
   private async subscribed(realmId: number, channelId: number, userIds: number[], c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
@@ -88,8 +88,7 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
 }
 
 /**
- * Whether the user sees the channel in their register's `streams` without being subscribed: content
- * access, as `streams` is built here (ChannelQueries.channelsVisibleTo). Zulip also lists private
- * channels to administrators there (metadata access) and so leaves them out of this event.
+ * Whether the user sees the channel in their register's `streams` without being subscribed:
+ * metadata access (administrators see every private channel; channels.register.ts).
  */
-const visibleUnsubscribed = (channel: ChannelDocument, userId: number, role: Role) => hasContentAccess({ userId, role }, accessFactsOf(channel), false);
+const visibleUnsubscribed = (channel: ChannelDocument, userId: number, role: Role) => hasMetadataAccess({ userId, role }, accessFactsOf(channel), false);
