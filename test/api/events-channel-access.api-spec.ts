@@ -56,4 +56,19 @@ describe('stream events when a subscription changes who can see a channel', () =
     expect(await visible('polonius')).not.toContain(channelId);
     expect(await visible('hamlet')).toContain(channelId);
   });
+
+  it("an administrator sees every private channel in /register's streams and gets neither create nor delete for it", async () => {
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'hideout' }], invite_only: true }));
+    const channelId = expectSuccess(await api.as('hamlet').get('/api/v1/get_stream_id', { stream: 'hideout' })).stream_id as number;
+    // do_get_streams(include_all=True): metadata access, which administrators have for every channel.
+    const admin = await register('iago');
+    expect(admin.streams.map((s: { stream_id: number }) => s.stream_id)).toContain(channelId);
+    expect(await visible('cordelia')).not.toContain(channelId);
+
+    expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'hideout' }], principals: [id('iago')] }));
+    expectSuccess(await api.as('iago').delete(SUBSCRIPTIONS, { subscriptions: ['hideout'] }));
+    const mine = (await events('iago', admin.queue_id)).filter((e) => e.type === 'stream' || ['add', 'remove'].includes(e.op));
+    expect(kinds(mine)).toEqual(['subscription/add', 'subscription/remove']);
+    expect(await visible('iago')).toContain(channelId);
+  });
 });
