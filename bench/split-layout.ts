@@ -11,14 +11,12 @@
  *
  *   node -r ./test/crash/register-swc.js bench/split-layout.ts [--seconds 8] [--concurrency 8] [--sends 300]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { intArg, machineInfo, now, parseArgs, percentile, progress, tempDir } from './support';
+import { type LayoutServer, startServerLayout, stopServers } from './server-layout';
 
-const root = join(__dirname, '..');
 const args = parseArgs();
 const SECONDS = intArg(args, 'seconds', 8);
 const CONCURRENCY = intArg(args, 'concurrency', 8);
@@ -26,16 +24,6 @@ const SENDS = intArg(args, 'sends', 300);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 const CLK_TCK = 100;
 
-type Server = { name: string; child: ChildProcess; port?: number };
-
-function startProcess(name: string, script: string, env: Record<string, string>): Server {
-  const child = spawn(process.execPath, [join(root, script)], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0', WORKER_METRICS_PORT: '0', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return { name, child, port: env.PORT ? Number(env.PORT) : undefined };
-}
 
 function request(port: number, method: string, path: string, auth?: string, body?: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
@@ -81,46 +69,22 @@ const cpuMs = (pid: number): number => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 };
 
-type Layout = { name: string; servers: Server[]; apiPorts: number[]; auth: string; streamId: number; dir: { remove(): void } };
+type Layout = { name: string; servers: LayoutServer[]; apiPorts: number[]; auth: string; streamId: number; dir: { remove(): void } };
 
 let nextPort = 19_400 + Math.floor(Math.random() * 500);
 async function startLayout(name: string, apis: number | 'single'): Promise<Layout> {
   const dir = tempDir('split');
-  const servers: Server[] = [];
-  const apiPorts: number[] = [];
-  if (apis === 'single') {
-    const port = nextPort++;
-    servers.push(startProcess('api', 'dist/apps/api/src/main.js', { DATA_DIR: dir.path, PORT: String(port) }));
-    apiPorts.push(port);
-  } else {
-    servers.push(startProcess('worker', 'dist/apps/worker/src/main.js', { DATA_DIR: dir.path }));
-    await new Promise((r) => setTimeout(r, 1500));
-    for (let i = 0; i < apis; i++) {
-      const port = nextPort++;
-      servers.push(startProcess(`api${i + 1}`, 'dist/apps/api/src/main.js', { DATA_DIR: dir.path, PORT: String(port), RUN_PROJECTORS: 'false', RUN_SCHEDULED_JOBS: 'false' }));
-      apiPorts.push(port);
-      // The first one creates the development organization alone.
-      if (i === 0) await waitReady(port);
-    }
-  }
   let auth = '';
-  for (const port of apiPorts) auth = await waitReady(port);
+  const { servers, apiPorts } = await startServerLayout({
+    dataDir: dir.path, apis, nextPort: () => nextPort++, waitReady: async (port) => (auth = await waitReady(port)),
+  });
   const subs = await request(apiPorts[0], 'GET', '/api/v1/users/me/subscriptions', auth);
   const streamId = subs.body.subscriptions.find((s: { name: string }) => s.name === 'general').stream_id as number;
   return { name, servers, apiPorts, auth, streamId, dir };
 }
 
 async function stopLayout(layout: Layout): Promise<void> {
-  await Promise.all(
-    layout.servers.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          if (s.child.exitCode !== null) return resolve();
-          s.child.once('exit', () => resolve());
-          s.child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopServers(layout.servers);
   layout.dir.remove();
 }
 

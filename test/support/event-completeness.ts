@@ -435,16 +435,7 @@ function foldMessages(events: Record<string, any>[], narrowed: boolean, access: 
         break;
       case 'message': {
         const m = e.message;
-        seen.set(m.id, {
-          id: m.id,
-          partial: false,
-          content: m.content,
-          channel: m.type === 'stream' ? m.stream_id : null,
-          topic: m.type === 'stream' ? m.subject : undefined,
-          reactions: sortStrings((m.reactions ?? []).map(reactionKey)),
-          flags: flagSet(e.flags ?? []),
-          sender: m.sender_email,
-        });
+        seen.set(m.id, seenMessage({ ...m, flags: e.flags }));
         break;
       }
       case 'update_message': {
@@ -530,7 +521,8 @@ function foldChannels(initial: Record<string, any>, events: Record<string, any>[
   };
 }
 
-function fromFetch(m: Record<string, any>): Seen {
+/** A message object (of a `message` event, with its `flags`, or of GET /messages) as the fold keeps it. */
+function seenMessage(m: Record<string, any>): Seen {
   return {
     id: m.id,
     partial: false,
@@ -573,7 +565,7 @@ export async function checkRun(server: CompletenessServer, run: Run): Promise<st
     const out = new Map<number, Seen>();
     for (const m of body.messages as Record<string, any>[]) {
       if (m.id < run.firstMessageId || (m.flags ?? []).includes('historical')) continue;
-      out.set(m.id, fromFetch(m));
+      out.set(m.id, seenMessage(m));
     }
     fetchCache.set(key, out);
     return out;
