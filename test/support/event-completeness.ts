@@ -660,8 +660,10 @@ export async function workloadProblems(server: CompletenessServer, workload: Wor
  */
 export async function minimizeWorkload(
   workload: Workload,
-  options: { budget?: number; log?: (line: string) => void } = {},
+  options: { budget?: number; deadlineMs?: number; log?: (line: string) => void } = {},
 ): Promise<{ workload: Workload; problems: string[] }> {
+  // Past the deadline (a time, Date.now() scale) it stops shrinking and answers the smallest found so far.
+  const inTime = () => options.deadlineMs === undefined || Date.now() < options.deadlineMs;
   const replay = async (steps: number[]): Promise<string[]> => {
     const server = await startCompletenessServer();
     try {
@@ -677,10 +679,10 @@ export async function minimizeWorkload(
   if (problems.length === 0) return { workload, problems };
   let n = 2;
   let budget = options.budget ?? 200;
-  while (keep.length >= 2 && budget > 0) {
+  while (keep.length >= 2 && budget > 0 && inTime()) {
     const chunk = Math.ceil(keep.length / n);
     let reduced = false;
-    for (let start = 0; start < keep.length && budget > 0; start += chunk, budget--) {
+    for (let start = 0; start < keep.length && budget > 0 && inTime(); start += chunk, budget--) {
       const candidate = [...keep.slice(0, start), ...keep.slice(start + chunk)];
       const found = await replay(candidate);
       if (found.length > 0) {
@@ -697,7 +699,7 @@ export async function minimizeWorkload(
   // Then the queues, a user's all at once (a narrowed queue is checked against its user's unnarrowed one).
   let minimal = subset(workload, keep);
   for (const who of PEOPLE) {
-    if (budget-- <= 0) break;
+    if (budget-- <= 0 || !inTime()) break;
     const queues = minimal.queues.filter((q) => q.who !== who);
     if (queues.length === minimal.queues.length || queues.length === 0) continue;
     const candidate = { ...minimal, queues };
