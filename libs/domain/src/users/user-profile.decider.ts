@@ -26,4 +26,5 @@ export const userProfileDecider: Decider<UserProfileCommand, UserProfileEvent, U
     return [{ type: 'UserFullNameChanged', data: { realmId, userId, oldName, newName: fullName, actorId, at } }];
   },
   evolve: (state, event) => (event.type === 'UserFullNameChanged' ? { fullName: event.data.newName } : state),
+  snapshot: { name: 'user_profile', version: 1 },
 };
