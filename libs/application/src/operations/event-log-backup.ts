@@ -151,6 +151,7 @@ const ID_SEQUENCES: Record<string, string> = {
   draftId: 'draft',
   linkifierId: 'linkifier',
   submessageId: 'submessage',
+  playgroundId: 'realm_playground',
   // Registrations recorded before feature level 468 carry a device id the client chose: the
   // sequence then only moves above it, which is harmless.
   deviceId: 'client_device',

@@ -46,6 +46,7 @@ describe('id sequences after an import', () => {
     const maxima = new Map<string, number>();
     collectIds({ messageId: 5, recipient: { streamId: 3 }, userId: 2 }, maxima);
     collectIds({ userId: 9, drafts: [{ draftId: 4 }, { draftId: 12 }] }, maxima);
-    expect(Object.fromEntries(maxima)).toEqual({ message: 5, channel: 3, user: 9, draft: 12 });
+    collectIds({ realmId: 1, playgroundId: 7 }, maxima);
+    expect(Object.fromEntries(maxima)).toEqual({ message: 5, channel: 3, user: 9, draft: 12, realm_playground: 7 });
   });
 });
