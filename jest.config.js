@@ -30,9 +30,7 @@ module.exports = {
       ...base,
       displayName: 'split',
       setupFiles: ['<rootDir>/test/support/split-layout.setup.js'],
-      // Three applications start where the api project starts one: a hook's 5 s can run out on a
-      // loaded machine (seen in a full run: split-layout.split-spec's beforeAll).
-      testTimeout: 30_000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/split-layout.timeout.js'],
       testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state', 'concurrency'].map(
         (name) => `<rootDir>/test/api/${name}.api-spec.ts`,
       ).concat('<rootDir>/test/api/*.split-spec.ts'),
