@@ -97,16 +97,27 @@ async function boot(config: AppConfig, clock: ManualClock, kind: 'api' | 'worker
   return { app, close: () => app.close() };
 }
 
-/** Counts the deliveries this instance made (the handler's 'delivered' outcomes). */
-function countDeliveries(instance: Instance, counts: number[], index: number): void {
+/**
+ * Counts the deliveries this instance made (the handler's 'delivered' outcomes). A `gate` holds
+ * the instance's deliveries back until it resolves.
+ */
+function countDeliveries(instance: Instance, counts: number[], index: number, gate?: Promise<void>, onDelivered?: () => void): void {
   const handler = instance.app.get(DeliverScheduledMessageHandler);
   const execute = handler.execute.bind(handler);
+  counts[index] = 0;
   handler.execute = async (command) => {
+    if (gate) await gate;
     const outcome = await execute(command);
-    if (outcome === 'delivered') counts[index] = (counts[index] ?? 0) + 1;
+    if (outcome === 'delivered') {
+      counts[index]++;
+      onDelivered?.();
+    }
     return outcome;
   };
 }
+
+/** How long the API instance waits for the worker's first delivery before racing anyway. */
+const RACE_GATE_MS = 60_000;
 
 async function drain(instances: Instance[], expectDelivered: (n: number) => boolean, readStore: () => ReadStorePort): Promise<void> {
   await Promise.all(instances.map((i) => i.app.get(ScheduledDeliveries).rearmed));
@@ -187,8 +198,18 @@ export async function runScheduledRestartScenario(options: RestartScenarioOption
       let instances = [instance];
       if (last && options.racingWorkers) {
         // apps/worker's module beside the API's, on the same stores: two processes delivering.
-        instances = [instance, await boot(config, clock, 'worker')];
-        instances.forEach((i, index) => countDeliveries(i, racingDeliveries, index));
+        // Both take the due messages in the same order, so whichever starts first can stay ahead
+        // and claim every one (the API starts first: its timers run while the worker boots). The
+        // API's deliveries wait for the worker's first one, then both race for the rest.
+        let workerDelivered!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          workerDelivered = resolve;
+          setTimeout(resolve, RACE_GATE_MS).unref();
+        });
+        countDeliveries(instance, racingDeliveries, 0, gate);
+        const worker = await boot(config, clock, 'worker');
+        countDeliveries(worker, racingDeliveries, 1, undefined, () => workerDelivered());
+        instances = [instance, worker];
       }
       const readStore = () => instance.app.get<ReadStorePort>(READ_STORE);
       if (phase === 0 && crashEvery > 0) {
