@@ -46,7 +46,7 @@ import { RealmEmojiController } from './realm-emoji/realm-emoji.controller';
 import { EmojiImagesController } from './realm-emoji/emoji-images.controller';
 import { PushDevicesController } from './push-devices/push-devices.controller';
 import { ClientDevicesController } from './push-devices/client-devices.controller';
-import { RealmController } from './realm/realm.controller';
+import { RealmController } from './realms/realm.controller';
 import { OperationsController } from './operations/operations.controller';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsSources } from './metrics/metrics-sources';

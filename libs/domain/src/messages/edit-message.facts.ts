@@ -1,6 +1,6 @@
 import type { ChannelGroupSettings, SystemGroupName } from '../channels/channel-group-settings';
 import type { ChannelTopicsPolicy } from '../channels/channels.events';
-import type { RealmGroupSettings, RealmMessagingSettings } from '../realm/realm-messaging-settings';
+import type { RealmGroupSettings, RealmMessagingSettings } from '../realms/realm-messaging-settings';
 import type { VisibilityPolicy } from './messages.events';
 import type { LinkableChannel } from './rendering/render-message';
 import type { LinkifierFacts } from '../linkifiers/linkify';

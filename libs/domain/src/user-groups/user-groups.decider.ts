@@ -1,5 +1,5 @@
 import type { SystemGroupName } from '../channels/channel-group-settings';
-import { InvalidUserGroupError, PreviousSettingValueMismatchedError } from '../realm/realm-messaging-settings';
+import { InvalidUserGroupError, PreviousSettingValueMismatchedError } from '../realms/realm-messaging-settings';
 import type { Actor, Role } from '../shared/actor';
 import type { Decider } from '../shared/decider';
 import { GuestUsersNotAllowedError } from '../subscriptions/subscriptions.errors';
