@@ -13,9 +13,3 @@ export interface ReadModelChangesPort {
 }
 
 export const READ_MODEL_CHANGES = Symbol('READ_MODEL_CHANGES');
-
-/** For stores that cannot notify: waiters fall back to their timer alone. */
-export const noReadModelChanges: ReadModelChangesPort = {
-  onChange: () => () => undefined,
-  close: async () => undefined,
-};

@@ -37,9 +37,6 @@ export const USER_GROUP_SETTINGS: Record<UserGroupSettingName, SettingConfig> = 
   can_remove_members_group: { defaultGroup: 'role:nobody', allowEveryone: false },
 };
 
-/** GroupPermissionSetting.default_for_system_groups: role:nobody for every setting of a system group. */
-export const SYSTEM_GROUP_SETTING_DEFAULT: SystemGroupName = 'role:nobody';
-
 const ascending = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 
 /** An anonymous group with its lists deduplicated and ascending, as stored and shown. */
