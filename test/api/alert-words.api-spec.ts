@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_alert_words.py: GET/POST/DELETE /users/me/alert_words and the has_alert_word flag. */
 const URL = '/api/v1/users/me/alert_words';
@@ -9,7 +10,7 @@ describe('alert words', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, sendToChannel } = personaHelpers(() => api);
   const wordsOf = async (who: string) => expectSuccess(await api.as(who).get(URL)).alert_words as string[];
   const add = async (who: string, words: unknown) => expectSuccess(await api.as(who).post(URL, { alert_words: words })).alert_words as string[];
   const refused = async (response: Parameters<typeof expectError>[0], msg: string, code = 'BAD_REQUEST') => {
@@ -81,7 +82,7 @@ describe('alert words', () => {
       expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }], principals: [id('iago'), id('hamlet'), id('cordelia')] }));
       messageFlags = async (who, messageId) => expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}`)).message.flags as string[];
     });
-    const send = async (who: string, content: string) => expectSuccess(await api.as(who).post(MESSAGES, { type: 'stream', to: 'Denmark', topic: 'alerts', content })).id as number;
+    const send = (who: string, content: string) => sendToChannel(who, 'Denmark', 'alerts', content);
     const alerts = async (content: string, who = 'hamlet') => (await messageFlags(who, await send('cordelia', content))).includes('has_alert_word');
 
     it('flags messages holding a recipient\'s word, case-insensitively, at word boundaries (test_alert_flags)', async () => {

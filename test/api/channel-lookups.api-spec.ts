@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * Small reads clients make: GET /streams/{id}/email_address, GET /users/{id}/subscriptions/{stream_id}
@@ -12,7 +13,7 @@ describe('channel lookups and message rendering', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const createChannel = async (name: string, principals: string[], options: Record<string, unknown> = {}) => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: principals.map(id), ...options }));
     return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * A channel's own `topics_policy` (≈ the topics_policy tests of zerver/tests/test_subs.py and
@@ -15,7 +16,7 @@ describe('per-channel topics_policy', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const groupId = (name: string) => api.systemGroupId(name);
   const channelId = async (name: string) => {
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];

@@ -1,5 +1,5 @@
 import { usersStream } from '@app/domain';
-import { userDeactivated } from '@app/testing';
+import { userDeactivated, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -13,7 +13,7 @@ describe('channels', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   /** Creates a channel as `who`, subscribing `principals` (default: the creator); returns its id. */
   const create = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name, description: `About ${name}` }], ...options }));

@@ -1,5 +1,6 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import type { Response } from 'supertest';
+import { personaHelpers } from '@app/testing';
 
 /**
  * S6 (issue 12): what a user may not see never leaks. Iago writes into a shared-history private
@@ -13,7 +14,7 @@ import type { Response } from 'supertest';
  */
 describe('confidentiality', () => {
   let api: ApiTestClient;
-  const id = (name: string) => api.user(name).userId;
+  const { id, send } = personaHelpers(() => api);
   const M = {
     shared: 'MARKER-SHARED-4411',
     protectedBefore: 'MARKER-PROTECTED-BEFORE-5522',
@@ -29,7 +30,6 @@ describe('confidentiality', () => {
   const channelIds: Record<string, number> = {};
   let uploadUrl = '';
 
-  const send = async (who: string, params: Record<string, unknown>) => expectSuccess(await api.as(who).post('/api/v1/messages', params)).id as number;
   const create = async (name: string, principals: string[], options: Record<string, unknown>) => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: principals.map(id), ...options }));
     return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_subs.py / test_message_delete.py delete_in_topic: POST /streams/{stream_id}/delete_topic. */
 describe('POST /streams/{stream_id}/delete_topic', () => {
@@ -6,13 +7,12 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, sendToChannel } = personaHelpers(() => api);
   const createChannel = async (name: string, principals: string[], options: Record<string, unknown> = {}) => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: principals.map(id), ...options }));
     return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
   };
-  const send = async (who: string, to: string, topic: string, content = 'hello') =>
-    expectSuccess(await api.as(who).post('/api/v1/messages', { type: 'stream', to, topic, content })).id as number;
+  const send = (who: string, to: string, topic: string, content = 'hello') => sendToChannel(who, to, topic, content);
   const exists = async (messageId: number) => (await api.as('iago').get(`/api/v1/messages/${messageId}`)).status === 200;
   const deleteTopic = (who: string, streamId: number, topicName?: string) =>
     api.as(who).post(`/api/v1/streams/${streamId}/delete_topic`, topicName === undefined ? {} : { topic_name: topicName });

@@ -1,5 +1,6 @@
 import { userSettingsStream } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_drafts.py: GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}. */
 const DRAFTS = '/api/v1/drafts';
@@ -9,7 +10,7 @@ describe('drafts', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const channel = async (name: string, options: { private?: boolean; by?: string } = {}): Promise<number> => {
     const by = options.by ?? 'hamlet';
     expectSuccess(await api.as(by).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], invite_only: options.private === true }));

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * A subscription that changes whether a user can see a channel changes their `streams`
@@ -14,10 +15,8 @@ describe('stream events when a subscription changes who can see a channel', () =
   beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
   afterAll(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: ['stream'], event_types: ['stream', 'subscription'] }));
-  const events = async (who: string, queueId: string) =>
-    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, any>[];
+  const { id, register: registerAs, events } = personaHelpers(() => api);
+  const register = (who: string) => registerAs(who, { fetch_event_types: ['stream'], event_types: ['stream', 'subscription'] });
   const visible = async (who: string) => ((await register(who)).streams as { stream_id: number }[]).map((s) => s.stream_id);
   const kinds = (list: Record<string, any>[]) => list.map((e) => `${e.type}/${e.op}`);
 

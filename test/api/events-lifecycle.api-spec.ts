@@ -1,4 +1,5 @@
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** Events of message edits, moves and deletions, scheduled messages and uploads (issues #5, #7, #9 as mapped by #10). */
 describe('events of edited, moved, deleted and scheduled messages, and uploads', () => {
@@ -15,12 +16,8 @@ describe('events of edited, moved, deleted and scheduled messages, and uploads',
   });
   afterAll(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const register = async (who: string, types: string[]) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: types })).queue_id as string;
-  const events = async (who: string, queueId: string) =>
-    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
-  const send = async (topic: string, content: string) =>
-    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: verona, topic, content })).id as number;
+  const { id, queue: register, events, sendToChannel } = personaHelpers(() => api);
+  const send = (topic: string, content: string) => sendToChannel('hamlet', verona, topic, content);
 
   it('an edit of content sends update_message with each recipient\'s flags', async () => {
     const messageId = await send('edits', 'first draft');

@@ -1,5 +1,6 @@
 import { ClientEventMappers } from '@app/application';
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * Messages reach the event queues of their recipients whoever sent them: Notification Bot is
@@ -13,15 +14,12 @@ describe('live events of Notification Bot messages and channel moves', () => {
   beforeEach(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'shiva'] })));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, queue, events } = personaHelpers(() => api);
   const createChannel = async (name: string, members: string[], options: { private?: boolean } = {}) => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: members.map(id), invite_only: options.private === true }));
     return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
   };
-  const register = async (who: string, eventTypes: string[] = ['message']) =>
-    expectSuccess(await api.as(who).post('/api/v1/register', { event_types: eventTypes })).queue_id as string;
-  const events = async (who: string, queueId: string) =>
-    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
+  const register = (who: string, eventTypes: string[] = ['message']) => queue(who, eventTypes);
   const send = async (who: string, channelId: number, topic: string, content: string) =>
     expectSuccess(await api.as(who).post('/api/v1/messages', { type: 'stream', to: channelId, topic, content })).id as number;
   const newest = async (who: string, channelId: number) => {

@@ -1,5 +1,5 @@
 import { ClientEventMappers, ClientEventReactor, EVENT_STORE, type EventStorePort } from '@app/application';
-import { TINY_PNG } from '@app/testing';
+import { TINY_PNG, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 
 /**
@@ -35,7 +35,7 @@ describe('POST /register is race-free: state + queued events = a fresh register'
   });
   afterAll(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const ok = async (response: Promise<any>) => expectSuccess(await response);
   const register = (who: string, types: string[], capabilities?: Record<string, boolean>) =>
     ok(api.as(who).post('/api/v1/register', { event_types: JSON.stringify(types), ...(capabilities ? { client_capabilities: JSON.stringify(capabilities) } : {}) }));

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * Who gets `update_message` (do_update_message): the users with a row for the message, with their
@@ -14,18 +15,16 @@ describe('update_message reaches the subscribers of a channel with shared histor
   beforeEach(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, subscribe: subscribeAs, sendToChannel, queue, events: eventsOf } = personaHelpers(() => api);
   const channel = async (name: string, extra: Record<string, unknown> = {}) => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [id('iago'), id('hamlet')], ...extra }));
     return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
   };
-  const subscribe = async (who: string, name: string) => expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [id(who)] }));
-  const send = async (to: number, topic: string, content: string) => expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to, topic, content })).id as number;
-  const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['update_message', 'delete_message'] })).queue_id as string;
+  const subscribe = (who: string, name: string) => subscribeAs('iago', name, [who]);
+  const send = (to: number, topic: string, content: string) => sendToChannel('hamlet', to, topic, content);
+  const register = (who: string) => queue(who, ['update_message', 'delete_message']);
   const events = async (who: string, queueId: string) =>
-    (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, any>[]).map(
-      ({ type, message_ids, flags, subject }) => ({ type, message_ids, ...(flags ? { flags } : {}), ...(subject ? { subject } : {}) }),
-    );
+    (await eventsOf(who, queueId)).map(({ type, message_ids, flags, subject }) => ({ type, message_ids, ...(flags ? { flags } : {}), ...(subject ? { subject } : {}) }));
 
   it('a late subscriber of a public channel gets the content edit and the topic move, flagged read; the row holders their own flags', async () => {
     const verona = await channel('Verona');

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * The shapes of `update_message` events as zerver/openapi/zulip.yaml documents them
@@ -19,12 +20,9 @@ describe('update_message event shapes', () => {
   });
   afterAll(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['update_message'] })).queue_id as string;
-  const events = async (who: string, queueId: string) =>
-    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
-  const send = async (topic: string, content: string) =>
-    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: verona, topic, content })).id as number;
+  const { id, queue, events, sendToChannel } = personaHelpers(() => api);
+  const register = (who: string) => queue(who, ['update_message']);
+  const send = (topic: string, content: string) => sendToChannel('hamlet', verona, topic, content);
   const MOVE_FIELDS = ['orig_subject', 'subject', 'topic_links', 'propagate_mode', 'new_stream_id'];
   const CONTENT_FIELDS = ['orig_content', 'orig_rendered_content', 'content', 'rendered_content', 'is_me_message'];
 

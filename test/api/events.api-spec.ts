@@ -1,5 +1,6 @@
 import { EventQueues } from '@app/application';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** POST /register's queue, GET /events, DELETE /events, POST /typing (≈ zerver/tests/test_event_system.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -9,10 +10,7 @@ describe('event queues', () => {
   beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
   afterAll(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const register = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post('/api/v1/register', params));
-  const events = async (who: string, queueId: string, lastEventId = -1, dontBlock = true) =>
-    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock })).events as any[];
+  const { id, register, events } = personaHelpers(() => api);
 
   it('registers a queue with last_event_id -1 and answers events after it', async () => {
     const { queue_id, last_event_id } = await register('hamlet', { event_types: ['muted_users'] });

@@ -4,6 +4,7 @@ import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import { buildProgram } from '../../apps/cli/src/commands';
 import { coverageWorkload, declaredEventTypes } from '../replay/workload';
+import { personaHelpers } from '@app/testing';
 
 /**
  * The audit history under the access rules (docs/security.md): GET /svc/history and the CLI show
@@ -58,7 +59,7 @@ describe('audit history under the access rules', () => {
     const ids: Record<string, number> = {};
     let secrets: string[];
     let cabal: number;
-    const id = (name: string) => api.user(name).userId;
+    const { id } = personaHelpers(() => api);
 
     beforeAll(async () => {
       api = await ApiTestClient.start();

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** zerver/tests/test_realm_linkifiers.py (and the linkifier cases of test_markdown.py) through the real HTTP stack. */
 describe('linkifiers', () => {
@@ -9,7 +10,7 @@ describe('linkifiers', () => {
   const FILTERS = '/api/v1/realm/filters';
   const LINKIFIERS = '/api/v1/realm/linkifiers';
   const ISSUE = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://trac.example.com/ticket/{id}' };
-  const id = (name: string) => api.user(name).userId;
+  const { id, register, events: eventsNow, sendToChannel } = personaHelpers(() => api);
   const add = async (params: Record<string, unknown>, who = 'iago') => expectSuccess(await api.as(who).post(FILTERS, params)).id as number;
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).get(LINKIFIERS)).linkifiers;
   /** The error, and that nothing was appended for it. */
@@ -18,10 +19,9 @@ describe('linkifiers', () => {
     expect(await api.newEvents()).toEqual([]);
     return body;
   };
-  const register = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post('/api/v1/register', params));
   const eventsOf = async (who: string, queueId: string, atLeast: number) => {
     for (let i = 0; ; i++) {
-      const events = expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
+      const events = await eventsNow(who, queueId);
       if (events.length >= atLeast || i >= 50) return events.filter((e) => e.type !== 'heartbeat');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -160,7 +160,7 @@ describe('linkifiers', () => {
     beforeEach(async () => {
       expectSuccess(await api.as('hamlet').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia'), id('iago')] }));
     });
-    const send = async (content: string, topic = 'greetings') => expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic, content })).id as number;
+    const send = (content: string, topic = 'greetings') => sendToChannel('hamlet', 'Denmark', topic, content);
     const fetch = async (messageId: number) => expectSuccess(await api.as('cordelia').get(`/api/v1/messages/${messageId}`)).message;
 
     it('links matches in sent messages, not in code, and lists them in topic_links', async () => {

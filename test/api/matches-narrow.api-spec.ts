@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_message_fetch.py MessagesInNarrowTest: GET /messages/matches_narrow. */
 describe('GET /messages/matches_narrow', () => {
@@ -6,9 +7,8 @@ describe('GET /messages/matches_narrow', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const send = async (who: string, topic: string, content: string, to = 'Denmark') =>
-    expectSuccess(await api.as(who).post('/api/v1/messages', { type: 'stream', to, topic, content })).id as number;
+  const { id, sendToChannel } = personaHelpers(() => api);
+  const send = (who: string, topic: string, content: string, to = 'Denmark') => sendToChannel(who, to, topic, content);
   const matches = async (who: string, msgIds: number[], narrow: unknown[]) =>
     expectSuccess(await api.as(who).get('/api/v1/messages/matches_narrow', { msg_ids: msgIds, narrow })).messages as Record<string, { match_content: string; match_subject: string }>;
 

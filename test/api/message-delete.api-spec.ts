@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** DELETE /messages/{id} through the whole app (≈ zerver/tests/test_message_delete.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -12,9 +13,8 @@ describe('DELETE /messages/{message_id}', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const send = async (who: string, content = 'hello'): Promise<number> =>
-    expectSuccess(await api.as(who).post(MESSAGES, { type: 'stream', to: 'Denmark', topic: 'greetings', content })).id;
+  const { id, sendToChannel } = personaHelpers(() => api);
+  const send = (who: string, content = 'hello') => sendToChannel(who, 'Denmark', 'greetings', content);
   beforeEach(async () => {
     expectSuccess(await api.as('hamlet').post(SUBSCRIPTIONS, { subscriptions: [{ name: 'Denmark' }], principals: [id('hamlet'), id('cordelia'), id('iago')] }));
   });

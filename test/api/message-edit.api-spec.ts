@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand } from '@app/application';
 import { messageDecider, messageStream, operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** PATCH /messages/{id} and GET /messages/{id}/history through the whole app (≈ zerver/tests/test_message_edit.py, test_message_move_topic.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -14,15 +15,14 @@ describe('PATCH /messages/{message_id}', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, sendToChannel } = personaHelpers(() => api);
   const groupId = (name: string) => api.systemGroupId(name);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
     return streams.find((s) => s.name === name)!.stream_id;
   };
-  const send = async (who: string, to: string, topic: string, content = 'hello'): Promise<number> =>
-    expectSuccess(await api.as(who).post(MESSAGES, { type: 'stream', to, topic, content })).id;
+  const send = (who: string, to: string, topic: string, content = 'hello') => sendToChannel(who, to, topic, content);
   const patch = (who: string, messageId: number, params: Record<string, unknown>) => api.as(who).patch(`${MESSAGES}/${messageId}`, params);
   const fetch = async (who: string, messageId: number) => expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}`));
   const topicOf = async (messageId: number, who = 'iago') => (await fetch(who, messageId)).message.subject as string;

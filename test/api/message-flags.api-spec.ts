@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ID_ALLOCATOR, type IdAllocatorPort, rawEventStore, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
 import { messageFlagsStream } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * Personal flags and read state through the whole app (≈ zerver/tests/test_message_flags.py):
@@ -19,13 +20,12 @@ describe('message flags', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, send } = personaHelpers(() => api);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}) => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
     return streams.find((s) => s.name === name)!.stream_id;
   };
-  const send = async (who: string, params: Record<string, unknown>): Promise<number> => expectSuccess(await api.as(who).post(MESSAGES, params)).id;
   const toChannel = (who: string, to: string, topic: string, content: string) => send(who, { type: 'stream', to, topic, content, read_by_sender: true });
   const flagsOf = async (who: string, messageId: number): Promise<string[]> =>
     expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}`)).message.flags;

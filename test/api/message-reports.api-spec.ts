@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * ≈ zerver/tests/test_message_report.py and test_realm.py's moderation_request_channel tests:
@@ -16,7 +17,7 @@ describe('message reports', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const mention = (name: string, fullName: string) => `@_**${fullName}|${id(name)}**`;
   const createChannel = async (name: string, members: string[], options: { private?: boolean; by?: string } = {}) => {
     expectSuccess(await api.as(options.by ?? 'iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: members.map(id), invite_only: options.private === true }));

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** GET /messages and GET /messages/{id} through the whole app (≈ zerver/tests/test_message_fetch.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -9,14 +10,13 @@ describe('reading messages', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, send } = personaHelpers(() => api);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}) => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
     return streams.find((s) => s.name === name)!.stream_id;
   };
   const subscribe = async (who: string, name: string) => expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }] }));
-  const send = async (who: string, params: Record<string, unknown>): Promise<number> => expectSuccess(await api.as(who).post(MESSAGES, params)).id;
   const toChannel = (who: string, to: string, topic: string, content: string) => send(who, { type: 'stream', to, topic, content, read_by_sender: true });
   const get = async (who: string, params: Record<string, unknown>) => expectSuccess(await api.as(who).get(MESSAGES, params));
   const ids = async (who: string, params: Record<string, unknown>) => (await get(who, params)).messages.map((m: { id: number }) => m.id);

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** POST /messages through the whole app (≈ zerver/tests/test_message_send.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -9,7 +10,7 @@ describe('POST /messages', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, queue, events } = personaHelpers(() => api);
   const email = (name: string) => api.user(name).email;
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
@@ -86,9 +87,8 @@ describe('POST /messages', () => {
     });
 
     it('delivers the automatic follows of a send as user_topic, and the deprecated muted_topics to queues without user_topic', async () => {
-      const register = async (who: string, event_types: string[]) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types })).queue_id as string;
-      const eventsOf = async (who: string, queueId: string) =>
-        (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+      const register = queue;
+      const eventsOf = async (who: string, queueId: string) => (await events(who, queueId)).map(({ id: _id, ...e }) => e);
       const queues = { hamlet: [await register('hamlet', ['user_topic']), await register('hamlet', ['muted_topics'])], cordelia: [await register('cordelia', ['user_topic']), await register('cordelia', ['muted_topics'])] };
       expectSuccess(await send('hamlet', { type: 'channel', to: 'Denmark', topic: 'started', content: 'hi @**Cordelia Lear**' }));
       for (const who of ['hamlet', 'cordelia'] as const) {

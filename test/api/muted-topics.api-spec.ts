@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_muted_topics.py: the deprecated PATCH /users/me/subscriptions/muted_topics (Python bindings' mute_topic). */
 const URL = '/api/v1/users/me/subscriptions/muted_topics';
@@ -8,7 +9,7 @@ describe('PATCH /users/me/subscriptions/muted_topics', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   let denmark: number;
   beforeEach(async () => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }], principals: [id('iago'), id('hamlet')] }));

@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, MutedUserQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_muted_users.py: POST/DELETE /users/me/muted_users/{muted_user_id}. */
 describe('muted users', () => {
@@ -9,7 +10,7 @@ describe('muted users', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const url = (userId: number) => `/api/v1/users/me/muted_users/${userId}`;
   const mutedBy = (who: string) => api.app.get(MutedUserQueries).mutedUsers(id(who));
   const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {

@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, DeactivateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** POST /users/me/presence, GET /users/{user_id_or_email}/presence, GET /realm/presence, presence events (≈ zerver/tests/test_presence.py, test_events.py). */
 const PRESENCE = '/api/v1/users/me/presence';
@@ -12,13 +13,10 @@ describe('presence', () => {
   beforeEach(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, register, events } = personaHelpers(() => api);
   const email = (name: string) => api.user(name).email;
   const now = () => Math.floor(api.clock.now().getTime() / 1000);
   const ping = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post(PRESENCE, { status: 'active', ...params }));
-  const register = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post('/api/v1/register', params));
-  const events = async (who: string, queueId: string) =>
-    expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
   const realmPresences = async (who: string) => expectSuccess(await api.as(who).get('/api/v1/realm/presence')).presences;
   const legacyEntry = (status: string, timestamp: number) => ({
     website: { client: 'website', status, timestamp, pushable: false },

@@ -1,4 +1,4 @@
-import { TINY_PNG } from '@app/testing';
+import { TINY_PNG, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -13,7 +13,7 @@ describe('reactions', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, queue: queueOf, events: eventsOf } = personaHelpers(() => api);
   /** A channel of `members` (created by the first), with a message from `sender`. */
   const channelMessage = async (channel: string, members: string[], options: { sender?: string; private?: boolean } = {}) => {
     expectSuccess(await api.as(members[0]).post(SUBSCRIPTIONS, { subscriptions: [{ name: channel }], principals: members.map(id), invite_only: options.private === true }));
@@ -273,9 +273,7 @@ describe('reactions', () => {
   });
 
   describe('reaction events', () => {
-    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['reaction'] })).queue_id as string;
-    const eventsOf = async (who: string, queueId: string) =>
-      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+    const register = (who: string) => queueOf(who, ['reaction']);
     const reactionEvent = (op: string, messageId: number, who: string, emoji = { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }) => ({
       id: expect.any(Number),
       type: 'reaction',
@@ -431,9 +429,7 @@ describe('reactions', () => {
       const messageId = await channelMessage('Denmark', ['hamlet', 'cordelia']);
       const stream_id = await streamId('Denmark');
       await setting('cordelia', { automatically_follow_topics_policy: 1 });
-      const register = async (who: string, event_types: string[]) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types })).queue_id as string;
-      const eventsOf = async (who: string, queueId: string) =>
-        expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+      const register = queueOf;
       const modern = await register('cordelia', ['user_topic', 'reaction']);
       const legacy = await register('cordelia', ['muted_topics']);
       const hamlet = await register('hamlet', ['user_topic', 'muted_topics']);

@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** ≈ zerver/tests/test_read_receipts.py: GET /messages/{message_id}/read_receipts and its settings. */
 const MESSAGES = '/api/v1/messages';
@@ -11,14 +12,13 @@ describe('GET /messages/{message_id}/read_receipts', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, sendToChannel } = personaHelpers(() => api);
   const receipts = async (who: string, messageId: number) => expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}/read_receipts`)).user_ids as number[];
   const read = async (who: string, messageId: number) =>
     expectSuccess(await api.as(who).post(`${MESSAGES}/flags`, { messages: [messageId], op: 'add', flag: 'read' }));
   const unread = async (who: string, messageId: number) =>
     expectSuccess(await api.as(who).post(`${MESSAGES}/flags`, { messages: [messageId], op: 'remove', flag: 'read' }));
-  const send = async (who: string, content = 'hello') =>
-    expectSuccess(await api.as(who).post(MESSAGES, { type: 'stream', to: 'Denmark', topic: 'receipts', content })).id as number;
+  const send = (who: string, content = 'hello') => sendToChannel(who, 'Denmark', 'receipts', content);
   const everyone = ['hamlet', 'cordelia', 'iago', 'shiva', 'desdemona'];
 
   beforeEach(async () => {

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** The older /register sections zulip-terminal asks for: `message`, `starred_messages`, `muted_topics`. */
 describe('POST /register: message, starred_messages, muted_topics', () => {
@@ -6,8 +7,8 @@ describe('POST /register: message, starred_messages, muted_topics', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
-  const register = async (who: string, types: string[]) => expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: types }));
+  const { id, register: registerAs, sendToChannel } = personaHelpers(() => api);
+  const register = (who: string, types: string[]) => registerAs(who, { fetch_event_types: types });
 
   it('answers max_message_id -1 and empty lists for a new user', async () => {
     const state = await register('hamlet', ['message', 'starred_messages', 'muted_topics']);
@@ -17,7 +18,7 @@ describe('POST /register: message, starred_messages, muted_topics', () => {
   it('answers the newest message the user received, their starred ids and their muted topics (zulip-terminal\'s fetch list)', async () => {
     expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Denmark' }], principals: [id('iago'), id('hamlet')] }));
     const denmark = expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: 'Denmark' })).stream_id as number;
-    const send = async (topic: string) => expectSuccess(await api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic, content: 'x' })).id as number;
+    const send = (topic: string) => sendToChannel('iago', 'Denmark', topic, 'x');
     const first = await send('a');
     const second = await send('b');
     expectSuccess(await api.as('iago').post('/api/v1/messages', { type: 'direct', to: [id('iago')], content: 'note to self' }));

@@ -1,4 +1,5 @@
 import { ApiTestClient, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** POST /register's initial state for the personal-data areas, under Zulip's keys. */
 describe('POST /register initial state', () => {
@@ -31,8 +32,7 @@ describe('POST /register initial state', () => {
     expect(byEventTypes).not.toHaveProperty('muted_users');
   });
 
-  const id = (name: string) => api.user(name).userId;
-  const register = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post('/api/v1/register', params));
+  const { id, register } = personaHelpers(() => api);
 
   describe('message: max_message_id', () => {
     it('is -1 before the user has a message, then the newest message the user has', async () => {

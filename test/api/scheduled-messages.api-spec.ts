@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { DeliverScheduledMessageCommand, SCHEDULER, ScheduledDeliveries } from '@app/application';
 import type { TimerScheduler } from '@app/infrastructure';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** /scheduled_messages through the whole app (≈ zerver/tests/test_scheduled_messages.py). */
 const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -16,7 +17,7 @@ describe('/scheduled_messages', () => {
   });
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const now = () => Math.floor(api.clock.now().getTime() / 1000);
   const createChannel = async (who: string, name: string, principals: number[]): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], principals }));

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * PATCH /settings through the real HTTP stack (≈ zerver/tests/test_settings.py).
@@ -15,7 +16,7 @@ describe('PATCH /settings', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, queue: queueOf, events: eventsOf } = personaHelpers(() => api);
   const settingsOf = (name: string) => api.app.get(UserSettingsQueries).settingsOf(id(name));
   /** Asserts the error and that the request stored nothing. */
   const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
@@ -71,9 +72,8 @@ describe('PATCH /settings', () => {
     });
 
     it('sends a time zone change as realm_user update to the users who can see the user, and user_settings update to the user', async () => {
-      const queue = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['realm_user', 'user_settings'] })).queue_id as string;
-      const events = async (who: string, queueId: string) =>
-        (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[]).map(({ id: _id, ...e }) => e);
+      const queue = (who: string) => queueOf(who, ['realm_user', 'user_settings']);
+      const events = async (who: string, queueId: string) => (await eventsOf(who, queueId)).map(({ id: _id, ...e }) => e);
       const [mine, theirs] = [await queue('hamlet'), await queue('cordelia')];
       expectSuccess(await api.as('hamlet').patch(SETTINGS, { timezone: 'US/Mountain' }));
       // do_change_user_setting: "Updates to the time zone display setting are sent to all users".

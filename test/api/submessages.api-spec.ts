@@ -1,6 +1,7 @@
 import { SCHEDULER } from '@app/application';
 import type { TimerScheduler } from '@app/infrastructure';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * Widgets (`/poll`, `/todo`) and POST /submessage: the widget submessage a message is sent with,
@@ -15,7 +16,7 @@ describe('widgets and submessages', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, queue: queueOf, events: eventsOf } = personaHelpers(() => api);
   const send = async (from: string, content: string, options: { channel?: string; members?: string[]; private?: boolean } = {}) => {
     const channel = options.channel ?? 'Denmark';
     const members = options.members ?? ['hamlet', 'cordelia'];
@@ -200,9 +201,7 @@ describe('widgets and submessages', () => {
   });
 
   describe('submessage events', () => {
-    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['submessage'] })).queue_id as string;
-    const eventsOf = async (who: string, queueId: string) =>
-      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+    const register = (who: string) => queueOf(who, ['submessage']);
 
     it('go to the users who received the message (its rows), not to other readers', async () => {
       const messageId = await send('hamlet', '/poll Lunch?\nYes');
@@ -220,9 +219,7 @@ describe('widgets and submessages', () => {
     const setting = async (who: string, settings: Record<string, number>) => expectSuccess(await api.as(who).patch('/api/v1/settings', settings));
     const streamId = (name: string) => api.channelId(name);
     const policies = async (who: string) => (await api.userTopics(who)).map((t) => [t.topic_name, t.visibility_policy]);
-    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['user_topic', 'submessage'] })).queue_id as string;
-    const eventsOf = async (who: string, queueId: string) =>
-      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+    const register = (who: string) => queueOf(who, ['user_topic', 'submessage']);
     const vote = { type: 'vote', key: 'canned,0', vote: 1 };
 
     it('follows the topic for a poll voter whose automatically_follow_topics_policy is "on participation" (1), with the user_topic event', async () => {

@@ -1,5 +1,5 @@
 import { usersStream } from '@app/domain';
-import { userDeactivated } from '@app/testing';
+import { userDeactivated, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -13,7 +13,7 @@ describe('subscriptions', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const entries = (names: (string | Record<string, unknown>)[]) => names.map((n) => (typeof n === 'string' ? { name: n } : n));
   const subscribe = (who: string, names: (string | Record<string, unknown>)[], extra: Record<string, unknown> = {}) =>
     api.as(who).post(SUBSCRIPTIONS, { subscriptions: entries(names), ...extra });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type request from 'supertest';
 import { APP_CONFIG } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { TINY_PNG } from '@app/testing';
+import { TINY_PNG, personaHelpers } from '@app/testing';
 import { ApiTestClient, checkFuzzResponse, expectError, expectSuccess, generateFuzzRequests, sendFuzzRequest } from '../support';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 
@@ -53,8 +53,7 @@ describe('uploads', () => {
       return [];
     }
   };
-  const id = (who: string) => api.user(who).userId;
-  const send = async (who: string, params: Record<string, unknown>): Promise<number> => expectSuccess(await api.as(who).post(MESSAGES, params)).id;
+  const { id, send } = personaHelpers(() => api);
 
   describe('POST /user_uploads', () => {
     it("stores the file under Zulip's path id and answers url, uri and filename", async () => {

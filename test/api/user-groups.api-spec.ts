@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** User groups through the real HTTP stack (≈ zerver/tests/test_user_groups.py), as personas. */
 const GROUPS = '/api/v1/user_groups';
@@ -9,7 +10,7 @@ describe('user groups', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, register, events: eventsOf } = personaHelpers(() => api);
   const ids = (...names: string[]) => names.map(id).sort((a, b) => a - b);
   const list = async (who = 'hamlet', query: Record<string, unknown> = {}) => expectSuccess(await api.as(who).get(GROUPS, query)).user_groups as any[];
   const groupId = async (name: string) => (await list('iago', { include_deactivated_groups: true })).find((g) => g.name === name).id as number;
@@ -21,9 +22,7 @@ describe('user groups', () => {
     expectError(response, msg, options);
     expect(await api.newEvents()).toEqual([]);
   };
-  const register = async (who: string, params: Record<string, unknown> = {}) => expectSuccess(await api.as(who).post('/api/v1/register', params));
-  const events = async (who: string, queueId: string) =>
-    (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[]).map(({ id: _id, ...e }) => e);
+  const events = async (who: string, queueId: string) => (await eventsOf(who, queueId)).map(({ id: _id, ...e }) => e);
 
   describe('POST /user_groups/create', () => {
     it("creates a group with Zulip's defaults, listed after the system groups", async () => {

@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, DeactivateUserCommand, UserSettingsQueries, UserStatusQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** POST /users/me/status, POST and GET /users/{user_id}/status (≈ zerver/tests/test_user_status.py). */
 const MY_STATUS = '/api/v1/users/me/status';
@@ -11,7 +12,7 @@ describe('user status', () => {
   beforeEach(async () => api = await ApiTestClient.start());
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const statusOf = async (name: string) => expectSuccess(await api.as('cordelia').get(`/api/v1/users/${id(name)}/status`)).status;
   const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
     expectError(response, msg, options);

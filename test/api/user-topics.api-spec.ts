@@ -1,4 +1,5 @@
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /**
  * Topic visibility policies (≈ zerver/tests/test_user_topics.py): POST /user_topics, and where
@@ -15,7 +16,7 @@ describe('user topics', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id, register: registerAs, events } = personaHelpers(() => api);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}) => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
@@ -163,9 +164,7 @@ describe('user topics', () => {
   });
 
   describe('events', () => {
-    const register = async (who: string, params: Record<string, unknown>) => expectSuccess(await api.as(who).post('/api/v1/register', params)).queue_id as string;
-    const events = async (who: string, queueId: string) =>
-      expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+    const register = async (who: string, params: Record<string, unknown>) => (await registerAs(who, params)).queue_id as string;
 
     it('sends the deprecated muted_topics (the whole list) then user_topic; not muted_topics to queues that asked for user_topic', async () => {
       const verona = await createChannel('hamlet', 'Verona');

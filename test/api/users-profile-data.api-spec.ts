@@ -1,5 +1,6 @@
 import { CustomProfileFieldQueries } from '@app/application';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { personaHelpers } from '@app/testing';
 
 /** Administrators setting another user's custom profile data: `profile_data` of PATCH /users/{user_id} (update_user_backend). */
 describe('PATCH /users/{user_id} profile_data', () => {
@@ -56,7 +57,7 @@ describe('GET /users include_custom_profile_fields', () => {
   beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia'] })));
   afterAll(() => api.close());
 
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
 
   it("sends every human's profile_data ({} without values; bots none) only when asked, for the list and for one user", async () => {
     const phone = expectSuccess(await api.as('iago').post('/api/v1/realm/profile_fields', { name: 'Phone', field_type: 1 })).id as number;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type request from 'supertest';
-import { PUSH_KEY, TINY_PNG } from '@app/testing';
+import { PUSH_KEY, TINY_PNG, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import { DartDecoders } from '../support/dart-decoders';
 import { APP_RULES, appErrorOf, FlutterAppModel, missingAnchors, popularEmojiCodes } from '../support/flutter-app-model';
@@ -54,7 +54,7 @@ export const FLUTTER_REGISTER_PARAMS = {
  * kept after it, so that /register and /messages carry each kind of item at least once.
  */
 async function populate(api: ApiTestClient): Promise<void> {
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const ok = async (response: Promise<request.Response> | request.Response) => expectSuccess(await response);
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Elsinore', description: 'The **castle**' }], principals: [id('iago'), id('hamlet'), id('polonius')] }));
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Secret' }], principals: [id('iago'), id('hamlet')], invite_only: true }));
@@ -118,7 +118,7 @@ async function populate(api: ApiTestClient): Promise<void> {
  * (message_details), everything read; a subscriber leaving a channel with messages.
  */
 async function movesAndEdits(api: ApiTestClient): Promise<void> {
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const ok = async (response: Promise<request.Response> | request.Response) => expectSuccess(await response);
   const channel = async (name: string) => (await ok(api.as('iago').get('/api/v1/get_stream_id', { stream: name }))).stream_id as number;
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Wittenberg' }], principals: [id('iago'), id('hamlet'), id('cordelia'), id('polonius')] }));

@@ -10,7 +10,7 @@ import {
   SCHEDULER,
 } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { OTHER_PUSH_KEY, PUSH_KEY, seededRandom, TINY_PNG, tokenIdOf } from '@app/testing';
+import { OTHER_PUSH_KEY, PUSH_KEY, seededRandom, TINY_PNG, tokenIdOf, personaHelpers } from '@app/testing';
 import { type ApiTestClient } from '../support';
 import type request from 'supertest';
 
@@ -64,7 +64,7 @@ const channelId = async (api: ApiTestClient, name: string): Promise<number> => {
 
 /** Drives every kind of change once or more; the log then holds every declared event type. */
 export async function coverageWorkload(api: ApiTestClient): Promise<void> {
-  const id = (name: string) => api.user(name).userId;
+  const { id } = personaHelpers(() => api);
   const bus = api.app.get(CommandBus);
   const now = () => Math.floor(api.clock.now().getTime() / 1000);
   const asOwner = { actor: { realmId: api.realmId, userId: id('desdemona'), role: 'owner' as const, isBot: false } };
