@@ -1,5 +1,5 @@
 import { channelFoldersStream } from '@app/domain';
-import { folderCreated } from '@app/testing';
+import { folderCreated, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_channel_folders.py through the real HTTP stack. */
@@ -15,10 +15,8 @@ describe('channel folders', () => {
     expectError(response, msg, options);
     expect(await api.newEvents()).toEqual([]);
   };
-  const channel = async (name: string) => {
-    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] }));
-    return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const { createChannel } = personaHelpers(() => api);
+  const channel = (name: string) => createChannel('iago', name);
 
   describe('POST /channel_folders/create', () => {
     it('creates a folder every member can list, with its rendered description, order, creator and date', async () => {

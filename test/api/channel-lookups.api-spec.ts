@@ -13,11 +13,8 @@ describe('channel lookups and message rendering', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
-  const createChannel = async (name: string, principals: string[], options: Record<string, unknown> = {}) => {
-    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: principals.map(id), ...options }));
-    return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const { id, createChannel: createAs } = personaHelpers(() => api);
+  const createChannel = (name: string, principals: string[], options: Record<string, unknown> = {}) => createAs('iago', name, { principals: principals.map(id), ...options });
   const bot = async (owner: string) =>
     (await api.app.get(CommandBus).execute(new CreateBotCommand({ actor: operatorActor(api.realmId) }, { fullName: `${owner} helper`, shortName: `${owner}-helper`, ownerId: id(owner) }))).userId as number;
 

@@ -16,7 +16,7 @@ describe('per-channel topics_policy', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
+  const { id, queue: queueOf, events } = personaHelpers(() => api);
   const groupId = (name: string) => api.systemGroupId(name);
   const channelId = async (name: string) => {
     const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
@@ -70,9 +70,7 @@ describe('per-channel topics_policy', () => {
 
     it('sends a stream update event (property topics_policy) to those who may see the channel, only when the value changes', async () => {
       const denmark = await createChannel('hamlet', 'Denmark', { invite_only: true });
-      const queue = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: JSON.stringify(['stream']) })).queue_id as string;
-      const events = async (who: string, queueId: string) =>
-        expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as unknown[];
+      const queue = (who: string) => queueOf(who, ['stream']);
       const [cordeliaQueue, shivaQueue] = [await queue('cordelia'), await queue('shiva')];
       expectSuccess(await setPolicy('hamlet', denmark, 'disable_empty_topic'));
       expectSuccess(await setPolicy('hamlet', denmark, 'disable_empty_topic'));

@@ -13,7 +13,7 @@ describe('channels', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
+  const { id, events: eventsAfter } = personaHelpers(() => api);
   /** Creates a channel as `who`, subscribing `principals` (default: the creator); returns its id. */
   const create = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name, description: `About ${name}` }], ...options }));
@@ -231,8 +231,7 @@ describe('channels', () => {
     it('sends the is_archived update and then stream/delete; unarchiving, the update and then stream/create (as Zulip to clients without archived_channels)', async () => {
       const channelId = await create('hamlet', 'general');
       const { queue_id } = expectSuccess(await api.as('hamlet').post('/api/v1/register', { event_types: ['stream'], client_capabilities: { include_deactivated_groups: true } }));
-      const events = async (after: number) =>
-        (expectSuccess(await api.as('hamlet').get('/api/v1/events', { queue_id, last_event_id: after, dont_block: true })).events as Record<string, any>[]).map(({ id: _id, ...e }) => e);
+      const events = async (after: number) => (await eventsAfter('hamlet', queue_id, after)).map(({ id: _id, ...e }) => e);
       expectSuccess(await api.as('iago').delete(`/api/v1/streams/${channelId}`));
       expect(await events(-1)).toEqual([
         { type: 'stream', op: 'update', stream_id: channelId, name: 'general', property: 'is_archived', value: true },

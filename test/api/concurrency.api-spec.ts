@@ -1,5 +1,6 @@
 import { EVENT_STORE, type EventStorePort, StreamRevisionConflictError } from '@app/application';
 import { PrometheusMetrics } from '@app/infrastructure';
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 import type { Response } from 'supertest';
 
@@ -25,10 +26,8 @@ describe('concurrent writers', () => {
     }
     return responses.filter((r) => r.status === 200);
   };
-  const channel = async (name: string, who = 'iago') => {
-    expectSuccess(await api.as(who).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] }));
-    return expectSuccess(await api.as(who).get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const { createChannel } = personaHelpers(() => api);
+  const channel = (name: string, who = 'iago') => createChannel(who, name);
 
   it('settings: parallel changes of different settings all apply', async () => {
     const changes: Record<string, unknown>[] = [

@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateUserCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -13,6 +14,7 @@ describe('default channels', () => {
   let api: ApiTestClient;
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
+  const { register: registerAs, events: eventsNow } = personaHelpers(() => api);
 
   const DEFAULTS = '/api/v1/default_streams';
   const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
@@ -22,10 +24,10 @@ describe('default channels', () => {
     return streams.find((s) => s.name === name)!.stream_id;
   };
   const defaults = async (who = 'hamlet') => expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: ['default_streams'] })).realm_default_streams;
-  const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['default_streams', 'stream'] }));
+  const register = (who: string) => registerAs(who, { event_types: ['default_streams', 'stream'] });
   const eventsOf = async (who: string, queueId: string, atLeast: number) => {
     for (let i = 0; ; i++) {
-      const events = expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
+      const events = await eventsNow(who, queueId);
       if (events.length >= atLeast || i >= 50) return events.filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

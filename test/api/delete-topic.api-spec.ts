@@ -7,11 +7,8 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, sendToChannel } = personaHelpers(() => api);
-  const createChannel = async (name: string, principals: string[], options: Record<string, unknown> = {}) => {
-    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: principals.map(id), ...options }));
-    return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const { id, sendToChannel, createChannel: createAs } = personaHelpers(() => api);
+  const createChannel = (name: string, principals: string[], options: Record<string, unknown> = {}) => createAs('iago', name, { principals: principals.map(id), ...options });
   const send = (who: string, to: string, topic: string, content = 'hello') => sendToChannel(who, to, topic, content);
   const exists = async (messageId: number) => (await api.as('iago').get(`/api/v1/messages/${messageId}`)).status === 200;
   const deleteTopic = (who: string, streamId: number, topicName?: string) =>

@@ -10,12 +10,9 @@ describe('drafts', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
-  const channel = async (name: string, options: { private?: boolean; by?: string } = {}): Promise<number> => {
-    const by = options.by ?? 'hamlet';
-    expectSuccess(await api.as(by).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], invite_only: options.private === true }));
-    return expectSuccess(await api.as(by).get('/api/v1/get_stream_id', { stream: name })).stream_id;
-  };
+  const { id, createChannel } = personaHelpers(() => api);
+  const channel = (name: string, options: { private?: boolean; by?: string } = {}): Promise<number> =>
+    createChannel(options.by ?? 'hamlet', name, { invite_only: options.private === true });
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).get(DRAFTS));
   const create = async (drafts: object[], who = 'hamlet'): Promise<number[]> => expectSuccess(await api.as(who).post(DRAFTS, { drafts })).ids;
   /** An error that must leave nothing behind. */

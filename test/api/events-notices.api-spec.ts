@@ -14,11 +14,9 @@ describe('live events of Notification Bot messages and channel moves', () => {
   beforeEach(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'shiva'] })));
   afterEach(() => api.close());
 
-  const { id, queue, events } = personaHelpers(() => api);
-  const createChannel = async (name: string, members: string[], options: { private?: boolean } = {}) => {
-    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: members.map(id), invite_only: options.private === true }));
-    return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const { id, queue, events, createChannel: createAs } = personaHelpers(() => api);
+  const createChannel = (name: string, members: string[], options: { private?: boolean } = {}) =>
+    createAs('iago', name, { principals: members.map(id), invite_only: options.private === true });
   const register = (who: string, eventTypes: string[] = ['message']) => queue(who, eventTypes);
   const send = async (who: string, channelId: number, topic: string, content: string) =>
     expectSuccess(await api.as(who).post('/api/v1/messages', { type: 'stream', to: channelId, topic, content })).id as number;

@@ -15,11 +15,8 @@ describe('update_message reaches the subscribers of a channel with shared histor
   beforeEach(async () => (api = await ApiTestClient.start({ personas: ['iago', 'hamlet', 'cordelia', 'polonius'] })));
   afterEach(() => api.close());
 
-  const { id, subscribe: subscribeAs, sendToChannel, queue, events: eventsOf } = personaHelpers(() => api);
-  const channel = async (name: string, extra: Record<string, unknown> = {}) => {
-    expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: [id('iago'), id('hamlet')], ...extra }));
-    return expectSuccess(await api.as('iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const { id, subscribe: subscribeAs, sendToChannel, queue, events: eventsOf, createChannel } = personaHelpers(() => api);
+  const channel = (name: string, extra: Record<string, unknown> = {}) => createChannel('iago', name, { principals: [id('iago'), id('hamlet')], ...extra });
   const subscribe = (who: string, name: string) => subscribeAs('iago', name, [who]);
   const send = (to: number, topic: string, content: string) => sendToChannel('hamlet', to, topic, content);
   const register = (who: string) => queue(who, ['update_message', 'delete_message']);

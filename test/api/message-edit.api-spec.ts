@@ -15,7 +15,7 @@ describe('PATCH /messages/{message_id}', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, sendToChannel } = personaHelpers(() => api);
+  const { id, sendToChannel, events } = personaHelpers(() => api);
   const groupId = (name: string) => api.systemGroupId(name);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
@@ -196,8 +196,7 @@ describe('PATCH /messages/{message_id}', () => {
       const legacy = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['muted_topics'] })).queue_id as string;
       const modern = expectSuccess(await api.as('cordelia').post('/api/v1/register', { event_types: ['user_topic'] })).queue_id as string;
       expectSuccess(await patch('hamlet', a, { topic: 'new', propagate_mode: 'change_all' }));
-      const eventsOf = async (queueId: string) =>
-        expectSuccess(await api.as('cordelia').get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, unknown>[];
+      const eventsOf = (queueId: string) => events('cordelia', queueId);
       expect(await eventsOf(legacy)).toEqual([{ id: 0, type: 'muted_topics', muted_topics: [['Denmark', 'new', expect.any(Number)]] }]);
       expect((await eventsOf(modern)).map((e) => [e.type, e.topic_name, e.visibility_policy])).toEqual([
         ['user_topic', 'old', 0],

@@ -17,12 +17,10 @@ describe('message reports', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
+  const { id, createChannel: createAs } = personaHelpers(() => api);
   const mention = (name: string, fullName: string) => `@_**${fullName}|${id(name)}**`;
-  const createChannel = async (name: string, members: string[], options: { private?: boolean; by?: string } = {}) => {
-    expectSuccess(await api.as(options.by ?? 'iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], principals: members.map(id), invite_only: options.private === true }));
-    return expectSuccess(await api.as(options.by ?? 'iago').get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
-  };
+  const createChannel = (name: string, members: string[], options: { private?: boolean; by?: string } = {}) =>
+    createAs(options.by ?? 'iago', name, { principals: members.map(id), invite_only: options.private === true });
   const setChannel = (who: string, channelId: number) => api.as(who).patch(REALM, { moderation_request_channel_id: channelId });
   const report = (who: string, messageId: number, params: Record<string, unknown>) => api.as(who).post(`${MESSAGES}/${messageId}/report`, params);
   const sendToChannel = async (who: string, channel: string, topic: string, content: string) =>

@@ -13,7 +13,7 @@ describe('subscriptions', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
+  const { id, queue, events } = personaHelpers(() => api);
   const entries = (names: (string | Record<string, unknown>)[]) => names.map((n) => (typeof n === 'string' ? { name: n } : n));
   const subscribe = (who: string, names: (string | Record<string, unknown>)[], extra: Record<string, unknown> = {}) =>
     api.as(who).post(SUBSCRIPTIONS, { subscriptions: entries(names), ...extra });
@@ -209,9 +209,9 @@ describe('subscriptions', () => {
   });
 
   describe('POST: the stream create of a channel the subscriber could not see (the mobile app adds subscriptions to channels it knows)', () => {
-    const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['stream', 'subscription'] })).queue_id as string;
+    const register = (who: string) => queue(who, ['stream', 'subscription']);
     const kinds = async (who: string, queueId: string) =>
-      (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as Record<string, any>[])
+      (await events(who, queueId))
         .map((e) => `${e.type}/${e.op}${e.streams ? ` ${e.streams.map((c: { name: string }) => c.name).join()}` : ''}${e.subscriptions ? ` ${e.subscriptions.map((c: { name: string }) => c.name).join()}` : ''}`);
 
     it('a new private channel: its member subscribers get stream create before their subscription add; administrators once', async () => {

@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { ChangeBotOwnerCommand, RegenerateApiKeyCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_users.py for the endpoints of users and bots. */
@@ -8,6 +9,7 @@ describe('users', () => {
   let api: ApiTestClient;
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
+  const { queue, events } = personaHelpers(() => api);
 
   describe('GET /users, /users/me, /users/{id}, /users/{email}', () => {
     it('lists every account in Zulip\'s shape, hiding real addresses from non-administrators', async () => {
@@ -147,9 +149,7 @@ describe('users', () => {
     });
 
     it('sends realm_bot events to the owner and the administrators: add, update, and delete/add when the owner changes', async () => {
-      const register = async (who: string) => expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['realm_bot'] })).queue_id as string;
-      const events = async (who: string, queueId: string) =>
-        expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
+      const register = (who: string) => queue(who, ['realm_bot']);
       const [hamletQ, iagoQ, cordeliaQ] = [await register('hamlet'), await register('iago'), await register('cordelia')];
       const created = expectSuccess(await api.as('hamlet').post('/api/v1/bots', { full_name: 'Event Bot', short_name: 'eventbot' }));
       expectSuccess(await api.as('iago').patch(`/api/v1/users/${created.user_id}`, { full_name: 'Renamed Bot' }));
