@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand } from '@app/application';
 import { operatorActor } from '@app/domain';
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_service_bot_system.py (TestServiceBotStorage): PUT/GET/DELETE /bot_storage, bots only. */
@@ -21,10 +22,7 @@ describe('bot storage', () => {
 
   const storage = async (who = 'helper', keys?: string[]) => expectSuccess(await api.as(who).get(STORAGE, keys ? { keys } : {})).storage;
   const put = async (entries: Record<string, string>, who = 'helper') => expectSuccess(await api.as(who).put(STORAGE, { storage: entries }));
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
+  const { refused: expectRefused } = personaHelpers(() => api);
 
   it('refuses human callers with PERMISSION_DENIED (feature level 494)', async () => {
     for (const who of ['hamlet', 'iago', 'desdemona', 'polonius']) {

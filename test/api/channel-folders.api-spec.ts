@@ -11,11 +11,7 @@ describe('channel folders', () => {
   const CREATE = '/api/v1/channel_folders/create';
   const create = async (name: string, description = '') => expectSuccess(await api.as('iago').post(CREATE, { name, description })).channel_folder_id as number;
   const list = async (who = 'hamlet', query: Record<string, unknown> = {}) => expectSuccess(await api.as(who).get('/api/v1/channel_folders', query)).channel_folders;
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
-  const { createChannel } = personaHelpers(() => api);
+  const { createChannel, refused } = personaHelpers(() => api);
   const channel = (name: string) => createChannel('iago', name);
 
   describe('POST /channel_folders/create', () => {

@@ -13,7 +13,7 @@ describe('channels', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, events: eventsAfter } = personaHelpers(() => api);
+  const { id, events: eventsAfter, refused: expectRefused } = personaHelpers(() => api);
   /** Creates a channel as `who`, subscribing `principals` (default: the creator); returns its id. */
   const create = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name, description: `About ${name}` }], ...options }));
@@ -22,10 +22,6 @@ describe('channels', () => {
   };
   const names = async (who: string, query: Record<string, unknown> = {}) =>
     (expectSuccess(await api.as(who).get('/api/v1/streams', query)).streams as { name: string }[]).map((s) => s.name);
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
 
   describe('GET /streams', () => {
     it('lists public channels and the caller\'s private ones, by name', async () => {

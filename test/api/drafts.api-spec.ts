@@ -10,16 +10,11 @@ describe('drafts', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, createChannel } = personaHelpers(() => api);
+  const { id, createChannel, refused: expectRefused } = personaHelpers(() => api);
   const channel = (name: string, options: { private?: boolean; by?: string } = {}): Promise<number> =>
     createChannel(options.by ?? 'hamlet', name, { invite_only: options.private === true });
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).get(DRAFTS));
   const create = async (drafts: object[], who = 'hamlet'): Promise<number[]> => expectSuccess(await api.as(who).post(DRAFTS, { drafts })).ids;
-  /** An error that must leave nothing behind. */
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
   const refusedCreate = async (drafts: object[], msg: string) => {
     await api.markEvents();
     await expectRefused(await api.as('hamlet').post(DRAFTS, { drafts }), msg);

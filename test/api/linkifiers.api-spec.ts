@@ -10,15 +10,9 @@ describe('linkifiers', () => {
   const FILTERS = '/api/v1/realm/filters';
   const LINKIFIERS = '/api/v1/realm/linkifiers';
   const ISSUE = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://trac.example.com/ticket/{id}' };
-  const { id, register, events: eventsNow, sendToChannel } = personaHelpers(() => api);
+  const { id, register, events: eventsNow, sendToChannel, refused } = personaHelpers(() => api);
   const add = async (params: Record<string, unknown>, who = 'iago') => expectSuccess(await api.as(who).post(FILTERS, params)).id as number;
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).get(LINKIFIERS)).linkifiers;
-  /** The error, and that nothing was appended for it. */
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    const body = expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-    return body;
-  };
   const eventsOf = async (who: string, queueId: string, atLeast: number) => {
     for (let i = 0; ; i++) {
       const events = await eventsNow(who, queueId);

@@ -15,7 +15,7 @@ describe('PATCH /messages/{message_id}', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, sendToChannel, events } = personaHelpers(() => api);
+  const { id, sendToChannel, events, refused } = personaHelpers(() => api);
   const groupId = (name: string) => api.systemGroupId(name);
   const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
     expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
@@ -26,12 +26,6 @@ describe('PATCH /messages/{message_id}', () => {
   const patch = (who: string, messageId: number, params: Record<string, unknown>) => api.as(who).patch(`${MESSAGES}/${messageId}`, params);
   const fetch = async (who: string, messageId: number) => expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}`));
   const topicOf = async (messageId: number, who = 'iago') => (await fetch(who, messageId)).message.subject as string;
-  /** The error, and that nothing was appended for it. */
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    const body = expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-    return body;
-  };
   const realm = async (params: Record<string, unknown>) => expectSuccess(await api.as('desdemona').patch(REALM, params));
 
   let denmark: number;

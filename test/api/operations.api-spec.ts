@@ -1,5 +1,6 @@
 import { EVENT_STORE, LIVE_READ_MODELS, LOGGER, type LiveReadModels } from '@app/application';
 import { ProjectionRebuilder, Projector, type RebuildProgress } from '@app/projections';
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import type { AddressInfo } from 'node:net';
 import { buildProgram } from '../../apps/cli/src/commands';
@@ -15,13 +16,9 @@ describe('operations: projections, rebuilds, history', () => {
 
   const live = () => api.app.get<LiveReadModels>(LIVE_READ_MODELS);
   const dump = () => dumpReadModels(live().readStore, live().userMessages.port);
-  const createChannel = async (name: string) => {
-    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }] }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
-  const send = async (content: string, topic = 'plans') =>
-    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'stream', to: 'Denmark', topic, content })).id as number;
+  const { createChannel: createAs, sendToChannel } = personaHelpers(() => api);
+  const createChannel = (name: string) => createAs('hamlet', name);
+  const send = (content: string, topic = 'plans') => sendToChannel('hamlet', 'Denmark', topic, content);
   /** A rebuilder like the app's, with a hook that runs after the copy caught up and before the switch. */
   const rebuilderWith = (beforeSwitch: () => Promise<void>) =>
     new ProjectionRebuilder(api.app.get(EVENT_STORE), live(), api.app.get(Projector), api.app.get(LOGGER), { beforeSwitch });

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateBotCommand, PushRegistrationQueries } from '@app/application';
 import { operatorActor } from '@app/domain';
-import { OTHER_PUSH_KEY, PUSH_KEY, tokenIdOf } from '@app/testing';
+import { OTHER_PUSH_KEY, PUSH_KEY, tokenIdOf, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_push_registration.py (RegisterPushDeviceToServer) through the real HTTP stack. */
@@ -38,10 +38,7 @@ describe('POST /mobile_push/register with a push service configured', () => {
   const registrationOf = (name: string) => api.app.get(PushRegistrationQueries).of(api.realmId, api.user(name).userId);
   /** POST /register_client_device: the device record a registration names. */
   const newDevice = async (name = 'hamlet') => expectSuccess(await api.as(name).post('/api/v1/register_client_device')).device_id as number;
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string) => {
-    expectError(response, msg);
-    expect(await api.newEvents()).toEqual([]);
-  };
+  const { refused } = personaHelpers(() => api);
 
   it('stores an initial registration; repeating it changes nothing', async () => {
     const id = await newDevice();

@@ -1,3 +1,4 @@
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** ≈ zerver/tests/test_saved_snippets.py: GET/POST /saved_snippets, PATCH/DELETE /saved_snippets/{id}. */
@@ -11,10 +12,7 @@ describe('saved snippets', () => {
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).get(SNIPPETS)).saved_snippets;
   const create = async (title = 'Welcome message', content = '**Welcome** to the organization.', who = 'hamlet'): Promise<number> =>
     expectSuccess(await api.as(who).post(SNIPPETS, { title, content })).saved_snippet_id;
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
+  const { refused: expectRefused } = personaHelpers(() => api);
 
   describe('POST /saved_snippets', () => {
     it('creates a snippet and lists it with its creation time', async () => {

@@ -13,7 +13,7 @@ describe('subscriptions', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, queue, events } = personaHelpers(() => api);
+  const { id, queue, events, refused: expectRefused } = personaHelpers(() => api);
   const entries = (names: (string | Record<string, unknown>)[]) => names.map((n) => (typeof n === 'string' ? { name: n } : n));
   const subscribe = (who: string, names: (string | Record<string, unknown>)[], extra: Record<string, unknown> = {}) =>
     api.as(who).post(SUBSCRIPTIONS, { subscriptions: entries(names), ...extra });
@@ -21,11 +21,6 @@ describe('subscriptions', () => {
     expectSuccess(await api.as(who).get(SUBSCRIPTIONS, query)).subscriptions as Record<string, any>[];
   const channelId = async (name: string) => expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true, exclude_archived: false }))
     .streams.find((s: { name: string }) => s.name === name).stream_id as number;
-  /** Asserts the error and that the request stored nothing. */
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
 
   describe('POST: creating channels', () => {
     it('creates a public channel and subscribes its creator, answering by user id', async () => {

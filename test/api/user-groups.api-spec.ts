@@ -10,18 +10,13 @@ describe('user groups', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, register, events: eventsOf } = personaHelpers(() => api);
+  const { id, register, events: eventsOf, refused } = personaHelpers(() => api);
   const ids = (...names: string[]) => names.map(id).sort((a, b) => a - b);
   const list = async (who = 'hamlet', query: Record<string, unknown> = {}) => expectSuccess(await api.as(who).get(GROUPS, query)).user_groups as any[];
   const groupId = async (name: string) => (await list('iago', { include_deactivated_groups: true })).find((g) => g.name === name).id as number;
   const create = async (who: string, name: string, params: Record<string, unknown> = {}) =>
     expectSuccess(await api.as(who).post(CREATE, { name, description: `${name} team`, members: [id(who)], ...params })).group_id as number;
   const group = async (groupIdValue: number) => (await list('iago', { include_deactivated_groups: true })).find((g) => g.id === groupIdValue);
-  /** A refusal in Zulip's words that appends nothing. */
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
   const events = async (who: string, queueId: string) => (await eventsOf(who, queueId)).map(({ id: _id, ...e }) => e);
 
   describe('POST /user_groups/create', () => {

@@ -1,4 +1,4 @@
-import { expectSuccess, type EnvelopeResponse } from './zulip-envelope';
+import { expectError, expectSuccess, type EnvelopeResponse } from './zulip-envelope';
 
 type Params = Record<string, unknown>;
 
@@ -8,6 +8,8 @@ type Params = Record<string, unknown>;
  */
 export type PersonaClient = {
   user(name: string): { userId: number };
+  /** What was appended to the event log since the client's mark. */
+  newEvents(): Promise<unknown[]>;
   as(name: string): {
     get(path: string, query?: Params): PromiseLike<EnvelopeResponse>;
     post(path: string, body?: Params): PromiseLike<EnvelopeResponse>;
@@ -62,5 +64,12 @@ export function personaHelpers(client: () => PersonaClient) {
   const events = async (who: string, queueId: string, lastEventId = -1, dontBlock = true): Promise<any[]> =>
     expectSuccess(await client().as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: lastEventId, dont_block: dontBlock })).events as any[];
 
-  return { id, send, sendToChannel, subscribe, createChannel, register, queue, events };
+  /** A refusal in Zulip's words (expectError) that appended nothing since the mark; the error body. */
+  const refused = async (response: EnvelopeResponse, msg: string, options: { code?: string; status?: number } = {}): Promise<Record<string, any>> => {
+    const body = expectError(response, msg, options);
+    expect(await client().newEvents()).toEqual([]);
+    return body;
+  };
+
+  return { id, refused, send, sendToChannel, subscribe, createChannel, register, queue, events };
 }
