@@ -54,12 +54,11 @@ export const FLUTTER_REGISTER_PARAMS = {
  * kept after it, so that /register and /messages carry each kind of item at least once.
  */
 async function populate(api: ApiTestClient): Promise<void> {
-  const { id } = personaHelpers(() => api);
+  const { id, send } = personaHelpers(() => api);
   const ok = async (response: Promise<request.Response> | request.Response) => expectSuccess(await response);
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Elsinore', description: 'The **castle**' }], principals: [id('iago'), id('hamlet'), id('polonius')] }));
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Secret' }], principals: [id('iago'), id('hamlet')], invite_only: true }));
   const channel = (await ok(api.as('iago').get('/api/v1/get_stream_id', { stream: 'Elsinore' }))).stream_id as number;
-  const send = async (who: string, body: Record<string, unknown>) => (await ok(api.as(who).post('/api/v1/messages', body))).id as number;
   const hamlet = (await ok(api.as('hamlet').get('/api/v1/users/me'))).full_name as string; // the workload renamed him
   const first = await send('iago', { type: 'stream', to: 'Elsinore', topic: 'ghosts', content: `Who is there? @**${hamlet}** @**all**` });
   await send('polonius', { type: 'stream', to: 'Elsinore', topic: '', content: 'A message in the general chat (empty topic)' });
@@ -118,12 +117,11 @@ async function populate(api: ApiTestClient): Promise<void> {
  * (message_details), everything read; a subscriber leaving a channel with messages.
  */
 async function movesAndEdits(api: ApiTestClient): Promise<void> {
-  const { id } = personaHelpers(() => api);
+  const { id, sendToChannel: send } = personaHelpers(() => api);
   const ok = async (response: Promise<request.Response> | request.Response) => expectSuccess(await response);
   const channel = async (name: string) => (await ok(api.as('iago').get('/api/v1/get_stream_id', { stream: name }))).stream_id as number;
   await ok(api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: [{ name: 'Wittenberg' }], principals: [id('iago'), id('hamlet'), id('cordelia'), id('polonius')] }));
   const [elsinore, secret, wittenberg] = [await channel('Elsinore'), await channel('Secret'), await channel('Wittenberg')];
-  const send = async (who: string, to: string, topic: string, content: string) => (await ok(api.as(who).post('/api/v1/messages', { type: 'stream', to, topic, content }))).id as number;
   const move = (messageId: number, params: Record<string, unknown>) => ok(api.as('iago').patch(`/api/v1/messages/${messageId}`, { send_notification_to_old_thread: false, send_notification_to_new_thread: false, ...params }));
   const journey = [await send('iago', 'Elsinore', 'journeys', 'to Wittenberg'), await send('hamlet', 'Elsinore', 'journeys', 'and back'), await send('polonius', 'Elsinore', 'journeys', 'farewell')];
   // Channel only: one message, then the rest of the topic, then the whole topic back.
