@@ -10,13 +10,13 @@ describe('alert words', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, sendToChannel, refused: refusedWith } = personaHelpers(() => api);
+  const { id, sendToChannel, refused: refusedWith, events: eventsNow } = personaHelpers(() => api);
   const wordsOf = async (who: string) => expectSuccess(await api.as(who).get(URL)).alert_words as string[];
   const add = async (who: string, words: unknown) => expectSuccess(await api.as(who).post(URL, { alert_words: words })).alert_words as string[];
   const refused = (response: Parameters<typeof expectError>[0], msg: string, code = 'BAD_REQUEST') => refusedWith(response, msg, { code });
   const pollEvents = async (who: string, queueId: string): Promise<any[]> => {
     for (let i = 0; i < 100; i++) {
-      const { events } = expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true }));
+      const events = await eventsNow(who, queueId);
       if (events.length > 0) return events;
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -1,4 +1,5 @@
 import { CustomProfileFieldQueries } from '@app/application';
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_custom_profile_data.py through the real HTTP stack. */
@@ -12,10 +13,7 @@ describe('custom profile fields', () => {
   const create = async (params: Record<string, unknown>) => expectSuccess(await api.as('iago').post(FIELDS, params)).id as number;
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).get(FIELDS)).custom_fields;
   const profileOf = (name: string) => api.app.get(CustomProfileFieldQueries).profileDataOf(api.realmId, api.user(name).userId);
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
+  const { refused } = personaHelpers(() => api);
 
   describe('POST /realm/profile_fields', () => {
     it('creates fields every user can list, in Zulip\'s shape', async () => {

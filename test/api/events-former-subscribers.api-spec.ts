@@ -1,3 +1,4 @@
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 
 /**
@@ -13,6 +14,7 @@ describe('message events for those who left a public channel', () => {
   let api: ApiTestClient;
   beforeAll(async () => (api = await ApiTestClient.start({ personas: ['iago', 'cordelia', 'polonius'] })));
   afterAll(() => api.close());
+  const { queue, events: eventsOf } = personaHelpers(() => api);
 
   it('edits, moves and the deletion reach a member who left; not a guest who left', async () => {
     const ids = ['iago', 'cordelia', 'polonius'].map((who) => api.user(who).userId);
@@ -20,7 +22,7 @@ describe('message events for those who left a public channel', () => {
     const message = expectSuccess(await api.as('iago').post('/api/v1/messages', { type: 'stream', to: 'plaza', topic: 'beta', content: 'hello' })).id as number;
     const queues: Record<string, string> = {};
     for (const who of ['cordelia', 'polonius']) {
-      queues[who] = expectSuccess(await api.as(who).post('/api/v1/register', { event_types: ['update_message', 'delete_message'] })).queue_id;
+      queues[who] = await queue(who, ['update_message', 'delete_message']);
       expectSuccess(await api.as(who).delete(SUBSCRIPTIONS, { subscriptions: ['plaza'] }));
     }
 
@@ -31,9 +33,7 @@ describe('message events for those who left a public channel', () => {
     expectSuccess(await api.as('iago').delete(`/api/v1/messages/${message}`));
 
     const events = async (who: string) =>
-      (expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queues[who], last_event_id: -1, dont_block: true })).events as Record<string, any>[]).map(
-        (e) => [e.type, e.message_id ?? e.message_ids, e.rendered_content ?? e.subject ?? null],
-      );
+      (await eventsOf(who, queues[who])).map((e) => [e.type, e.message_id ?? e.message_ids, e.rendered_content ?? e.subject ?? null]);
     expect(await events('cordelia')).toEqual([
       ['update_message', message, '<p>hello again</p>'],
       ['update_message', message, 'gamma'],

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APP_CONFIG } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { TINY_GIF, TINY_JPEG, TINY_PNG, TINY_WEBP } from '@app/testing';
+import { TINY_GIF, TINY_JPEG, TINY_PNG, TINY_WEBP, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_realm_emoji.py through the real HTTP stack. */
@@ -28,10 +28,7 @@ describe('custom emoji', () => {
       return [];
     }
   };
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
+  const { refused } = personaHelpers(() => api);
 
   describe('POST /realm/emoji/{emoji_name}', () => {
     it('adds an emoji every user sees, its image served at Zulip\'s path', async () => {

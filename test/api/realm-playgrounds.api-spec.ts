@@ -1,3 +1,4 @@
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_realm_playgrounds.py (and the realm_playgrounds cases of test_events.py) through the real HTTP stack. */
@@ -10,15 +11,10 @@ describe('code playgrounds', () => {
   const PYTHON = { name: 'Python playground', pygments_language: 'Python', url_template: 'https://python.example.com?code={code}' };
   const add = async (params: Record<string, unknown> = PYTHON, who = 'iago') => expectSuccess(await api.as(who).post(PLAYGROUNDS, params)).id as number;
   const list = async (who = 'hamlet') => expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: ['realm_playgrounds'] })).realm_playgrounds;
-  /** The error, and that nothing was appended for it. */
-  const refused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    const body = expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-    return body;
-  };
+  const { refused, events: eventsNow } = personaHelpers(() => api);
   const eventsOf = async (who: string, queueId: string, atLeast: number) => {
     for (let i = 0; ; i++) {
-      const events = expectSuccess(await api.as(who).get('/api/v1/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).events as any[];
+      const events = await eventsNow(who, queueId);
       if (events.length >= atLeast || i >= 50) return events.filter((e) => e.type !== 'heartbeat').map(({ id: _id, ...e }) => e);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

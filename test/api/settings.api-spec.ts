@@ -16,13 +16,8 @@ describe('PATCH /settings', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, queue: queueOf, events: eventsOf } = personaHelpers(() => api);
+  const { id, queue: queueOf, events: eventsOf, refused: expectRefused } = personaHelpers(() => api);
   const settingsOf = (name: string) => api.app.get(UserSettingsQueries).settingsOf(id(name));
-  /** Asserts the error and that the request stored nothing. */
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
 
   describe('own settings', () => {
     it('changes settings of every kind and answers with the bare envelope', async () => {

@@ -1,3 +1,4 @@
+import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -24,10 +25,7 @@ describe('subscription properties', () => {
   const subscription = async (who: string, channelId: number) =>
     (expectSuccess(await api.as(who).get(SUBSCRIPTIONS)).subscriptions as Record<string, any>[]).find((s) => s.stream_id === channelId)!;
   const bulk = (who: string, data: unknown) => api.as(who).post(PROPERTIES, { subscription_data: data });
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
+  const { refused: expectRefused } = personaHelpers(() => api);
 
   describe('POST /users/me/subscriptions/properties', () => {
     it('changes the color, pinning and notification settings, shown in GET /users/me/subscriptions', async () => {

@@ -12,12 +12,8 @@ describe('user status', () => {
   beforeEach(async () => api = await ApiTestClient.start());
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
+  const { id, refused: expectRefused } = personaHelpers(() => api);
   const statusOf = async (name: string) => expectSuccess(await api.as('cordelia').get(`/api/v1/users/${id(name)}/status`)).status;
-  const expectRefused = async (response: Parameters<typeof expectError>[0], msg: string, options: { code?: string; status?: number } = {}) => {
-    expectError(response, msg, options);
-    expect(await api.newEvents()).toEqual([]);
-  };
 
   describe('POST /users/me/status', () => {
     it('sets the text, stripped, and the emoji, which GET /users/{id}/status shows', async () => {
