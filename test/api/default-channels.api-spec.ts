@@ -14,15 +14,11 @@ describe('default channels', () => {
   let api: ApiTestClient;
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
-  const { register: registerAs, events: eventsNow, refused } = personaHelpers(() => api);
+  const { register: registerAs, events: eventsNow, refused, createChannel: createAs } = personaHelpers(() => api);
 
   const DEFAULTS = '/api/v1/default_streams';
   const SUBSCRIPTIONS = '/api/v1/users/me/subscriptions';
-  const create = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
-    expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
+  const create = (who: string, name: string, options: Record<string, unknown> = {}) => createAs(who, name, options, { lookUpAs: 'iago' });
   const defaults = async (who = 'hamlet') => expectSuccess(await api.as(who).post('/api/v1/register', { fetch_event_types: ['default_streams'] })).realm_default_streams;
   const register = (who: string) => registerAs(who, { event_types: ['default_streams', 'stream'] });
   const eventsOf = async (who: string, queueId: string, atLeast: number) => {

@@ -15,13 +15,9 @@ describe('PATCH /messages/{message_id}', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, sendToChannel, events, refused } = personaHelpers(() => api);
+  const { id, sendToChannel, events, refused, createChannel: createAs } = personaHelpers(() => api);
   const groupId = (name: string) => api.systemGroupId(name);
-  const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
-    expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
+  const createChannel = (who: string, name: string, options: Record<string, unknown> = {}) => createAs(who, name, options, { lookUpAs: 'iago' });
   const send = (who: string, to: string, topic: string, content = 'hello') => sendToChannel(who, to, topic, content);
   const patch = (who: string, messageId: number, params: Record<string, unknown>) => api.as(who).patch(`${MESSAGES}/${messageId}`, params);
   const fetch = async (who: string, messageId: number) => expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}`));

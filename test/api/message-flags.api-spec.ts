@@ -20,12 +20,8 @@ describe('message flags', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, send } = personaHelpers(() => api);
-  const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}) => {
-    expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
+  const { id, send, createChannel: createAs } = personaHelpers(() => api);
+  const createChannel = (who: string, name: string, options: Record<string, unknown> = {}) => createAs(who, name, options, { lookUpAs: 'iago' });
   const toChannel = (who: string, to: string, topic: string, content: string) => send(who, { type: 'stream', to, topic, content, read_by_sender: true });
   const flagsOf = async (who: string, messageId: number): Promise<string[]> =>
     expectSuccess(await api.as(who).get(`${MESSAGES}/${messageId}`)).message.flags;

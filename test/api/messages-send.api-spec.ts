@@ -10,13 +10,9 @@ describe('POST /messages', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, queue, events } = personaHelpers(() => api);
+  const { id, queue, events, createChannel: createAs } = personaHelpers(() => api);
   const email = (name: string) => api.user(name).email;
-  const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}): Promise<number> => {
-    expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
+  const createChannel = (who: string, name: string, options: Record<string, unknown> = {}) => createAs(who, name, options, { lookUpAs: 'iago' });
   const send = (who: string, params: Record<string, unknown>) => api.as(who).post(MESSAGES, params);
   const fetch = async (who: string, id: number) => expectSuccess(await api.as(who).get(`${MESSAGES}/${id}`));
   /** The error, and that nothing was appended for it. */

@@ -17,13 +17,9 @@ describe('/scheduled_messages', () => {
   });
   afterEach(() => api.close());
 
-  const { id } = personaHelpers(() => api);
+  const { id, createChannel: createAs } = personaHelpers(() => api);
   const now = () => Math.floor(api.clock.now().getTime() / 1000);
-  const createChannel = async (who: string, name: string, principals: number[]): Promise<number> => {
-    expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], principals }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
+  const createChannel = (who: string, name: string, principals: number[]) => createAs(who, name, { principals }, { lookUpAs: 'iago' });
   const schedule = (params: Record<string, unknown> = {}, who = 'hamlet') =>
     api.as(who).post(SCHEDULED, { type: 'channel', to: verona, topic: 'Test topic', content: 'Test message', scheduled_delivery_timestamp: now() + 300, ...params });
   const scheduled = async (params: Record<string, unknown> = {}, who = 'hamlet'): Promise<number> =>

@@ -16,12 +16,8 @@ describe('user topics', () => {
   beforeEach(async () => (api = await ApiTestClient.start()));
   afterEach(() => api.close());
 
-  const { id, register: registerAs, events } = personaHelpers(() => api);
-  const createChannel = async (who: string, name: string, options: Record<string, unknown> = {}) => {
-    expectSuccess(await api.as(who).post(SUBSCRIPTIONS, { subscriptions: [{ name }], ...options }));
-    const streams = expectSuccess(await api.as('iago').get('/api/v1/streams', { include_all: true })).streams as { name: string; stream_id: number }[];
-    return streams.find((s) => s.name === name)!.stream_id;
-  };
+  const { id, register: registerAs, events, createChannel: createAs } = personaHelpers(() => api);
+  const createChannel = (who: string, name: string, options: Record<string, unknown> = {}) => createAs(who, name, options, { lookUpAs: 'iago' });
   const toChannel = async (who: string, to: string, topic: string, content: string): Promise<number> =>
     expectSuccess(await api.as(who).post(MESSAGES, { type: 'stream', to, topic, content })).id;
   const setPolicy = (who: string, streamId: number, topic: string, policy: number | string) =>

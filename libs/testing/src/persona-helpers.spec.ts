@@ -40,6 +40,14 @@ describe('personaHelpers', () => {
     ]);
   });
 
+  it("with lookUpAs, finds the new channel's id in that persona's GET /streams?include_all", async () => {
+    const streams = [{ name: 'Denmark', stream_id: 3 }, { name: 'Verona', stream_id: 8 }];
+    const { client, requests } = fakeClient((_m, path) => (path === '/api/v1/streams' ? ok({ streams }) : ok()));
+    const { createChannel } = personaHelpers(() => client);
+    expect(await createChannel('hamlet', 'Verona', { principals: [11] }, { lookUpAs: 'iago' })).toBe(8);
+    expect(requests.slice(1)).toEqual([['iago', 'GET', '/api/v1/streams', { include_all: true }]]);
+  });
+
   it('registers a queue and reads its events without blocking', async () => {
     const { client, requests } = fakeClient((_m, path) => (path === '/api/v1/register' ? ok({ queue_id: 'q1' }) : ok({ events: [{ id: 0, type: 'heartbeat' }] })));
     const { queue, events } = personaHelpers(() => client);

@@ -45,11 +45,14 @@ export function personaHelpers(client: () => PersonaClient) {
 
   /**
    * Creates (or joins) channel `name` as `who` (POST /users/me/subscriptions with `params`: principals as
-   * user ids, invite_only, …); its id, as `who` reads it (GET /get_stream_id).
+   * user ids, invite_only, …); its id, as `who` reads it (GET /get_stream_id), or, with `lookUpAs` (an
+   * administrator, for a channel `who` may not see), from that persona's GET /streams?include_all.
    */
-  const createChannel = async (who: string, name: string, params: Params = {}): Promise<number> => {
+  const createChannel = async (who: string, name: string, params: Params = {}, options: { lookUpAs?: string } = {}): Promise<number> => {
     expectSuccess(await client().as(who).post('/api/v1/users/me/subscriptions', { subscriptions: [{ name }], ...params }));
-    return expectSuccess(await client().as(who).get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
+    if (options.lookUpAs === undefined) return expectSuccess(await client().as(who).get('/api/v1/get_stream_id', { stream: name })).stream_id as number;
+    const { streams } = expectSuccess(await client().as(options.lookUpAs).get('/api/v1/streams', { include_all: true }));
+    return (streams as { name: string; stream_id: number }[]).find((s) => s.name === name)!.stream_id;
   };
 
   /** POST /register as `who`: the whole answer. */
