@@ -5,7 +5,7 @@ import { ChannelDescriptionRenderer } from '../channels/channel-description.rend
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderCommands } from '../shared/decider-command-handler';
-import { channelFolders } from './channel-folders.decider-handler';
+import { channelFoldersHandler } from './channel-folders.decider-handler';
 import { CreateChannelFolderCommand } from './create-channel-folder.command';
 
 @CommandHandler(CreateChannelFolderCommand)
@@ -22,7 +22,7 @@ export class CreateChannelFolderHandler implements ICommandHandler<CreateChannel
     checkChannelFolderName(name);
     const renderedDescription = await this.renderer.render(description, { realmId: actor.realmId, actorId: actor.userId });
     const folderId = await this.ids.next('channel_folder');
-    await channelFolders(this.commands, actor, (meta) => ({ type: 'CreateChannelFolder', data: { ...meta, folderId, name, description, renderedDescription } }));
+    await channelFoldersHandler(this.commands, actor, (meta) => ({ type: 'CreateChannelFolder', data: { ...meta, folderId, name, description, renderedDescription } }));
     return { folderId };
   }
 }

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderCommands } from '../shared/decider-command-handler';
-import { channelFolders } from './channel-folders.decider-handler';
+import { channelFoldersHandler } from './channel-folders.decider-handler';
 import { ReorderChannelFoldersCommand } from './reorder-channel-folders.command';
 
 @CommandHandler(ReorderChannelFoldersCommand)
@@ -8,6 +8,6 @@ export class ReorderChannelFoldersHandler implements ICommandHandler<ReorderChan
   constructor(private readonly commands: DeciderCommands) {}
 
   async execute({ context: { actor }, order }: ReorderChannelFoldersCommand): Promise<void> {
-    await channelFolders(this.commands, actor, (meta) => ({ type: 'ReorderChannelFolders', data: { ...meta, order } }));
+    await channelFoldersHandler(this.commands, actor, (meta) => ({ type: 'ReorderChannelFolders', data: { ...meta, order } }));
   }
 }

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ChannelDescriptionRenderer } from '../channels/channel-description.renderer';
 import { DeciderCommands } from '../shared/decider-command-handler';
-import { channelFolders } from './channel-folders.decider-handler';
+import { channelFoldersHandler } from './channel-folders.decider-handler';
 import { ChannelFolderQueries } from './channel-folder.queries';
 import { UpdateChannelFolderCommand } from './update-channel-folder.command';
 
@@ -19,7 +19,7 @@ export class UpdateChannelFolderHandler implements ICommandHandler<UpdateChannel
     const description = changes.description === undefined
       ? undefined
       : { text: changes.description, rendered: await this.renderer.render(changes.description, { realmId: actor.realmId, actorId: actor.userId }) };
-    await channelFolders(this.commands, actor, (meta) => ({
+    await channelFoldersHandler(this.commands, actor, (meta) => ({
       type: 'UpdateChannelFolder',
       data: { ...meta, folderId, name: changes.name, description, isArchived: changes.isArchived, channelsInFolder },
     }));

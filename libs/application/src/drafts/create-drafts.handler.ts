@@ -7,7 +7,7 @@ import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { CreateDraftsCommand } from './create-drafts.command';
 import { DraftFactsLoader } from './draft.facts-loader';
-import { drafts as draftsHandler } from './drafts.decider-handler';
+import { draftsHandler } from './drafts.decider-handler';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { ownUserId } from '../shared/own-user-id';
 

@@ -7,7 +7,7 @@ import { DeciderCommands } from '../shared/decider-command-handler';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeleteAllDraftsCommand, DeleteDraftCommand } from './delete-draft.command';
-import { drafts } from './drafts.decider-handler';
+import { draftsHandler } from './drafts.decider-handler';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { ownUserId } from '../shared/own-user-id';
 
@@ -21,7 +21,7 @@ export class DeleteDraftHandler implements ICommandHandler<DeleteDraftCommand> {
   async execute({ context: { actor }, draftId }: DeleteDraftCommand): Promise<void> {
     const userId = ownUserId(actor);
     const syncEnabled = await this.synchronization.isEnabled(actor);
-    await drafts(this.commands, actor, ({ now }) => ({ type: 'DeleteDraft', data: { userId, now, syncEnabled, draftId } }));
+    await draftsHandler(this.commands, actor, ({ now }) => ({ type: 'DeleteDraft', data: { userId, now, syncEnabled, draftId } }));
   }
 }
 

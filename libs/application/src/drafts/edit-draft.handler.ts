@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { DraftFactsLoader } from './draft.facts-loader';
-import { drafts } from './drafts.decider-handler';
+import { draftsHandler } from './drafts.decider-handler';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { EditDraftCommand } from './edit-draft.command';
 import { ownUserId } from '../shared/own-user-id';
@@ -17,6 +17,6 @@ export class EditDraftHandler implements ICommandHandler<EditDraftCommand> {
   async execute({ context: { actor }, draftId, draft }: EditDraftCommand): Promise<void> {
     const userId = ownUserId(actor);
     const [syncEnabled, facts] = await Promise.all([this.synchronization.isEnabled(actor), this.facts.load(actor, [draft])]);
-    await drafts(this.commands, actor, ({ now }) => ({ type: 'EditDraft', data: { userId, now, syncEnabled, draftId, draft, facts } }));
+    await draftsHandler(this.commands, actor, ({ now }) => ({ type: 'EditDraft', data: { userId, now, syncEnabled, draftId, draft, facts } }));
   }
 }

@@ -6,7 +6,7 @@ import { ID_ALLOCATOR } from '../ports/tokens';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { ownUserId } from '../shared/own-user-id';
 import { CreateSavedSnippetCommand } from './create-saved-snippet.command';
-import { savedSnippets } from './saved-snippets.decider-handler';
+import { savedSnippetsHandler } from './saved-snippets.decider-handler';
 
 @CommandHandler(CreateSavedSnippetCommand)
 export class CreateSavedSnippetHandler implements ICommandHandler<CreateSavedSnippetCommand> {
@@ -21,7 +21,7 @@ export class CreateSavedSnippetHandler implements ICommandHandler<CreateSavedSni
     checkSavedSnippetField('title', title);
     checkSavedSnippetField('content', content);
     const savedSnippetId = await this.ids.next('saved_snippet');
-    await savedSnippets(this.commands, actor, ({ now }) => ({ type: 'CreateSavedSnippet', data: { userId, now, savedSnippetId, title, content } }));
+    await savedSnippetsHandler(this.commands, actor, ({ now }) => ({ type: 'CreateSavedSnippet', data: { userId, now, savedSnippetId, title, content } }));
     return { savedSnippetId };
   }
 }

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { ownUserId } from '../shared/own-user-id';
 import { DeleteSavedSnippetCommand } from './delete-saved-snippet.command';
-import { savedSnippets } from './saved-snippets.decider-handler';
+import { savedSnippetsHandler } from './saved-snippets.decider-handler';
 
 @CommandHandler(DeleteSavedSnippetCommand)
 export class DeleteSavedSnippetHandler implements ICommandHandler<DeleteSavedSnippetCommand> {
@@ -10,6 +10,6 @@ export class DeleteSavedSnippetHandler implements ICommandHandler<DeleteSavedSni
 
   async execute({ context: { actor }, savedSnippetId }: DeleteSavedSnippetCommand): Promise<void> {
     const userId = ownUserId(actor);
-    await savedSnippets(this.commands, actor, ({ now }) => ({ type: 'DeleteSavedSnippet', data: { userId, now, savedSnippetId } }));
+    await savedSnippetsHandler(this.commands, actor, ({ now }) => ({ type: 'DeleteSavedSnippet', data: { userId, now, savedSnippetId } }));
   }
 }
