@@ -1,8 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { channelsDecider, channelsStream } from '@app/domain';
 import type { CommandContext } from '../shared/command-context';
-import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
+import { DeciderCommands } from '../shared/decider-command-handler';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { channelsHandler } from './channels.decider-handler';
 import { AddDefaultChannelCommand, RemoveDefaultChannelCommand } from './default-channels.command';
 
 /**
@@ -10,8 +10,6 @@ import { AddDefaultChannelCommand, RemoveDefaultChannelCommand } from './default
  * archiving they depend on: the decider refuses a private default channel, and takes a channel out
  * of the defaults when it is archived, in the same append.
  */
-const channels = DeciderCommandHandler({ ...channelsDecider, mapToStreamId: ({ data }) => channelsStream(data.realmId) });
-
 async function change(
   commands: DeciderCommands,
   subscriptions: SubscriptionQueries,
@@ -20,7 +18,7 @@ async function change(
   channelId: number,
 ): Promise<void> {
   const isSubscribed = await subscriptions.isSubscribed(actor.userId, channelId);
-  await channels(commands, actor, (meta) => ({ type, data: { ...meta, channelId, isSubscribed } }));
+  await channelsHandler(commands, actor, (meta) => ({ type, data: { ...meta, channelId, isSubscribed } }));
 }
 
 @CommandHandler(AddDefaultChannelCommand)
