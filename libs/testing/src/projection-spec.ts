@@ -22,8 +22,9 @@ export function replay<D extends object>(projection: Projection<D>, events: Reco
   const docs = new Map<string, D>();
   for (const event of events) {
     if (!projection.handles.includes(event.type)) continue;
+    const prepared = projection.prepare?.(event);
     for (const id of projection.idsOf(event)) {
-      const next = projection.evolve(docs.get(id) ?? null, event, id);
+      const next = projection.evolve(docs.get(id) ?? null, event, id, prepared);
       if (next === null) docs.delete(id);
       else docs.set(id, next);
     }

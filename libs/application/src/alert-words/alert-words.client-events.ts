@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AlertWordsAdded, AlertWordsRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { AlertWordQueries } from './alert-word.queries';
 
@@ -10,7 +10,7 @@ import { AlertWordQueries } from './alert-word.queries';
 export class AlertWordsClientEvents implements AreaClientEvents {
   constructor(private readonly queries: AlertWordQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       AlertWordsAdded: (e: Recorded<AlertWordsAdded>) => this.alertWordsOf(e.data.userId),
       AlertWordsRemoved: (e: Recorded<AlertWordsRemoved>) => this.alertWordsOf(e.data.userId),

@@ -9,13 +9,13 @@ import {
   unixSeconds,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 
 /** `channel_folder` events (zerver/actions/channel_folders.py) to everyone in the organization. */
 @Injectable()
 export class ChannelFoldersClientEvents implements AreaClientEvents {
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       ChannelFolderCreated: (e: Recorded<ChannelFolderCreated>, c) =>
         toRealm(c, e.data.realmId, {

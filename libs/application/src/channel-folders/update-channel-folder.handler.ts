@@ -1,20 +1,14 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { channelFoldersDecider, channelFoldersStream } from '@app/domain';
 import { ChannelDescriptionRenderer } from '../channels/channel-description.renderer';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { channelFoldersHandler } from './channel-folders.decider-handler';
 import { ChannelFolderQueries } from './channel-folder.queries';
 import { UpdateChannelFolderCommand } from './update-channel-folder.command';
 
 @CommandHandler(UpdateChannelFolderCommand)
 export class UpdateChannelFolderHandler implements ICommandHandler<UpdateChannelFolderCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
+    private readonly commands: DeciderCommands,
     private readonly folders: ChannelFolderQueries,
     private readonly renderer: ChannelDescriptionRenderer,
   ) {}
@@ -25,13 +19,9 @@ export class UpdateChannelFolderHandler implements ICommandHandler<UpdateChannel
     const description = changes.description === undefined
       ? undefined
       : { text: changes.description, rendered: await this.renderer.render(changes.description, { realmId: actor.realmId, actorId: actor.userId }) };
-    const { position } = await this.runner.run(channelFoldersDecider, channelFoldersStream(actor.realmId), {
+    await channelFoldersHandler(this.commands, actor, (meta) => ({
       type: 'UpdateChannelFolder',
-      data: {
-        realmId: actor.realmId, actor, now: this.clock.now().toISOString(), folderId, name: changes.name, description,
-        isArchived: changes.isArchived, channelsInFolder,
-      },
-    });
-    await this.projections.waitFor(position);
+      data: { ...meta, folderId, name: changes.name, description, isArchived: changes.isArchived, channelsInFolder },
+    }));
   }
 }

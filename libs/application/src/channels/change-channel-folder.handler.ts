@@ -1,20 +1,14 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { channelsDecider, channelsStream } from '@app/domain';
 import { ChannelFolderQueries } from '../channel-folders/channel-folder.queries';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { channelsHandler } from './channels.decider-handler';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChangeChannelFolderCommand } from './change-channel-folder.command';
 
 @CommandHandler(ChangeChannelFolderCommand)
 export class ChangeChannelFolderHandler implements ICommandHandler<ChangeChannelFolderCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
+    private readonly commands: DeciderCommands,
     private readonly subscriptions: SubscriptionQueries,
     private readonly folders: ChannelFolderQueries,
   ) {}
@@ -24,10 +18,9 @@ export class ChangeChannelFolderHandler implements ICommandHandler<ChangeChannel
       this.subscriptions.isSubscribed(actor.userId, channelId),
       folderId === null ? null : this.folders.byId(actor.realmId, folderId),
     ]);
-    const { position } = await this.runner.run(channelsDecider, channelsStream(actor.realmId), {
+    await channelsHandler(this.commands, actor, ({ realmId, now }) => ({
       type: 'ChangeChannelFolder',
-      data: { realmId: actor.realmId, actor, now: this.clock.now().toISOString(), channelId, isSubscribed, folderId, folderExists: folder !== null },
-    });
-    await this.projections.waitFor(position);
+      data: { realmId, actor, now, channelId, isSubscribed, folderId, folderExists: folder !== null },
+    }));
   }
 }

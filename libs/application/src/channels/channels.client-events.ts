@@ -13,7 +13,7 @@ import {
   type DefaultChannelRemoved,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserQueries } from '../users/user.queries';
 import { ChannelQueries } from './channel.queries';
@@ -30,7 +30,7 @@ export class ChannelsClientEvents implements AreaClientEvents {
     private readonly subscriptions: SubscriptionQueries,
   ) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       // do_create_stream's send_stream_creation_event: those who may see any such channel (non-guests
       // for a public one, administrators for a private one). Its first subscribers who may not get it

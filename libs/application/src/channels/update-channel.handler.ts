@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { channelsDecider, channelsStream, normalizeChannelDescription, type PrivacyChange } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
+import { normalizeChannelDescription, type PrivacyChange } from '@app/domain';
+import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { channelsHandler } from './channels.decider-handler';
 import { RealmQueries } from '../realms/realm.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChannelDescriptionRenderer } from './channel-description.renderer';
@@ -14,9 +13,7 @@ import { UpdateChannelCommand } from './update-channel.command';
 @CommandHandler(UpdateChannelCommand)
 export class UpdateChannelHandler implements ICommandHandler<UpdateChannelCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
+    private readonly commands: DeciderCommands,
     private readonly subscriptions: SubscriptionQueries,
     private readonly renderer: ChannelDescriptionRenderer,
     private readonly realms: RealmQueries,
@@ -42,15 +39,14 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
     if (changes.isPrivate !== undefined) privacy.isPrivate = changes.isPrivate;
     if (changes.historyPublicToSubscribers !== undefined) privacy.historyPublicToSubscribers = changes.historyPublicToSubscribers;
     if (changes.isWebPublic !== undefined) privacy.isWebPublic = changes.isWebPublic;
-    const { position } = await this.runner.run(channelsDecider, channelsStream(actor.realmId), {
+    await channelsHandler(this.commands, actor, ({ realmId, now }) => ({
       type: 'UpdateChannel',
       data: {
-        realmId: actor.realmId, actor, now: this.clock.now().toISOString(), channelId, isSubscribed,
+        realmId, actor, now, channelId, isSubscribed,
         hasSubscribers: members.length > 0, newName: changes.newName, description, privacy,
         unarchive: changes.isArchived === false, topicsPolicy: changes.topicsPolicy, maySetTopicsPolicy, hasNamedTopics,
         isDefault: changes.isDefault,
       },
-    });
-    await this.projections.waitFor(position);
+    }));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CustomProfileFieldValueChanged, CustomProfileFieldValueRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { CustomProfileFieldQueries } from './custom-profile-field.queries';
@@ -17,7 +17,7 @@ type RealmFieldsChanged = RecordedEvent<string, { realmId: number }>;
 export class CustomProfileFieldsClientEvents implements AreaClientEvents {
   constructor(private readonly profileFields: CustomProfileFieldQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       CustomProfileFieldCreated: (e: RealmFieldsChanged, c) => this.fieldsChanged(e.data.realmId, c),
       CustomProfileFieldUpdated: (e: RealmFieldsChanged, c) => this.fieldsChanged(e.data.realmId, c),

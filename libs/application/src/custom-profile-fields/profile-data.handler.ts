@@ -12,17 +12,18 @@ import {
 import { ChannelDescriptionRenderer } from '../channels/channel-description.renderer';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { UserQueries } from '../users/user.queries';
 import { CustomProfileFieldQueries } from './custom-profile-field.queries';
 import { RemoveProfileDataCommand, UpdateProfileDataCommand } from './profile-data.command';
 
+/** A user's profile field values: one append on `custom_profile_values-<userId>`. */
+const profileValues = DeciderCommandHandler({ ...customProfileValuesDecider, mapToStreamId: ({ data }) => customProfileValuesStream(data.userId) });
+
 @CommandHandler(UpdateProfileDataCommand)
 export class UpdateProfileDataHandler implements ICommandHandler<UpdateProfileDataCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     @Inject(CLOCK) private readonly clock: ClockPort,
     private readonly fields: CustomProfileFieldQueries,
     private readonly users: UserQueries,
@@ -54,29 +55,20 @@ export class UpdateProfileDataHandler implements ICommandHandler<UpdateProfileDa
         ? await this.renderer.render(value, { realmId: actor.realmId, actorId: actor.userId })
         : null;
     }
-    const { position } = await this.runner.run(customProfileValuesDecider, customProfileValuesStream(userId), {
-      type: 'UpdateProfileData',
-      data: { ...base, rendered },
-    });
-    await this.projections.waitFor(position);
+    // The values were checked at `base.now`: the command carries that time.
+    await profileValues(this.commands, actor, () => ({ type: 'UpdateProfileData', data: { ...base, rendered } }));
   }
 }
 
 @CommandHandler(RemoveProfileDataCommand)
 export class RemoveProfileDataHandler implements ICommandHandler<RemoveProfileDataCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
+    private readonly commands: DeciderCommands,
     private readonly fields: CustomProfileFieldQueries,
   ) {}
 
   async execute({ context: { actor }, userId, fieldIds }: RemoveProfileDataCommand): Promise<void> {
     const [fields, current] = await Promise.all([this.fields.facts(actor.realmId), this.fields.currentValues(actor.realmId, userId)]);
-    const { position } = await this.runner.run(customProfileValuesDecider, customProfileValuesStream(userId), {
-      type: 'RemoveProfileData',
-      data: { realmId: actor.realmId, actor, now: this.clock.now().toISOString(), userId, fields, current, fieldIds },
-    });
-    await this.projections.waitFor(position);
+    await profileValues(this.commands, actor, (meta) => ({ type: 'RemoveProfileData', data: { ...meta, userId, fields, current, fieldIds } }));
   }
 }

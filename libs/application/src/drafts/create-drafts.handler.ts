@@ -1,21 +1,20 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DraftsSynchronizationDisabledError, draftsDecider, draftsStream, validateDraft } from '@app/domain';
+import { DraftsSynchronizationDisabledError, validateDraft } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommands } from '../shared/decider-command-handler';
 import { CreateDraftsCommand } from './create-drafts.command';
 import { DraftFactsLoader } from './draft.facts-loader';
+import { draftsHandler } from './drafts.decider-handler';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { ownUserId } from '../shared/own-user-id';
 
 @CommandHandler(CreateDraftsCommand)
 export class CreateDraftsHandler implements ICommandHandler<CreateDraftsCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     private readonly facts: DraftFactsLoader,
     private readonly synchronization: DraftsSynchronization,
     @Inject(CLOCK) private readonly clock: ClockPort,
@@ -33,11 +32,8 @@ export class CreateDraftsHandler implements ICommandHandler<CreateDraftsCommand>
     if (drafts.length === 0) return { ids: [] };
     const first = await this.ids.nextBlock('draft', drafts.length);
     const draftIds = drafts.map((_, i) => first + i);
-    const { position } = await this.runner.run(draftsDecider, draftsStream(userId), {
-      type: 'CreateDrafts',
-      data: { userId, now: now.toISOString(), syncEnabled, drafts, draftIds, facts },
-    });
-    await this.projections.waitFor(position);
+    // The drafts were validated at `now`: the command carries that time.
+    await draftsHandler(this.commands, actor, () => ({ type: 'CreateDrafts', data: { userId, now: now.toISOString(), syncEnabled, drafts, draftIds, facts } }));
     return { ids: draftIds };
   }
 }

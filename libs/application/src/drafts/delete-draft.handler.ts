@@ -3,29 +3,25 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { draftsDecider, draftsStream } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
+import { DeciderCommands } from '../shared/decider-command-handler';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeleteAllDraftsCommand, DeleteDraftCommand } from './delete-draft.command';
+import { draftsHandler } from './drafts.decider-handler';
 import { DraftsSynchronization } from './drafts-synchronization';
 import { ownUserId } from '../shared/own-user-id';
 
 @CommandHandler(DeleteDraftCommand)
 export class DeleteDraftHandler implements ICommandHandler<DeleteDraftCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     private readonly synchronization: DraftsSynchronization,
-    @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context: { actor }, draftId }: DeleteDraftCommand): Promise<void> {
     const userId = ownUserId(actor);
     const syncEnabled = await this.synchronization.isEnabled(actor);
-    const { position } = await this.runner.run(draftsDecider, draftsStream(userId), {
-      type: 'DeleteDraft',
-      data: { userId, now: this.clock.now().toISOString(), syncEnabled, draftId },
-    });
-    await this.projections.waitFor(position);
+    await draftsHandler(this.commands, actor, ({ now }) => ({ type: 'DeleteDraft', data: { userId, now, syncEnabled, draftId } }));
   }
 }
 

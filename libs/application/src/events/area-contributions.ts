@@ -1,5 +1,5 @@
 import type { Actor } from '@app/domain';
-import type { ClientEventMapper } from './client-event-registry';
+import type { ClientEventMapperList } from './client-event-registry';
 
 /**
  * What an area contributes to real-time events: for each domain event type it owns, the mapper
@@ -8,7 +8,7 @@ import type { ClientEventMapper } from './client-event-registry';
  * `CLIENT_EVENT_AREAS` (`libs/application/src/areas.ts`).
  */
 export interface AreaClientEvents {
-  clientEvents(): Record<string, ClientEventMapper<any>>;
+  clientEvents(): ClientEventMapperList;
 }
 
 /** Per-request options of POST /register that sections may read. */

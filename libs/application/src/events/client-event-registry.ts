@@ -36,6 +36,16 @@ export type ClientEventMapper<E extends RecordedEvent = RecordedEvent> = (
 ) => ClientEventDelivery[] | Promise<ClientEventDelivery[]>;
 
 /**
+ * A mapper as an area lists it under a domain event type, its parameter typed by that event
+ * (`(e: Recorded<LinkifierAdded>, c) => …`): any such mapper is one of these. The registry calls
+ * a mapper only with events of the type it is listed under (`map` dispatches by type).
+ */
+export type ListedClientEventMapper = ClientEventMapper<never>;
+
+/** An area's mappers by domain event type. */
+export type ClientEventMapperList = Record<string, ListedClientEventMapper>;
+
+/**
  * Domain event type → client events (Zulip's send_event calls, one per mutation), built by `of`
  * from every area's `<area>.client-events.ts` (CLIENT_EVENT_AREAS in areas.ts); a domain event
  * without a mapper produces no client event, one with several runs them all, in order.
@@ -44,20 +54,21 @@ export class ClientEventMappers {
   private readonly mappers = new Map<string, ClientEventMapper[]>();
 
   /** The registry of every area's client events. */
-  static of(areas: Iterable<{ clientEvents(): Record<string, ClientEventMapper<any>> }>): ClientEventMappers {
+  static of(areas: Iterable<{ clientEvents(): ClientEventMapperList }>): ClientEventMappers {
     const mappers = new ClientEventMappers();
     for (const area of areas) mappers.registerAll(area.clientEvents());
     return mappers;
   }
 
-  register(type: string, mapper: ClientEventMapper<any>): this {
+  register(type: string, mapper: ListedClientEventMapper): this {
     const list = this.mappers.get(type) ?? [];
-    list.push(mapper);
+    // Listed under `type`, it is only called with events of that type (see `map`).
+    list.push(mapper as ClientEventMapper);
     this.mappers.set(type, list);
     return this;
   }
 
-  registerAll(mappers: Record<string, ClientEventMapper<any>>): this {
+  registerAll(mappers: ClientEventMapperList): this {
     for (const [type, mapper] of Object.entries(mappers)) this.register(type, mapper);
     return this;
   }

@@ -1,61 +1,48 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { linkifiersDecider, linkifiersStream, type LinkifiersCommand } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
+import { linkifiersDecider, linkifiersStream } from '@app/domain';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
-import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
-import type { CommandContext } from '../shared/command-context';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { ID_ALLOCATOR } from '../ports/tokens';
+import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { AddLinkifierCommand, RemoveLinkifierCommand, ReorderLinkifiersCommand, UpdateLinkifierCommand } from './linkifier.command';
 
-type Body<T extends LinkifiersCommand['type']> = Omit<Extract<LinkifiersCommand, { type: T }>['data'], 'realmId' | 'actor' | 'now'>;
-
-/** The write path shared by the linkifier commands: one append on `realm_linkifiers-<realmId>`. */
-abstract class LinkifiersHandler {
-  constructor(
-    protected readonly runner: DeciderRunner,
-    protected readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) protected readonly clock: ClockPort,
-  ) {}
-
-  protected async run<T extends LinkifiersCommand['type']>({ actor }: CommandContext, type: T, body: Body<T>): Promise<void> {
-    const command = { type, data: { ...body, realmId: actor.realmId, actor, now: this.clock.now().toISOString() } } as unknown as LinkifiersCommand;
-    const { position } = await this.runner.run(linkifiersDecider, linkifiersStream(actor.realmId), command);
-    await this.projections.waitFor(position);
-  }
-}
+/** The linkifier commands: one append on `realm_linkifiers-<realmId>`. */
+const linkifiers = DeciderCommandHandler({ ...linkifiersDecider, mapToStreamId: ({ data }) => linkifiersStream(data.realmId) });
 
 @CommandHandler(AddLinkifierCommand)
-export class AddLinkifierHandler extends LinkifiersHandler implements ICommandHandler<AddLinkifierCommand> {
-  constructor(runner: DeciderRunner, projections: ProjectionWaiter, @Inject(CLOCK) clock: ClockPort, @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort) {
-    super(runner, projections, clock);
-  }
+export class AddLinkifierHandler implements ICommandHandler<AddLinkifierCommand> {
+  constructor(private readonly commands: DeciderCommands, @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort) {}
 
   async execute({ context, pattern, urlTemplate }: AddLinkifierCommand) {
     const linkifierId = await this.ids.next('linkifier');
-    await this.run(context, 'AddLinkifier', { linkifierId, pattern, urlTemplate });
+    await linkifiers(this.commands, context.actor, (meta) => ({ type: 'AddLinkifier', data: { ...meta, linkifierId, pattern, urlTemplate } }));
     return { id: linkifierId };
   }
 }
 
 @CommandHandler(UpdateLinkifierCommand)
-export class UpdateLinkifierHandler extends LinkifiersHandler implements ICommandHandler<UpdateLinkifierCommand> {
-  execute({ context, linkifierId, pattern, urlTemplate }: UpdateLinkifierCommand) {
-    return this.run(context, 'UpdateLinkifier', { linkifierId, pattern, urlTemplate });
+export class UpdateLinkifierHandler implements ICommandHandler<UpdateLinkifierCommand> {
+  constructor(private readonly commands: DeciderCommands) {}
+
+  async execute({ context, linkifierId, pattern, urlTemplate }: UpdateLinkifierCommand) {
+    await linkifiers(this.commands, context.actor, (meta) => ({ type: 'UpdateLinkifier', data: { ...meta, linkifierId, pattern, urlTemplate } }));
   }
 }
 
 @CommandHandler(RemoveLinkifierCommand)
-export class RemoveLinkifierHandler extends LinkifiersHandler implements ICommandHandler<RemoveLinkifierCommand> {
-  execute({ context, linkifierId }: RemoveLinkifierCommand) {
-    return this.run(context, 'RemoveLinkifier', { linkifierId });
+export class RemoveLinkifierHandler implements ICommandHandler<RemoveLinkifierCommand> {
+  constructor(private readonly commands: DeciderCommands) {}
+
+  async execute({ context, linkifierId }: RemoveLinkifierCommand) {
+    await linkifiers(this.commands, context.actor, (meta) => ({ type: 'RemoveLinkifier', data: { ...meta, linkifierId } }));
   }
 }
 
 @CommandHandler(ReorderLinkifiersCommand)
-export class ReorderLinkifiersHandler extends LinkifiersHandler implements ICommandHandler<ReorderLinkifiersCommand> {
-  execute({ context, orderedIds }: ReorderLinkifiersCommand) {
-    return this.run(context, 'ReorderLinkifiers', { orderedIds });
+export class ReorderLinkifiersHandler implements ICommandHandler<ReorderLinkifiersCommand> {
+  constructor(private readonly commands: DeciderCommands) {}
+
+  async execute({ context, orderedIds }: ReorderLinkifiersCommand) {
+    await linkifiers(this.commands, context.actor, (meta) => ({ type: 'ReorderLinkifiers', data: { ...meta, orderedIds } }));
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { LinkifierQueries } from './linkifier.queries';
@@ -16,7 +16,7 @@ type LinkifiersChanged = RecordedEvent<string, { realmId: number }>;
 export class LinkifiersClientEvents implements AreaClientEvents {
   constructor(private readonly linkifiers: LinkifierQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     const changed = (e: LinkifiersChanged, c: ClientEventMapperContext) => this.changed(e.data.realmId, c);
     return { LinkifierAdded: changed, LinkifierChanged: changed, LinkifierRemoved: changed, LinkifiersReordered: changed };
   }

@@ -1,55 +1,43 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { mutedUsersDecider, mutedUsersStream, type Actor } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
+import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { ownUserId } from '../shared/own-user-id';
-import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UserQueries } from '../users/user.queries';
 import { MuteUserCommand, UnmuteUserCommand } from './mute-user.command';
 
-/**
- * Both directions on the muting user's stream. Whether the target exists is a fact of the users
- * read model (access_user_by_id_including_cross_realm with allow_bots and allow_deactivated).
- */
-abstract class MutingHandler {
-  constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    private readonly users: UserQueries,
-    private readonly clock: ClockPort,
-  ) {}
+/** Both directions on the muting user's stream. */
+const mutedUsers = DeciderCommandHandler({ ...mutedUsersDecider, mapToStreamId: ({ data }) => mutedUsersStream(data.userId) });
 
-  protected async run(type: 'MuteUser' | 'UnmuteUser', actor: Actor, mutedUserId: number): Promise<void> {
-    const userId = ownUserId(actor);
-    const targetExists = (await this.users.byId(actor.realmId, mutedUserId)) !== null;
-    const { position } = await this.runner.run(mutedUsersDecider, mutedUsersStream(userId), {
-      type,
-      data: { userId, now: this.clock.now().toISOString(), mutedUserId, targetExists },
-    });
-    await this.projections.waitFor(position);
-  }
+/**
+ * Whether the target exists is a fact of the users read model
+ * (access_user_by_id_including_cross_realm with allow_bots and allow_deactivated).
+ */
+async function change(commands: DeciderCommands, users: UserQueries, type: 'MuteUser' | 'UnmuteUser', actor: Actor, mutedUserId: number): Promise<void> {
+  const userId = ownUserId(actor);
+  const targetExists = (await users.byId(actor.realmId, mutedUserId)) !== null;
+  await mutedUsers(commands, actor, ({ now }) => ({ type, data: { userId, now, mutedUserId, targetExists } }));
 }
 
 @CommandHandler(MuteUserCommand)
-export class MuteUserHandler extends MutingHandler implements ICommandHandler<MuteUserCommand> {
-  constructor(runner: DeciderRunner, projections: ProjectionWaiter, users: UserQueries, @Inject(CLOCK) clock: ClockPort) {
-    super(runner, projections, users, clock);
-  }
+export class MuteUserHandler implements ICommandHandler<MuteUserCommand> {
+  constructor(
+    private readonly commands: DeciderCommands,
+    private readonly users: UserQueries,
+  ) {}
 
   execute({ context: { actor }, mutedUserId }: MuteUserCommand): Promise<void> {
-    return this.run('MuteUser', actor, mutedUserId);
+    return change(this.commands, this.users, 'MuteUser', actor, mutedUserId);
   }
 }
 
 @CommandHandler(UnmuteUserCommand)
-export class UnmuteUserHandler extends MutingHandler implements ICommandHandler<UnmuteUserCommand> {
-  constructor(runner: DeciderRunner, projections: ProjectionWaiter, users: UserQueries, @Inject(CLOCK) clock: ClockPort) {
-    super(runner, projections, users, clock);
-  }
+export class UnmuteUserHandler implements ICommandHandler<UnmuteUserCommand> {
+  constructor(
+    private readonly commands: DeciderCommands,
+    private readonly users: UserQueries,
+  ) {}
 
   execute({ context: { actor }, mutedUserId }: UnmuteUserCommand): Promise<void> {
-    return this.run('UnmuteUser', actor, mutedUserId);
+    return change(this.commands, this.users, 'UnmuteUser', actor, mutedUserId);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { UserMuted, UserUnmuted } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { MutedUserQueries } from './muted-user.queries';
 
@@ -10,7 +10,7 @@ import { MutedUserQueries } from './muted-user.queries';
 export class MutedUsersClientEvents implements AreaClientEvents {
   constructor(private readonly mutedUsers: MutedUserQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       UserMuted: (e: Recorded<UserMuted>) => this.mutedUsersOf(e.data.userId),
       UserUnmuted: (e: Recorded<UserUnmuted>) => this.mutedUsersOf(e.data.userId),

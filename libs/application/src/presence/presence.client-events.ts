@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PRESENCE_HIDDEN_OFFSET_SECONDS, type PresenceTimes, type UserSettingChanged, legacyEventPresence, modernPresence } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import type { ClientEvent } from '../events/event-queue';
 import { USERS, type UserDocument } from '../users/user.documents';
 
@@ -34,7 +34,7 @@ export function presenceClientEvent(user: Pick<UserDocument, 'user_id' | 'email'
  */
 @Injectable()
 export class PresenceClientEvents implements AreaClientEvents {
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       UserSettingChanged: async (e: Recorded<UserSettingChanged>, context) => {
         if (e.data.property !== 'presence_enabled' || e.data.newValue === e.data.oldValue) return [];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type ClientDeviceRegistered, type ClientDeviceRemoved, type PushDeviceRegistered, type PushKeyRotated, type PushTokenRotated, unixSeconds } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 
 /**
@@ -14,7 +14,7 @@ import { toUser } from '../events/deliveries';
  */
 @Injectable()
 export class PushDevicesClientEvents implements AreaClientEvents {
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       ClientDeviceRegistered: (e: Recorded<ClientDeviceRegistered>) => toUser(e.data.userId, { type: 'device', op: 'add', device_id: e.data.deviceId }),
       ClientDeviceRemoved: (e: Recorded<ClientDeviceRemoved>) => toUser(e.data.userId, { type: 'device', op: 'remove', device_id: e.data.deviceId }),

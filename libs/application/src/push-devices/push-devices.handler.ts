@@ -3,12 +3,10 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import type { AppConfig } from '@app/config';
 import { checkAppId, checkLegacyToken, pushDevicesDecider, pushDevicesStream, type PushDevicesCommand } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
-import { APP_CONFIG, CLOCK, ID_ALLOCATOR } from '../ports/tokens';
+import { APP_CONFIG, ID_ALLOCATOR } from '../ports/tokens';
 import type { CommandContext } from '../shared/command-context';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { LegacyPushTokenCommand, RegisterClientDeviceCommand, RegisterPushDeviceCommand, RemoveClientDeviceCommand } from './push-devices.command';
 
 /**
@@ -18,38 +16,44 @@ import { LegacyPushTokenCommand, RegisterClientDeviceCommand, RegisterPushDevice
  */
 export const legacyTokenId = (token: string): string => createHash('sha256').update(token, 'utf8').digest().subarray(0, 8).toString('base64');
 
-abstract class PushDevicesHandler {
-  constructor(
-    protected readonly runner: DeciderRunner,
-    protected readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) protected readonly clock: ClockPort,
-    @Inject(APP_CONFIG) protected readonly config: AppConfig,
-  ) {}
+/** A user's push registrations and devices, on `push_devices-<userId>`. */
+const pushDevices = DeciderCommandHandler({ ...pushDevicesDecider, mapToStreamId: ({ data }) => pushDevicesStream(data.userId) });
 
-  protected async run({ actor }: CommandContext, command: (meta: { realmId: number; userId: number; now: string; serviceConfigured: boolean }) => PushDevicesCommand) {
-    if (actor.userId === null) throw new Error('push registrations belong to a user');
-    const meta = { realmId: actor.realmId, userId: actor.userId, now: this.clock.now().toISOString(), serviceConfigured: this.config.pushNotificationsBouncerUrl !== null };
-    const { position } = await this.runner.run(pushDevicesDecider, pushDevicesStream(actor.userId), command(meta));
-    await this.projections.waitFor(position);
-  }
+type PushMeta = { realmId: number; userId: number; now: string; serviceConfigured: boolean };
+
+/** Runs `command` with what every push command carries: the user, and whether a push service is configured. */
+async function change(commands: DeciderCommands, config: AppConfig, { actor }: CommandContext, command: (meta: PushMeta) => PushDevicesCommand): Promise<void> {
+  const userId = actor.userId;
+  if (userId === null) throw new Error('push registrations belong to a user');
+  await pushDevices(commands, actor, ({ realmId, now }) => command({ realmId, userId, now, serviceConfigured: config.pushNotificationsBouncerUrl !== null }));
 }
 
 @CommandHandler(RegisterPushDeviceCommand)
-export class RegisterPushDeviceHandler extends PushDevicesHandler implements ICommandHandler<RegisterPushDeviceCommand> {
+export class RegisterPushDeviceHandler implements ICommandHandler<RegisterPushDeviceCommand> {
+  constructor(
+    private readonly commands: DeciderCommands,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
   execute({ context, fields }: RegisterPushDeviceCommand) {
-    return this.run(context, (meta) => ({ type: 'RegisterPushDevice', data: { ...meta, ...fields } }));
+    return change(this.commands, this.config, context, (meta) => ({ type: 'RegisterPushDevice', data: { ...meta, ...fields } }));
   }
 }
 
 @CommandHandler(LegacyPushTokenCommand)
-export class LegacyPushTokenHandler extends PushDevicesHandler implements ICommandHandler<LegacyPushTokenCommand> {
+export class LegacyPushTokenHandler implements ICommandHandler<LegacyPushTokenCommand> {
+  constructor(
+    private readonly commands: DeciderCommands,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
   execute({ context, op, kind, token, iosAppId }: LegacyPushTokenCommand) {
     // The app id is a typed parameter (checked first), then validate_token.
     if (op === 'add' && kind === 'apns') checkAppId(iosAppId ?? '');
     checkLegacyToken(token, kind);
     const stored = kind === 'apns' ? token.toLowerCase() : token;
-    if (op === 'remove') return this.run(context, (meta) => ({ type: 'RemoveLegacyPushToken', data: { ...meta, kind, token: stored } }));
-    return this.run(context, (meta) => ({
+    if (op === 'remove') return change(this.commands, this.config, context, (meta) => ({ type: 'RemoveLegacyPushToken', data: { ...meta, kind, token: stored } }));
+    return change(this.commands, this.config, context, (meta) => ({
       type: 'AddLegacyPushToken',
       data: { ...meta, kind, token: stored, tokenId: legacyTokenId(stored), iosAppId: kind === 'apns' ? iosAppId : null },
     }));
@@ -58,27 +62,28 @@ export class LegacyPushTokenHandler extends PushDevicesHandler implements IComma
 
 /** register_device: Zulip's Device ids are global, so the id comes from the server-wide sequence `client_device`. */
 @CommandHandler(RegisterClientDeviceCommand)
-export class RegisterClientDeviceHandler extends PushDevicesHandler implements ICommandHandler<RegisterClientDeviceCommand> {
+export class RegisterClientDeviceHandler implements ICommandHandler<RegisterClientDeviceCommand> {
   constructor(
-    runner: DeciderRunner,
-    projections: ProjectionWaiter,
-    @Inject(CLOCK) clock: ClockPort,
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly commands: DeciderCommands,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
-  ) {
-    super(runner, projections, clock, config);
-  }
+  ) {}
 
   async execute({ context }: RegisterClientDeviceCommand): Promise<{ deviceId: number }> {
     const deviceId = await this.ids.next('client_device');
-    await this.run(context, (meta) => ({ type: 'RegisterClientDevice', data: { ...meta, deviceId } }));
+    await change(this.commands, this.config, context, (meta) => ({ type: 'RegisterClientDevice', data: { ...meta, deviceId } }));
     return { deviceId };
   }
 }
 
 @CommandHandler(RemoveClientDeviceCommand)
-export class RemoveClientDeviceHandler extends PushDevicesHandler implements ICommandHandler<RemoveClientDeviceCommand> {
+export class RemoveClientDeviceHandler implements ICommandHandler<RemoveClientDeviceCommand> {
+  constructor(
+    private readonly commands: DeciderCommands,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
   execute({ context, deviceId }: RemoveClientDeviceCommand) {
-    return this.run(context, (meta) => ({ type: 'RemoveClientDevice', data: { ...meta, deviceId } }));
+    return change(this.commands, this.config, context, (meta) => ({ type: 'RemoveClientDevice', data: { ...meta, deviceId } }));
   }
 }

@@ -3,14 +3,15 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream, type TopicParticipation } from '@app/domain';
 import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
 import { TopicParticipationLoader } from '../messages/topic-participation.loader';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
+import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { normalizeReactionType } from '../server/version-fields';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { CustomEmojiLookup } from '../user-status/custom-emoji.lookup';
 import { AddReactionCommand, RemoveReactionCommand } from './reaction.command';
+
+/** The reactions of one message, on its stream (reactions.streams.ts). */
+const reactions = DeciderCommandHandler({ ...reactionsDecider, mapToStreamId: ({ data }) => reactionsStream(data.messageId) });
 
 /**
  * Both directions: access_message(is_modifying_message=True) on the read models ("Invalid
@@ -23,13 +24,11 @@ import { AddReactionCommand, RemoveReactionCommand } from './reaction.command';
 abstract class ReactionHandler {
   // The two handlers inherit this constructor and its injection metadata.
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     private readonly access: EditMessageFactsLoader,
     private readonly customEmoji: CustomEmojiLookup,
     private readonly participation: TopicParticipationLoader,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
-    @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   protected async run(
@@ -53,9 +52,8 @@ abstract class ReactionHandler {
       this.userMessages.flagsFor(editor.user_id, [messageId]),
       participates ? this.participation.load(accessed) : null,
     ]);
-    const meta = { realmId, messageId, userId: editor.user_id, now: this.clock.now().toISOString(), emoji: { customByName, customById } };
-    const { position } = await this.runner.run(reactionsDecider, reactionsStream(messageId), command(meta, rows.has(messageId), participation), { actorId: editor.user_id });
-    await this.projections.waitFor(position);
+    const meta = (now: string) => ({ realmId, messageId, userId: editor.user_id, now, emoji: { customByName, customById } });
+    await reactions(this.commands, actor, ({ now }) => command(meta(now), rows.has(messageId), participation), { metadata: { actorId: editor.user_id } });
   }
 }
 

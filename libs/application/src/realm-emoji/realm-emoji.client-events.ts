@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RealmEmojiAdded, RealmEmojiRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import { RealmEmojiQueries } from './realm-emoji.queries';
 
@@ -16,7 +16,7 @@ import { RealmEmojiQueries } from './realm-emoji.queries';
 export class RealmEmojiClientEvents implements AreaClientEvents {
   constructor(private readonly realmEmoji: RealmEmojiQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       RealmEmojiAdded: async (e: Recorded<RealmEmojiAdded>, c) => {
         const all = await this.realmEmoji.list(e.data.realmId);

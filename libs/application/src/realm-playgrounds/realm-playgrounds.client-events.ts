@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { RealmPlaygroundQueries } from './realm-playground.queries';
@@ -12,7 +12,7 @@ type PlaygroundsChanged = RecordedEvent<string, { realmId: number }>;
 export class RealmPlaygroundsClientEvents implements AreaClientEvents {
   constructor(private readonly playgrounds: RealmPlaygroundQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     const changed = (e: PlaygroundsChanged, c: ClientEventMapperContext) => this.changed(e.data.realmId, c);
     return { RealmPlaygroundAdded: changed, RealmPlaygroundRemoved: changed };
   }

@@ -1,24 +1,18 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { realmDecider, realmStream } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import { SystemGroupIds } from '../channels/system-group-ids';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { realmHandler } from './realm.decider-handler';
 import { ChangeRealmSettingsCommand, type ChangeRealmSettingsResult } from './change-realm-settings.command';
 import { RealmQueries } from './realm.queries';
 
 @CommandHandler(ChangeRealmSettingsCommand)
 export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSettingsCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     private readonly realms: RealmQueries,
     private readonly groupIds: SystemGroupIds,
     private readonly channels: ChannelQueries,
-    @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context: { actor }, settings }: ChangeRealmSettingsCommand): Promise<ChangeRealmSettingsResult> {
@@ -26,19 +20,18 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
     const systemGroupIds = await this.groupIds.forRealm(actor.realmId);
     const { moderationRequestChannelId, ...rest } = settings;
     const moderationRequestChannel = moderationRequestChannelId === undefined ? undefined : await this.moderationChannel(actor.realmId, moderationRequestChannelId);
-    const { newEvents, position } = await this.runner.run(realmDecider, realmStream(actor.realmId), {
+    const { newEvents } = await realmHandler(this.commands, actor, ({ realmId, now }) => ({
       type: 'ChangeRealmSettings',
       data: {
-        realmId: actor.realmId,
+        realmId,
         actorId: actor.userId,
-        now: this.clock.now().toISOString(),
+        now,
         registered: { name: realm.name, description: realm.description },
         systemGroupIds,
         ...rest,
         ...(moderationRequestChannel ? { moderationRequestChannel } : {}),
       },
-    });
-    await this.projections.waitFor(position);
+    }));
     return {
       changed: newEvents.flatMap((e) => (e.type === 'RealmPropertyChanged' ? [{ property: e.data.property, value: e.data.newValue }] : [])),
       changedGroups: newEvents.flatMap((e) =>

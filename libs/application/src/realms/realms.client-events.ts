@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { RealmDeactivated, RealmGroupSettingChanged, RealmPropertyChanged } from '@app/domain';
 import { SystemGroupIds } from '../channels/system-group-ids';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';
 
 /** `realm` events (zerver/actions/realm_settings.py) to everyone in the organization. */
@@ -10,7 +10,7 @@ import { toRealm } from '../events/deliveries';
 export class RealmsClientEvents implements AreaClientEvents {
   constructor(private readonly groupIds: SystemGroupIds) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       RealmPropertyChanged: (e: Recorded<RealmPropertyChanged>, c) => this.realmProperty(e, c),
       RealmGroupSettingChanged: (e: Recorded<RealmGroupSettingChanged>, c) => this.realmGroupSetting(e, c),

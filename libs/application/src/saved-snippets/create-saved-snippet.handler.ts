@@ -1,20 +1,17 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { checkSavedSnippetField, savedSnippetsDecider, savedSnippetsStream } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
+import { checkSavedSnippetField } from '@app/domain';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
-import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
+import { ID_ALLOCATOR } from '../ports/tokens';
+import { DeciderCommands } from '../shared/decider-command-handler';
 import { ownUserId } from '../shared/own-user-id';
-import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateSavedSnippetCommand } from './create-saved-snippet.command';
+import { savedSnippetsHandler } from './saved-snippets.decider-handler';
 
 @CommandHandler(CreateSavedSnippetCommand)
 export class CreateSavedSnippetHandler implements ICommandHandler<CreateSavedSnippetCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
+    private readonly commands: DeciderCommands,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
   ) {}
 
@@ -24,11 +21,7 @@ export class CreateSavedSnippetHandler implements ICommandHandler<CreateSavedSni
     checkSavedSnippetField('title', title);
     checkSavedSnippetField('content', content);
     const savedSnippetId = await this.ids.next('saved_snippet');
-    const { position } = await this.runner.run(savedSnippetsDecider, savedSnippetsStream(userId), {
-      type: 'CreateSavedSnippet',
-      data: { userId, now: this.clock.now().toISOString(), savedSnippetId, title, content },
-    });
-    await this.projections.waitFor(position);
+    await savedSnippetsHandler(this.commands, actor, ({ now }) => ({ type: 'CreateSavedSnippet', data: { userId, now, savedSnippetId, title, content } }));
     return { savedSnippetId };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type SavedSnippetCreated, type SavedSnippetDeleted, type SavedSnippetEdited, unixSeconds } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { toApiSavedSnippet } from './saved-snippet.documents';
 import { SavedSnippetQueries } from './saved-snippet.queries';
@@ -11,7 +11,7 @@ import { SavedSnippetQueries } from './saved-snippet.queries';
 export class SavedSnippetsClientEvents implements AreaClientEvents {
   constructor(private readonly snippets: SavedSnippetQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       SavedSnippetCreated: (e: Recorded<SavedSnippetCreated>) =>
         toUser(e.data.userId, {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TIMEZONE_SETTING, type UserSettingChanged } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toRealm, toUser } from '../events/deliveries';
 import { UserQueries } from '../users/user.queries';
 
@@ -15,7 +15,7 @@ import { UserQueries } from '../users/user.queries';
 export class SettingsClientEvents implements AreaClientEvents {
   constructor(private readonly users: UserQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       UserSettingChanged: (e: Recorded<UserSettingChanged>, c) => this.settingChanged(e, c),
     };

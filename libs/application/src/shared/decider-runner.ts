@@ -33,6 +33,8 @@ export type RunOptions = {
    * initial state and append at `any`, never reading a stream that only grows.
    */
   stateless?: boolean;
+  /** This run's retry policy, over the runner's (a decider whose commands may wait longer or shorter). */
+  retry?: Partial<RetryPolicy>;
 };
 
 /** Where the runner reports snapshots it could not use (the app's pino logger). */
@@ -163,7 +165,7 @@ export class DeciderRunner {
         if (!(error instanceof StreamRevisionConflictError)) throw error;
         // A blind first append (newStream) found the stream there after all: no race, read it now.
         if (attempt === 1 && options.newStream) continue;
-        const { budgetMs, baseDelayMs, maxDelayMs } = this.retryPolicy;
+        const { budgetMs, baseDelayMs, maxDelayMs } = { ...this.retryPolicy, ...options.retry };
         const delay = Math.floor(this.timer.jitter() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
         if (this.timer.now() - started + delay > budgetMs) {
           this.metrics.commandConflict('gave_up');

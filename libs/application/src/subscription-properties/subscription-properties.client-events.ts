@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SubscriptionPropertyChanged } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 
 /**
@@ -11,7 +11,7 @@ import { toUser } from '../events/deliveries';
  */
 @Injectable()
 export class SubscriptionPropertiesClientEvents implements AreaClientEvents {
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       SubscriptionPropertyChanged: (e: Recorded<SubscriptionPropertyChanged>) =>
         toUser(e.data.userId, { type: 'subscription', op: 'update', stream_id: e.data.channelId, property: e.data.property, value: e.data.newValue }),

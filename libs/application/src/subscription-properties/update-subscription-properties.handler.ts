@@ -1,15 +1,7 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import {
-  type SubscriptionSettings,
-  checkSubscriptionPropertyChange,
-  subscriptionPropertiesDecider,
-  subscriptionPropertiesStream,
-} from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { type ChangeSubscriptionProperties, type SubscriptionSettings, checkSubscriptionPropertyChange } from '@app/domain';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { subscriptionPropertiesHandler } from './subscription-properties.decider-handler';
 import { ChannelQueries } from '../channels/channel.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { SubscriptionDocument } from '../subscriptions/subscription.documents';
@@ -35,27 +27,24 @@ const settingsOf = (sub: SubscriptionDocument): SubscriptionSettings => ({
 @CommandHandler(UpdateSubscriptionPropertiesCommand)
 export class UpdateSubscriptionPropertiesHandler implements ICommandHandler<UpdateSubscriptionPropertiesCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
-    @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context: { actor }, changes }: UpdateSubscriptionPropertiesCommand): Promise<Record<string, never>> {
     const userId = actor.userId!;
     for (const change of changes) checkSubscriptionPropertyChange(change.property, change.value);
-    const facts = [];
+    const facts: ChangeSubscriptionProperties['data']['changes'] = [];
     for (const change of changes) {
       const { isSubscribed } = await this.channels.accessById(actor, change.channelId);
       const sub = await this.subscriptions.subscription(userId, change.channelId);
       facts.push({ ...change, subscribed: isSubscribed, current: sub ? settingsOf(sub) : settingsOf(DEFAULTS) });
     }
-    const { position } = await this.runner.run(subscriptionPropertiesDecider, subscriptionPropertiesStream(userId), {
+    await subscriptionPropertiesHandler(this.commands, actor, ({ realmId, now }) => ({
       type: 'ChangeSubscriptionProperties',
-      data: { realmId: actor.realmId, userId, actorId: actor.userId, now: this.clock.now().toISOString(), changes: facts },
-    });
-    await this.projections.waitFor(position);
+      data: { realmId, userId, actorId: actor.userId, now, changes: facts },
+    }));
     return {};
   }
 }

@@ -5,7 +5,7 @@ import { accessFactsOf } from '../channels/channel-format';
 import { ChannelQueries } from '../channels/channel.queries';
 import { ChannelViews } from '../channels/channel-views';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { realmWide } from '../events/deliveries';
 import { UserQueries } from '../users/user.queries';
 import { SubscriptionQueries } from './subscription.queries';
@@ -22,7 +22,7 @@ export class SubscriptionsClientEvents implements AreaClientEvents {
     private readonly channelViews: ChannelViews,
   ) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       SubscriptionsCreated: (e: Recorded<SubscriptionsCreated>, c) => this.subscribed(e.data.realmId, e.data.channelId, e.data.subscriptions.map((s) => s.userId), c),
       SubscriptionsReactivated: (e: Recorded<SubscriptionsReactivated>, c) => this.subscribed(e.data.realmId, e.data.channelId, e.data.userIds, c),

@@ -6,7 +6,7 @@ import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
-import { DeciderRunner } from '../shared/decider-runner';
+import { type CommandMeta, DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UserQueries } from '../users/user.queries';
 import { MessageNotices } from '../messages/message-notices';
@@ -19,40 +19,38 @@ import {
   UpdateUserGroupSubgroupsCommand,
 } from './user-group.command';
 
-type Body<T extends UserGroupsCommand['type']> = Omit<
-  Extract<UserGroupsCommand, { type: T }>['data'],
-  'realmId' | 'actor' | 'now' | 'systemGroupIds' | 'users' | 'realmSettings'
->;
+/** What every user-group command carries besides its own fields: who, when, and the facts from other areas. */
+type GroupFacts = CommandMeta & Pick<UserGroupsCommand['data'], 'systemGroupIds' | 'users' | 'realmSettings'>;
+
+/** The user-group commands: one append on `user_groups-<realmId>`. */
+const userGroupsHandler = DeciderCommandHandler({ ...userGroupsDecider, mapToStreamId: ({ data }) => userGroupsStream(data.realmId) });
 
 /**
  * The write path of every user-group command: the facts from other areas (the organization's
  * users and their roles, its system group ids, its can_create_groups and can_manage_all_groups),
- * then one append on `user_groups-<realmId>`.
+ * then the command on `user_groups-<realmId>`.
  */
 @Injectable()
 export class UserGroupsWriter {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
+    private readonly commands: DeciderCommands,
     @Inject(CLOCK) private readonly clock: ClockPort,
     private readonly users: UserQueries,
     private readonly realms: RealmQueries,
     private readonly groupIds: SystemGroupIds,
   ) {}
 
-  async run<T extends UserGroupsCommand['type']>(actor: Actor, type: T, body: Body<T>): Promise<UserGroupEvent[]> {
+  async run(actor: Actor, build: (facts: GroupFacts) => UserGroupsCommand): Promise<UserGroupEvent[]> {
     const [users, realm, systemGroupIds] = await Promise.all([this.users.list(actor.realmId), this.realms.byId(actor.realmId), this.groupIds.forRealm(actor.realmId)]);
     const realmGroups = realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings();
-    const command = {
-      type,
-      data: {
-        ...body, realmId: actor.realmId, actor, now: this.clock.now().toISOString(), systemGroupIds,
+    const { newEvents } = await userGroupsHandler(this.commands, actor, (meta) =>
+      build({
+        ...meta,
+        systemGroupIds,
         users: Object.fromEntries(users.map((u) => [u.user_id, { role: u.role_name, isActive: u.is_active }])),
         realmSettings: { can_create_groups: realmGroups.can_create_groups, can_manage_all_groups: realmGroups.can_manage_all_groups },
-      },
-    } as unknown as UserGroupsCommand;
-    const { newEvents, position } = await this.runner.run(userGroupsDecider, userGroupsStream(actor.realmId), command);
-    await this.projections.waitFor(position);
+      }),
+    );
     return newEvents;
   }
 
@@ -70,7 +68,7 @@ export class CreateUserGroupHandler implements ICommandHandler<CreateUserGroupCo
 
   async execute({ context: { actor }, group }: CreateUserGroupCommand) {
     const groupId = NAMED_USER_GROUP_ID_BASE + (await this.ids.next('user_group'));
-    await this.writer.run(actor, 'CreateUserGroup', { groupId, ...group });
+    await this.writer.run(actor, (facts) => ({ type: 'CreateUserGroup', data: { groupId, ...group, ...facts } }));
     return { groupId };
   }
 }
@@ -80,7 +78,7 @@ export class UpdateUserGroupHandler implements ICommandHandler<UpdateUserGroupCo
   constructor(private readonly writer: UserGroupsWriter) {}
 
   async execute({ context: { actor }, groupId, changes }: UpdateUserGroupCommand) {
-    await this.writer.run(actor, 'UpdateUserGroup', { groupId, ...changes });
+    await this.writer.run(actor, (facts) => ({ type: 'UpdateUserGroup', data: { groupId, ...changes, ...facts } }));
   }
 }
 
@@ -99,7 +97,7 @@ export class UpdateUserGroupMembersHandler implements ICommandHandler<UpdateUser
   ) {}
 
   async execute({ context: { actor }, groupId, changes }: UpdateUserGroupMembersCommand): Promise<void> {
-    const events = await this.writer.run(actor, 'UpdateUserGroupMembers', { groupId, ...changes });
+    const events = await this.writer.run(actor, (facts) => ({ type: 'UpdateUserGroupMembers', data: { groupId, ...changes, ...facts } }));
     if (actor.userId === null) return;
     const changed = events.flatMap((e) =>
       e.type === 'UserGroupMembersAdded' ? e.data.userIds.map((userId) => ({ userId, verb: 'added you to' }))
@@ -125,7 +123,7 @@ export class UpdateUserGroupSubgroupsHandler implements ICommandHandler<UpdateUs
   constructor(private readonly writer: UserGroupsWriter) {}
 
   async execute({ context: { actor }, groupId, changes }: UpdateUserGroupSubgroupsCommand) {
-    await this.writer.run(actor, 'UpdateUserGroupSubgroups', { groupId, ...changes });
+    await this.writer.run(actor, (facts) => ({ type: 'UpdateUserGroupSubgroups', data: { groupId, ...changes, ...facts } }));
   }
 }
 
@@ -134,6 +132,6 @@ export class DeactivateUserGroupHandler implements ICommandHandler<DeactivateUse
   constructor(private readonly writer: UserGroupsWriter) {}
 
   async execute({ context: { actor }, groupId }: DeactivateUserGroupCommand) {
-    await this.writer.run(actor, 'DeactivateUserGroup', { groupId });
+    await this.writer.run(actor, (facts) => ({ type: 'DeactivateUserGroup', data: { groupId, ...facts } }));
   }
 }

@@ -19,7 +19,7 @@ import {
   type UserGroupSubgroupsRemoved,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { realmWide, toRealm } from '../events/deliveries';
 import type { ClientEvent } from '../events/event-queue';
 import { SystemGroupIds } from '../channels/system-group-ids';
@@ -60,7 +60,7 @@ export class UserGroupsClientEvents implements AreaClientEvents {
     return users;
   }
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       // System group membership follows roles: do_create_user and do_change_user_role send these.
       UserCreated: async (e: Recorded<UserCreated>, c) => {

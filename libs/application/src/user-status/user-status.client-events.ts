@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import type { UserStatusChanged } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import type { ClientEvent } from '../events/event-queue';
 import { toRealm } from '../events/deliveries';
 import { APP_CONFIG } from '../ports/tokens';
@@ -13,7 +13,7 @@ import { reactionTypeForClients } from '../server/version-fields';
 export class UserStatusClientEvents implements AreaClientEvents {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       UserStatusChanged: (e: Recorded<UserStatusChanged>, c) => this.userStatus(e, c),
     };

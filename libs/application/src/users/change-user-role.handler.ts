@@ -1,25 +1,16 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { usersDecider, usersStream } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
-import { CLOCK } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { usersHandler } from './users.decider-handler';
 import { ChangeUserRoleCommand } from './change-user-role.command';
 
 @CommandHandler(ChangeUserRoleCommand)
 export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRoleCommand> {
-  constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
-  ) {}
+  constructor(private readonly commands: DeciderCommands) {}
 
   async execute({ context: { actor }, userId, role }: ChangeUserRoleCommand): Promise<void> {
-    const { position } = await this.runner.run(usersDecider, usersStream(actor.realmId), {
+    await usersHandler(this.commands, actor, ({ realmId, now }) => ({
       type: 'ChangeUserRole',
-      data: { realmId: actor.realmId, actorId: actor.userId, now: this.clock.now().toISOString(), userId, role },
-    });
-    await this.projections.waitFor(position);
+      data: { realmId, actorId: actor.userId, now, userId, role },
+    }));
   }
 }

@@ -1,20 +1,17 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { NoSuchUserError, usersDecider, usersStream } from '@app/domain';
-import type { ClockPort } from '../ports/clock.port';
+import { NoSuchUserError } from '@app/domain';
 import type { RandomPort } from '../ports/random.port';
-import { CLOCK, RANDOM } from '../ports/tokens';
-import { DeciderRunner } from '../shared/decider-runner';
-import { ProjectionWaiter } from '../shared/projection-waiter';
+import { RANDOM } from '../ports/tokens';
+import { DeciderCommands } from '../shared/decider-command-handler';
+import { usersHandler } from './users.decider-handler';
 import { API_KEY_LENGTH } from './passwords';
 import { RegenerateApiKeyCommand } from './regenerate-api-key.command';
 
 @CommandHandler(RegenerateApiKeyCommand)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKeyCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
-    private readonly projections: ProjectionWaiter,
-    @Inject(CLOCK) private readonly clock: ClockPort,
+    private readonly commands: DeciderCommands,
     @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
 
@@ -22,11 +19,10 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     const target = userId ?? actor.userId;
     if (target === null) throw new NoSuchUserError();
     const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
-    const { position } = await this.runner.run(usersDecider, usersStream(actor.realmId), {
+    await usersHandler(this.commands, actor, ({ realmId, now }) => ({
       type: 'RegenerateApiKey',
-      data: { realmId: actor.realmId, actorId: actor.userId, now: this.clock.now().toISOString(), userId: target, apiKey },
-    });
-    await this.projections.waitFor(position);
+      data: { realmId, actorId: actor.userId, now, userId: target, apiKey },
+    }));
     return { apiKey };
   }
 }

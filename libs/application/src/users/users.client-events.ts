@@ -11,7 +11,7 @@ import {
   type UserRoleChanged,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { realmWide, toRealm } from '../events/deliveries';
 import { formatUser, formatBotDict } from './user-format';
 import { UserQueries } from './user.queries';
@@ -22,7 +22,7 @@ import { isSystemBot, type UserDocument } from './user.documents';
 export class UsersClientEvents implements AreaClientEvents {
   constructor(private readonly users: UserQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     const both = async (...parts: Promise<ClientEventDelivery[]>[]) => (await Promise.all(parts)).flat();
     return {
       UserCreated: (e: Recorded<UserCreated>, c) => both(this.userAdded(e.data.realmId, e.data.userId, c), this.botAdded(e)),

@@ -1,7 +1,8 @@
-import type { RecordedEvent } from '@app/application';
+import type { AlertWordEvent } from '@app/domain';
+import type { Recorded } from '../shared/projection';
 import { alertWordsProjection } from './alert-words.projection';
 
-const recorded = (type: string, data: object): RecordedEvent => ({ type, data, position: 1n } as unknown as RecordedEvent);
+const recorded = (type: AlertWordEvent['type'], data: AlertWordEvent['data']) => ({ type, data, position: 1n }) as unknown as Recorded<AlertWordEvent>;
 const AT = '2026-01-01T00:00:00.000Z';
 
 describe('alertWordsProjection', () => {

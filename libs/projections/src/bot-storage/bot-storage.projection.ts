@@ -1,36 +1,25 @@
 import { BOT_STORAGE_EVENT_TYPES, type BotStorageEvent } from '@app/domain';
-import { BOT_STORAGE, botStorageDocumentId, type BotStorageDocument, type RecordedEvent } from '@app/application';
+import { BOT_STORAGE, botStorageDocumentId, type BotStorageDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
 
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as BotStorageEvent;
-
-/** The entries of one set event by document id, computed once per event (a put may carry thousands). */
-const entriesById = new WeakMap<object, Map<string, { key: string; value: string }>>();
-function entryFor(event: RecordedEvent, botId: number, entries: { key: string; value: string }[], id: string) {
-  let byId = entriesById.get(event);
-  if (!byId) {
-    byId = new Map(entries.map((entry) => [botStorageDocumentId(botId, entry.key), entry]));
-    entriesById.set(event, byId);
-  }
-  return byId.get(id);
-}
+type Entry = { key: string; value: string };
 
 /** One document per entry of a bot's storage, from `bot_storage-<botId>`. */
-export const botStorageProjection = defineProjection<BotStorageDocument>({
+export const botStorageProjection = defineProjection<BotStorageDocument, BotStorageEvent, Map<string, Entry> | undefined>({
   name: 'bot_storage',
   // Keys are not indexed: they are arbitrary text of any length, found through the document id.
   collection: { name: BOT_STORAGE, fields: [{ name: 'bot_id', type: 'number' }] },
   handles: BOT_STORAGE_EVENT_TYPES,
-  idsOf: (event) => {
-    const e = asEvent(event);
+  idsOf: (e) => {
     const keys = e.type === 'BotStorageEntriesSet' ? e.data.entries.map((entry) => entry.key) : e.data.keys;
     return keys.map((key) => botStorageDocumentId(e.data.botId, key));
   },
-  evolve: (doc, event, id) => {
-    const e = asEvent(event);
+  // A set's entries by document id, once per event (a put may carry thousands).
+  prepare: (e) => (e.type === 'BotStorageEntriesSet' ? new Map(e.data.entries.map((entry) => [botStorageDocumentId(e.data.botId, entry.key), entry])) : undefined),
+  evolve: (doc, e, id, entries) => {
     switch (e.type) {
       case 'BotStorageEntriesSet': {
-        const entry = entryFor(event, e.data.botId, e.data.entries, id);
+        const entry = entries?.get(id);
         return entry ? { bot_id: e.data.botId, key: entry.key, value: entry.value } : doc;
       }
       case 'BotStorageEntriesRemoved':

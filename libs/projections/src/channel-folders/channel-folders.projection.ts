@@ -1,11 +1,9 @@
 import { CHANNEL_FOLDER_EVENT_TYPES, type ChannelFolderEvent } from '@app/domain';
-import { CHANNEL_FOLDERS, type ChannelFolderDocument, type RecordedEvent } from '@app/application';
+import { CHANNEL_FOLDERS, type ChannelFolderDocument } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
 
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as ChannelFolderEvent;
-
 /** Channel folders in the shape of Zulip's ChannelFolderDict, from `channel_folders-<realmId>`. */
-export const channelFoldersProjection = defineProjection<ChannelFolderDocument>({
+export const channelFoldersProjection = defineProjection<ChannelFolderDocument, ChannelFolderEvent>({
   name: 'channel_folders',
   collection: {
     name: CHANNEL_FOLDERS,
@@ -15,12 +13,10 @@ export const channelFoldersProjection = defineProjection<ChannelFolderDocument>(
     ],
   },
   handles: CHANNEL_FOLDER_EVENT_TYPES,
-  idsOf: (event) => {
-    const e = asEvent(event);
+  idsOf: (e) => {
     return e.type === 'ChannelFoldersReordered' ? Object.keys(e.data.positions) : [String(e.data.folderId)];
   },
-  evolve: (doc, event, id) => {
-    const e = asEvent(event);
+  evolve: (doc, e, id) => {
     if (e.type === 'ChannelFolderCreated') {
       const d = e.data;
       return {

@@ -6,16 +6,14 @@ import {
   type ChannelEvent,
   type SubscriptionEvent,
 } from '@app/domain';
-import { CHANNELS, type ChannelDocument, type RecordedEvent } from '@app/application';
+import { CHANNELS, type ChannelDocument } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as ChannelEvent | SubscriptionEvent;
 
 /**
  * Channels in the shape of Zulip's stream object, from the organization's `channels-<realmId>`
  * stream, with the subscriber count kept from each channel's `subscriptions-<channelId>` stream.
  */
-export const channelsProjection = defineProjection<ChannelDocument>({
+export const channelsProjection = defineProjection<ChannelDocument, ChannelEvent | SubscriptionEvent>({
   name: 'channels',
   collection: {
     name: CHANNELS,
@@ -28,9 +26,8 @@ export const channelsProjection = defineProjection<ChannelDocument>({
     compoundIndexes: [['realm_id', 'name_key']],
   },
   handles: [...CHANNEL_EVENT_TYPES, ...SUBSCRIPTION_EVENT_TYPES],
-  idsOf: (event) => [String((event.data as { channelId: number }).channelId)],
-  evolve: (doc, event) => {
-    const e = asEvent(event);
+  idsOf: (e) => [String(e.data.channelId)],
+  evolve: (doc, e) => {
     if (e.type === 'ChannelCreated') {
       const d = e.data;
       return {

@@ -1,8 +1,6 @@
 import { CUSTOM_PROFILE_FIELD_EVENT_TYPES, type CustomProfileFieldEvent, type ProfileFieldProps } from '@app/domain';
-import { CUSTOM_PROFILE_FIELDS, type CustomProfileFieldDocument, type RecordedEvent } from '@app/application';
+import { CUSTOM_PROFILE_FIELDS, type CustomProfileFieldDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as CustomProfileFieldEvent;
 
 const configOf = (p: ProfileFieldProps) => ({
   name: p.name, type: p.fieldType, hint: p.hint, field_data: p.fieldData, required: p.required, editable_by_user: p.editableByUser,
@@ -10,16 +8,14 @@ const configOf = (p: ProfileFieldProps) => ({
 });
 
 /** Custom profile fields (Zulip's CustomProfileField), from `custom_profile_fields-<realmId>`. */
-export const customProfileFieldsProjection = defineProjection<CustomProfileFieldDocument>({
+export const customProfileFieldsProjection = defineProjection<CustomProfileFieldDocument, CustomProfileFieldEvent>({
   name: 'custom_profile_fields',
   collection: { name: CUSTOM_PROFILE_FIELDS, fields: [{ name: 'realm_id', type: 'number' }] },
   handles: CUSTOM_PROFILE_FIELD_EVENT_TYPES,
-  idsOf: (event) => {
-    const e = asEvent(event);
+  idsOf: (e) => {
     return e.type === 'CustomProfileFieldsReordered' ? Object.keys(e.data.positions) : [String(e.data.fieldId)];
   },
-  evolve: (doc, event, id) => {
-    const e = asEvent(event);
+  evolve: (doc, e, id) => {
     switch (e.type) {
       case 'CustomProfileFieldCreated':
         return { id: e.data.fieldId, realm_id: e.data.realmId, order: e.data.order, ...configOf(e.data) };

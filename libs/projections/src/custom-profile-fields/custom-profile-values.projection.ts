@@ -6,23 +6,24 @@ import {
   type CustomProfileValueEvent,
   FIELD_TYPES,
 } from '@app/domain';
-import { CUSTOM_PROFILE_FIELD_VALUES, type CustomProfileFieldValuesDocument, type RecordedEvent } from '@app/application';
+import { CUSTOM_PROFILE_FIELD_VALUES, type CustomProfileFieldValuesDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as CustomProfileFieldEvent | CustomProfileValueEvent;
 
 /**
  * Every user's value of each field, one document per field (see CustomProfileFieldValuesDocument).
  * Values follow their field: deleting it drops them, and a choice field whose choices change keeps
  * only the values that are still choices (remove_custom_profile_field_value_if_required).
  */
-export const customProfileValuesProjection = defineProjection<CustomProfileFieldValuesDocument>({
+/** The field events that touch values (a reorder does not), and the value events. */
+type FieldEvent = Exclude<CustomProfileFieldEvent, { type: 'CustomProfileFieldsReordered' }>;
+type ValuesEvent = FieldEvent | CustomProfileValueEvent;
+
+export const customProfileValuesProjection = defineProjection<CustomProfileFieldValuesDocument, ValuesEvent>({
   name: 'custom_profile_field_values',
   collection: { name: CUSTOM_PROFILE_FIELD_VALUES, fields: [{ name: 'realm_id', type: 'number' }] },
-  handles: [...CUSTOM_PROFILE_FIELD_EVENT_TYPES.filter((t) => t !== 'CustomProfileFieldsReordered'), ...CUSTOM_PROFILE_VALUE_EVENT_TYPES],
-  idsOf: (event) => [String((event.data as { fieldId: number }).fieldId)],
-  evolve: (doc, event) => {
-    const e = asEvent(event);
+  handles: [...CUSTOM_PROFILE_FIELD_EVENT_TYPES.filter((t): t is FieldEvent['type'] => t !== 'CustomProfileFieldsReordered'), ...CUSTOM_PROFILE_VALUE_EVENT_TYPES],
+  idsOf: (e) => [String(e.data.fieldId)],
+  evolve: (doc, e) => {
     switch (e.type) {
       case 'CustomProfileFieldCreated':
         return { field_id: e.data.fieldId, realm_id: e.data.realmId, field_type: e.data.fieldType, values: {} };

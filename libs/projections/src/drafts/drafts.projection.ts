@@ -1,8 +1,6 @@
 import { DRAFT_EVENT_TYPES, type DraftEvent, type StoredDraft } from '@app/domain';
-import { apiDraftOf, DRAFTS, type DraftDocument, type RecordedEvent } from '@app/application';
+import { apiDraftOf, DRAFTS, type DraftDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as DraftEvent;
 
 const toDocument = (userId: number, d: StoredDraft): DraftDocument => ({
   ...apiDraftOf(d),
@@ -11,7 +9,7 @@ const toDocument = (userId: number, d: StoredDraft): DraftDocument => ({
 });
 
 /** Drafts in the shape of Draft.to_dict, one document per draft, from each user's `drafts-<userId>` stream. */
-export const draftsProjection = defineProjection<DraftDocument>({
+export const draftsProjection = defineProjection<DraftDocument, DraftEvent>({
   name: 'drafts',
   collection: {
     name: DRAFTS,
@@ -24,8 +22,7 @@ export const draftsProjection = defineProjection<DraftDocument>({
     compoundIndexes: [['user_id', 'last_edit_time']],
   },
   handles: DRAFT_EVENT_TYPES,
-  idsOf: (event) => {
-    const e = asEvent(event);
+  idsOf: (e) => {
     switch (e.type) {
       case 'DraftsCreated':
         return e.data.drafts.map((d) => String(d.draftId));
@@ -35,8 +32,7 @@ export const draftsProjection = defineProjection<DraftDocument>({
         return e.data.draftIds.map(String);
     }
   },
-  evolve: (doc, event, id) => {
-    const e = asEvent(event);
+  evolve: (doc, e, id) => {
     switch (e.type) {
       case 'DraftsCreated': {
         const draft = e.data.drafts.find((d) => String(d.draftId) === id);

@@ -1,20 +1,16 @@
 import { LINKIFIER_EVENT_TYPES, type LinkifierEvent } from '@app/domain';
-import { LINKIFIERS, type LinkifierDocument, type RecordedEvent } from '@app/application';
+import { LINKIFIERS, type LinkifierDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
 
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as LinkifierEvent;
-
 /** Linkifiers (Zulip's RealmFilter), from `realm_linkifiers-<realmId>`. */
-export const linkifiersProjection = defineProjection<LinkifierDocument>({
+export const linkifiersProjection = defineProjection<LinkifierDocument, LinkifierEvent>({
   name: 'realm_linkifiers',
   collection: { name: LINKIFIERS, fields: [{ name: 'realm_id', type: 'number' }] },
   handles: LINKIFIER_EVENT_TYPES,
-  idsOf: (event) => {
-    const e = asEvent(event);
+  idsOf: (e) => {
     return e.type === 'LinkifiersReordered' ? Object.keys(e.data.positions) : [String(e.data.linkifierId)];
   },
-  evolve: (doc, event, id) => {
-    const e = asEvent(event);
+  evolve: (doc, e, id) => {
     switch (e.type) {
       case 'LinkifierAdded':
         return { id: e.data.linkifierId, realm_id: e.data.realmId, pattern: e.data.pattern, url_template: e.data.urlTemplate, order: e.data.order };

@@ -9,7 +9,7 @@ import {
 import { defineProjection, unixSeconds } from '../shared/projection';
 
 /** Messages as GET /messages reads them (the reader-independent part; see MessageDocument). */
-export const messagesProjection = defineProjection<MessageDocument>({
+export const messagesProjection = defineProjection<MessageDocument, MessageSent | MessageContentEdited | MessageDeleted>({
   name: 'messages',
   collection: {
     name: MESSAGES,
@@ -29,12 +29,11 @@ export const messagesProjection = defineProjection<MessageDocument>({
   // of any size updates with one statement (UserMessageStorePort 'messages-moved', locationsOf);
   // rewriting every moved document would cost a read and a write per message.
   handles: ['MessageSent', 'MessageContentEdited', 'MessageDeleted'],
-  idsOf: (event) => [String((event.data as MessageSent['data'] | MessageContentEdited['data'] | MessageDeleted['data']).messageId)],
-  evolve: (doc, event) => {
-    if (event.type === 'MessageDeleted') return null;
-    if (event.type === 'MessageContentEdited') return doc && contentEdited(doc, event.data as MessageContentEdited['data']);
-    if (event.type !== 'MessageSent') return doc;
-    const d = event.data as MessageSent['data'];
+  idsOf: (e) => [String(e.data.messageId)],
+  evolve: (doc, e) => {
+    if (e.type === 'MessageDeleted') return null;
+    if (e.type === 'MessageContentEdited') return doc && contentEdited(doc, e.data);
+    const d = e.data;
     const stream = d.recipient.type === 'stream' ? d.recipient : null;
     return {
       id: d.messageId,
@@ -73,7 +72,7 @@ function contentEdited(doc: MessageDocument, d: MessageContentEdited['data']): M
 }
 
 /** Users' visibility policies for topics (UserTopic); INHERIT removes the row, as Zulip does. */
-export const userTopicsProjection = defineProjection<UserTopicDocument>({
+export const userTopicsProjection = defineProjection<UserTopicDocument, UserTopicVisibilityPolicyChanged>({
   name: 'user_topics',
   collection: {
     name: USER_TOPICS,
@@ -86,12 +85,8 @@ export const userTopicsProjection = defineProjection<UserTopicDocument>({
     compoundIndexes: [['stream_id', 'topic_key']],
   },
   handles: ['UserTopicVisibilityPolicyChanged'],
-  idsOf: (event) => {
-    const d = event.data as UserTopicVisibilityPolicyChanged['data'];
-    return [userTopicDocumentId(d.userId, d.streamId, d.topic)];
-  },
-  evolve: (_doc, event) => {
-    const d = event.data as UserTopicVisibilityPolicyChanged['data'];
+  idsOf: ({ data: d }) => [userTopicDocumentId(d.userId, d.streamId, d.topic)],
+  evolve: (_doc, { data: d }) => {
     if (d.newPolicy === 0) return null;
     return {
       user_id: d.userId,

@@ -12,6 +12,7 @@ import {
   unixSeconds,
 } from '@app/domain';
 import type { BulkProjection } from '../shared/bulk-projection';
+import type { Recorded } from '../shared/projection';
 
 /**
  * The rows a send creates (zerver/actions/message_send.py create_user_messages): every
@@ -36,34 +37,48 @@ export function rowsOf(sent: MessageSent['data']): UserMessageRow[] {
   });
 }
 
-/** What an event changes in the per-user message state (pure). */
+type UserMessageEvent = MessageSent | MessageFlagsChanged | MessagesMoved | MessageContentEdited | MessageDeleted | ReactionAdded;
+
+/** Whether the per-user message state follows this event (checked at run time, so the switch below narrows soundly). */
+const isUserMessageEvent = (event: RecordedEvent): event is Recorded<UserMessageEvent> => (USER_MESSAGE_EVENT_TYPES as readonly string[]).includes(event.type);
+
+/** What an event changes in the per-user message state (pure); nothing for an event it does not follow. */
 export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
-  if (event.type === 'MessageFlagsChanged') return [flagsChange(event.data as MessageFlagsChanged['data'])];
-  if (event.type === 'MessagesMoved') return [movedChange(event.data as MessagesMoved['data'])];
-  if (event.type === 'MessageContentEdited') return [editedChange(event.data as MessageContentEdited['data'])];
-  if (event.type === 'MessageDeleted') return [{ type: 'messages-deleted', messageIds: [(event.data as MessageDeleted['data']).messageId] }];
-  if (event.type === 'ReactionAdded') return reactedChange(event.data as ReactionAdded['data']);
-  if (event.type !== 'MessageSent') return [];
-  const sent = event.data as MessageSent['data'];
+  if (!isUserMessageEvent(event)) return [];
+  switch (event.type) {
+    case 'MessageFlagsChanged':
+      return [flagsChange(event.data)];
+    case 'MessagesMoved':
+      return [movedChange(event.data)];
+    case 'MessageContentEdited':
+      return [editedChange(event.data)];
+    case 'MessageDeleted':
+      return [{ type: 'messages-deleted', messageIds: [event.data.messageId] }];
+    case 'ReactionAdded':
+      return reactedChange(event.data);
+    case 'MessageSent':
+      return [sentChange(event.data)];
+  }
+}
+
+function sentChange(sent: MessageSent['data']): UserMessageChange {
   const { recipient } = sent;
-  return [
-    {
-      type: 'message-added',
-      message: {
-        id: sent.messageId,
-        realmId: sent.realmId,
-        senderId: sent.senderId,
-        streamId: recipient.type === 'stream' ? recipient.streamId : null,
-        topic: recipient.type === 'stream' ? recipient.topic : null,
-        dmKey: recipient.type === 'direct' ? directConversationKey(recipient.participantIds) : null,
-        hasLink: sent.hasLink,
-        hasImage: sent.hasImage,
-        hasAttachment: sent.hasAttachment,
-        searchText: sent.content,
-      },
-      rows: rowsOf(sent),
+  return {
+    type: 'message-added',
+    message: {
+      id: sent.messageId,
+      realmId: sent.realmId,
+      senderId: sent.senderId,
+      streamId: recipient.type === 'stream' ? recipient.streamId : null,
+      topic: recipient.type === 'stream' ? recipient.topic : null,
+      dmKey: recipient.type === 'direct' ? directConversationKey(recipient.participantIds) : null,
+      hasLink: sent.hasLink,
+      hasImage: sent.hasImage,
+      hasAttachment: sent.hasAttachment,
+      searchText: sent.content,
     },
-  ];
+    rows: rowsOf(sent),
+  };
 }
 
 /**

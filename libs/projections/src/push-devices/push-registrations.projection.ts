@@ -1,8 +1,6 @@
 import { PUSH_DEVICE_EVENT_TYPES, type PushDeviceEvent } from '@app/domain';
-import { NEW_DEVICE_INFO, PUSH_REGISTRATIONS, type PushDeviceInfo, type PushRegistrationDocument, type RecordedEvent } from '@app/application';
+import { NEW_DEVICE_INFO, PUSH_REGISTRATIONS, type PushDeviceInfo, type PushRegistrationDocument } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as PushDeviceEvent;
 
 const withDevice = (doc: PushRegistrationDocument, deviceId: number, info: PushDeviceInfo): PushRegistrationDocument => ({
   ...doc,
@@ -14,14 +12,13 @@ const withDevice = (doc: PushRegistrationDocument, deviceId: number, info: PushD
  * `push_devices-<userId>`. A registration or token rotation is complete within its request
  * (nothing is sent to a bouncer), so `pending_push_token_id` and the error code stay null.
  */
-export const pushRegistrationsProjection = defineProjection<PushRegistrationDocument>({
+export const pushRegistrationsProjection = defineProjection<PushRegistrationDocument, PushDeviceEvent>({
   // v2: device records, and the DeviceInfoDict fields of feature level 468.
   name: 'push_registrations.v2',
   collection: { name: PUSH_REGISTRATIONS, fields: [{ name: 'realm_id', type: 'number' }] },
   handles: PUSH_DEVICE_EVENT_TYPES,
-  idsOf: (event) => [String(asEvent(event).data.userId)],
-  evolve: (existing, event) => {
-    const e = asEvent(event);
+  idsOf: (event) => [String(event.data.userId)],
+  evolve: (existing, e) => {
     const doc: PushRegistrationDocument = existing ?? { user_id: e.data.userId, realm_id: e.data.realmId, devices: {}, legacy_tokens: [] };
     switch (e.type) {
       case 'ClientDeviceRegistered':

@@ -5,33 +5,31 @@ import { defineProjection } from '../shared/projection';
 const sameReaction = (r: ApiReaction, d: ReactionAdded['data'] | ReactionRemoved['data']) =>
   r.user_id === d.userId && r.emoji_code === d.emojiCode && r.reaction_type === d.reactionType;
 
-type Handled = ReactionAdded['data'] | ReactionRemoved['data'] | MessageDeleted['data'];
-
 /**
  * The reactions of each message, in the order they were added, as message objects carry them
  * (one document per message with reactions; GET /messages joins them in). A deleted message's
  * reactions go with it; its tombstone keeps a late reaction out (see MessageReactionsDocument).
  */
-export const reactionsProjection = defineProjection<MessageReactionsDocument>({
+export const reactionsProjection = defineProjection<MessageReactionsDocument, ReactionAdded | ReactionRemoved | MessageDeleted>({
   name: 'message_reactions',
   collection: { name: MESSAGE_REACTIONS, fields: [{ name: 'realm_id', type: 'number' }] },
   handles: ['ReactionAdded', 'ReactionRemoved', 'MessageDeleted'],
-  idsOf: (event) => [String((event.data as Handled).messageId)],
-  evolve: (doc, event) => {
-    if (event.type === 'MessageDeleted') {
-      const d = event.data as MessageDeleted['data'];
+  idsOf: (e) => [String(e.data.messageId)],
+  evolve: (doc, e) => {
+    if (e.type === 'MessageDeleted') {
+      const d = e.data;
       return { message_id: d.messageId, realm_id: d.realmId, reactions: [], deleted: true };
     }
     if (doc?.deleted) return doc;
-    if (event.type === 'ReactionAdded') {
-      const d = event.data as ReactionAdded['data'];
+    if (e.type === 'ReactionAdded') {
+      const d = e.data;
       const reactions = doc?.reactions ?? [];
       // Idempotent: a redelivered reaction is there already (a user reacts once per emoji).
       if (reactions.some((r) => sameReaction(r, d))) return doc;
       return { message_id: d.messageId, realm_id: d.realmId, reactions: [...reactions, apiReactionOf(d)] };
     }
-    if (event.type !== 'ReactionRemoved' || !doc) return doc;
-    const d = event.data as ReactionRemoved['data'];
+    if (!doc) return doc;
+    const d = e.data;
     const reactions = doc.reactions.filter((r) => !sameReaction(r, d));
     return reactions.length === 0 ? null : { ...doc, reactions };
   },

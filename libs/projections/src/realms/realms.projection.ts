@@ -1,5 +1,4 @@
 import type { RealmEvent, RealmSettingsEvent } from '@app/domain';
-import type { RecordedEvent } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
 import { REALMS, type RealmDocument } from '@app/application';
 
@@ -7,13 +6,12 @@ import { REALMS, type RealmDocument } from '@app/application';
  * Organizations: created in the registry stream (`RealmCreated`), then changed on their own
  * `realm-<realmId>` streams (settings, deactivation). Every event carries the realm id.
  */
-export const realmsProjection = defineProjection<RealmDocument>({
+export const realmsProjection = defineProjection<RealmDocument, RealmEvent | RealmSettingsEvent>({
   name: 'realms',
   collection: { name: REALMS, fields: [{ name: 'string_id', type: 'string' }], unique: [['string_id']] },
   handles: ['RealmCreated', 'RealmPropertyChanged', 'RealmGroupSettingChanged', 'RealmDeactivated', 'RealmReactivated'],
-  idsOf: (event) => [String((event.data as (RealmEvent | RealmSettingsEvent)['data']).realmId)],
-  evolve: (doc, event: RecordedEvent) => {
-    const e = { type: event.type, data: event.data } as RealmEvent | RealmSettingsEvent;
+  idsOf: (e) => [String(e.data.realmId)],
+  evolve: (doc, e) => {
     switch (e.type) {
       case 'RealmCreated':
         return {

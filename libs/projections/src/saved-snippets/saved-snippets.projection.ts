@@ -1,11 +1,9 @@
 import { SAVED_SNIPPET_EVENT_TYPES, type SavedSnippetEvent } from '@app/domain';
-import { SAVED_SNIPPETS, type RecordedEvent, type SavedSnippetDocument } from '@app/application';
+import { SAVED_SNIPPETS, type SavedSnippetDocument } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
 
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as SavedSnippetEvent;
-
 /** Saved snippets in the shape of SavedSnippet.to_api_dict, from each user's `saved_snippets-<userId>` stream. */
-export const savedSnippetsProjection = defineProjection<SavedSnippetDocument>({
+export const savedSnippetsProjection = defineProjection<SavedSnippetDocument, SavedSnippetEvent>({
   name: 'saved_snippets',
   collection: {
     name: SAVED_SNIPPETS,
@@ -16,9 +14,8 @@ export const savedSnippetsProjection = defineProjection<SavedSnippetDocument>({
     compoundIndexes: [['user_id', 'id']],
   },
   handles: SAVED_SNIPPET_EVENT_TYPES,
-  idsOf: (event) => [String(asEvent(event).data.savedSnippetId)],
-  evolve: (doc, event) => {
-    const e = asEvent(event);
+  idsOf: (event) => [String(event.data.savedSnippetId)],
+  evolve: (doc, e) => {
     switch (e.type) {
       case 'SavedSnippetCreated':
         return { id: e.data.savedSnippetId, title: e.data.title, content: e.data.content, date_created: unixSeconds(e.data.at), user_id: e.data.userId };

@@ -1,8 +1,6 @@
 import { SCHEDULED_MESSAGE_EVENT_TYPES, type ScheduledMessageBody, type ScheduledMessageEvent } from '@app/domain';
-import { SCHEDULED_MESSAGES, type RecordedEvent, type ScheduledMessageDocument } from '@app/application';
+import { SCHEDULED_MESSAGES, type ScheduledMessageDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as ScheduledMessageEvent;
 
 /** The body's fields in ScheduledMessage.to_dict's shape. */
 const bodyFields = (body: ScheduledMessageBody) => ({
@@ -16,7 +14,7 @@ const bodyFields = (body: ScheduledMessageBody) => ({
 });
 
 /** Scheduled messages in the shape of ScheduledMessage.to_dict, one document per scheduled message. */
-export const scheduledMessagesProjection = defineProjection<ScheduledMessageDocument>({
+export const scheduledMessagesProjection = defineProjection<ScheduledMessageDocument, ScheduledMessageEvent>({
   name: 'scheduled_messages',
   collection: {
     name: SCHEDULED_MESSAGES,
@@ -35,9 +33,8 @@ export const scheduledMessagesProjection = defineProjection<ScheduledMessageDocu
     ],
   },
   handles: SCHEDULED_MESSAGE_EVENT_TYPES,
-  idsOf: (event) => [String(asEvent(event).data.scheduledMessageId)],
-  evolve: (doc, event) => {
-    const e = asEvent(event);
+  idsOf: (event) => [String(event.data.scheduledMessageId)],
+  evolve: (doc, e) => {
     switch (e.type) {
       case 'ScheduledMessageCreated': {
         const { scheduledMessageId, realmId, senderId, readBySender, recipient, content, renderedContent, deliverAt, client } = e.data;

@@ -1,8 +1,6 @@
 import { USER_SETTINGS, TIMEZONE_SETTING, isUserSettingName, type UserSettingChanged, type UserSettingsEvent } from '@app/domain';
-import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type RecordedEvent, type UserSettingsDocument } from '@app/application';
+import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type UserSettingsDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as UserSettingsEvent;
 
 /**
  * The settings each account changed away from Zulip's defaults: no document for an account that
@@ -10,7 +8,7 @@ const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data 
  * default. The time zone is not kept here: the users read model holds it (set at creation,
  * followed on change).
  */
-export const userSettingsProjection = defineProjection<UserSettingsDocument>({
+export const userSettingsProjection = defineProjection<UserSettingsDocument, UserSettingChanged>({
   name: 'user_settings',
   collection: {
     name: USER_SETTINGS_COLLECTION,
@@ -22,13 +20,9 @@ export const userSettingsProjection = defineProjection<UserSettingsDocument>({
     compoundIndexes: [['realm_id', 'presence_enabled']],
   },
   handles: ['UserSettingChanged'],
-  idsOf: (event) => {
-    const { property, userId } = event.data as UserSettingChanged['data'];
-    return property === TIMEZONE_SETTING ? [] : [String(userId)];
-  },
-  evolve: (doc, event) => {
-    const e = asEvent(event);
-    if (e.type !== 'UserSettingChanged' || !isUserSettingName(e.data.property)) return doc;
+  idsOf: ({ data: { property, userId } }) => (property === TIMEZONE_SETTING ? [] : [String(userId)]),
+  evolve: (doc, e) => {
+    if (!isUserSettingName(e.data.property)) return doc;
     const { property, newValue, userId, realmId } = e.data;
     const { user_id: _userId, realm_id: _realmId, [property]: _previous, ...others } = doc ?? {};
     const differs = newValue !== USER_SETTINGS[property].default;
@@ -38,17 +32,15 @@ export const userSettingsProjection = defineProjection<UserSettingsDocument>({
 });
 
 /** Changes of address waiting for confirmation, by token (Zulip's EmailChangeStatus). */
-export const emailChangesProjection = defineProjection<EmailChangeDocument>({
+export const emailChangesProjection = defineProjection<EmailChangeDocument, UserSettingsEvent>({
   name: 'email_changes',
   collection: { name: EMAIL_CHANGES, fields: [] },
   handles: ['EmailChangeRequested', 'EmailChangeConfirmed'],
-  idsOf: (event) => {
-    const e = asEvent(event);
+  idsOf: (e) => {
     if (e.type === 'EmailChangeRequested') return [e.data.token, ...e.data.revokedTokens];
     return e.type === 'EmailChangeConfirmed' ? [e.data.token] : [];
   },
-  evolve: (doc, event, id) => {
-    const e = asEvent(event);
+  evolve: (doc, e, id) => {
     if (e.type === 'EmailChangeRequested') {
       if (id !== e.data.token) return doc && { ...doc, status: 'revoked' };
       return {

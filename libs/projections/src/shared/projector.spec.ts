@@ -161,6 +161,33 @@ describe('Projector (embedded SQLite event store and read store)', () => {
     expect(positions).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
   });
 
+  it('prepares an event once and hands the result to the evolve of each document it touches', async () => {
+    // One Split event touches the documents `part-0` … `part-<n-1>`; each takes its share from the prepared list.
+    type Split = { type: 'Split'; data: { n: number } };
+    const prepared: number[] = [];
+    const split = defineProjection<{ share: number }, Split, number[]>({
+      name: 'split',
+      collection: { name: 'split_docs', fields: [] },
+      handles: ['Split'],
+      idsOf: (e) => Array.from({ length: e.data.n }, (_, i) => `part-${i}`),
+      prepare: (e) => {
+        prepared.push(e.data.n);
+        return Array.from({ length: e.data.n }, (_, i) => (i + 1) * 10);
+      },
+      evolve: (_doc, _e, id, shares) => ({ share: shares[Number(id.split('-')[1])] }),
+    });
+    await append('split-1', [3], 'Split');
+    await append('split-2', [2], 'Split');
+    const projector = newProjector([split]);
+    await projector.start();
+    await projector.catchUp(3000);
+
+    expect(prepared).toEqual([3, 2]);
+    const docs = await readStore.getMany<{ share: number }>('split_docs', ['part-0', 'part-1', 'part-2']);
+    // The second event rewrote part-0 and part-1 with its own shares; part-2 kept the first's.
+    expect(Object.fromEntries(docs.map((d) => [d.id, d.doc.share]))).toEqual({ 'part-0': 10, 'part-1': 20, 'part-2': 30 });
+  });
+
   it('stores the checkpoint with the documents and advances it with every batch, including events no projection reads', async () => {
     const first = await append('tally-a', [1]);
     const projector = newProjector([tallyProjection('tally')]);

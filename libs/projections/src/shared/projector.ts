@@ -307,10 +307,13 @@ export class Projector extends ProjectionWaiter {
       for (const s of stored) held.set(s.id, { doc: s.doc, position: s.position, dirty: false, previous: s.doc });
       for (let k = 0; k < relevant.length; k++) {
         const event = relevant[k];
+        // Worked out for the first document that applies the event, shared by the others.
+        let prepared: { value: unknown } | undefined;
         for (const id of idsOf[k]) {
           const current = held.get(id)!;
           if (current.position !== null && current.position >= event.position) continue;
-          current.doc = projection.evolve(current.doc, event, id);
+          prepared ??= { value: projection.prepare?.(event) };
+          current.doc = projection.evolve(current.doc, event, id, prepared.value);
           current.position = event.position;
           current.dirty = true;
         }

@@ -2,8 +2,6 @@ import { type ApiSubmessage, apiSubmessageOf, MESSAGE_SUBMESSAGES, type MessageS
 import type { MessageDeleted, MessageSent, SubmessageAdded } from '@app/domain';
 import { defineProjection } from '../shared/projection';
 
-type Handled = MessageSent['data'] | SubmessageAdded['data'] | MessageDeleted['data'];
-
 /** Adds one submessage in id order; a redelivered one (same id) is there already. */
 const withSubmessage = (list: ApiSubmessage[], s: ApiSubmessage): ApiSubmessage[] | null =>
   list.some((x) => x.id === s.id) ? null : [...list, s].sort((a, b) => a.id - b.id);
@@ -14,29 +12,25 @@ const withSubmessage = (list: ApiSubmessage[], s: ApiSubmessage): ApiSubmessage[
  * by POST /submessage. One document per message with submessages; GET /messages joins them in.
  * A deleted message's submessages go with it; its tombstone keeps a late one out.
  */
-export const submessagesProjection = defineProjection<MessageSubmessagesDocument>({
+export const submessagesProjection = defineProjection<MessageSubmessagesDocument, MessageSent | SubmessageAdded | MessageDeleted>({
   name: 'message_submessages',
   collection: { name: MESSAGE_SUBMESSAGES, fields: [{ name: 'realm_id', type: 'number' }] },
   handles: ['MessageSent', 'SubmessageAdded', 'MessageDeleted'],
-  idsOf: (event) => {
-    if (event.type === 'MessageSent' && !(event.data as MessageSent['data']).widget) return [];
-    return [String((event.data as Handled).messageId)];
-  },
-  evolve: (doc, event) => {
-    if (event.type === 'MessageDeleted') {
-      const d = event.data as MessageDeleted['data'];
+  idsOf: (e) => (e.type === 'MessageSent' && !e.data.widget ? [] : [String(e.data.messageId)]),
+  evolve: (doc, e) => {
+    if (e.type === 'MessageDeleted') {
+      const d = e.data;
       return { message_id: d.messageId, realm_id: d.realmId, submessages: [], deleted: true };
     }
     if (doc?.deleted) return doc;
-    if (event.type === 'MessageSent') {
-      const d = event.data as MessageSent['data'];
+    if (e.type === 'MessageSent') {
+      const d = e.data;
       if (!d.widget) return doc;
       const widget = apiSubmessageOf(d.messageId, d.widget);
       const submessages = withSubmessage(doc?.submessages ?? [], widget);
       return submessages === null ? doc : { message_id: d.messageId, realm_id: d.realmId, submessages, widget_id: widget.id };
     }
-    if (event.type !== 'SubmessageAdded') return doc;
-    const d = event.data as SubmessageAdded['data'];
+    const d = e.data;
     const submessages = withSubmessage(doc?.submessages ?? [], apiSubmessageOf(d.messageId, d));
     if (submessages === null) return doc;
     return { ...(doc ?? {}), message_id: d.messageId, realm_id: d.realmId, submessages };

@@ -1,38 +1,13 @@
-import { SUBSCRIPTION_EVENT_TYPES, type SubscriptionEvent } from '@app/domain';
-import {
-  CHANNEL_MEMBERS,
-  SUBSCRIPTIONS,
-  subscriptionDocumentId,
-  type ChannelMembersDocument,
-  type RecordedEvent,
-  type SubscriptionDocument,
-} from '@app/application';
+import { SUBSCRIPTION_EVENT_TYPES, SUBSCRIPTION_PROPERTY_EVENT_TYPES, type SubscriptionEvent, type SubscriptionPropertyEvent } from '@app/domain';
+import { CHANNEL_MEMBERS, SUBSCRIPTIONS, subscriptionDocumentId, type ChannelMembersDocument, type SubscriptionDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
-import {
-  applySubscriptionProperty,
-  isSubscriptionPropertyEvent,
-  subscriptionPropertyDocumentId,
-} from '../subscription-properties/subscription-properties.evolve';
-import { SUBSCRIPTION_PROPERTY_EVENT_TYPES } from '@app/domain';
-
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as SubscriptionEvent;
-
-/** Colors by user of one SubscriptionsCreated, built once per event (an event may carry 10,000 users). */
-const colorsByEvent = new WeakMap<object, Map<number, string>>();
-const colorOf = (e: Extract<SubscriptionEvent, { type: 'SubscriptionsCreated' }>, userId: number): string => {
-  let colors = colorsByEvent.get(e.data);
-  if (!colors) {
-    colors = new Map(e.data.subscriptions.map((s) => [s.userId, s.color]));
-    colorsByEvent.set(e.data, colors);
-  }
-  return colors.get(userId)!;
-};
+import { applySubscriptionProperty, subscriptionPropertyDocumentId } from '../subscription-properties/subscription-properties.evolve';
 
 const userIdsOf = (e: SubscriptionEvent): number[] =>
   e.type === 'SubscriptionsCreated' ? e.data.subscriptions.map((s) => s.userId) : e.data.userIds;
 
 /** One document per (user, channel) subscription, active or not, with the user's settings for it. */
-export const subscriptionsProjection = defineProjection<SubscriptionDocument>({
+export const subscriptionsProjection = defineProjection<SubscriptionDocument, SubscriptionEvent | SubscriptionPropertyEvent, Map<number, string> | undefined>({
   name: 'subscriptions',
   collection: {
     name: SUBSCRIPTIONS,
@@ -46,18 +21,19 @@ export const subscriptionsProjection = defineProjection<SubscriptionDocument>({
   },
   // Plus the user's changes of a subscription's settings (subscription_properties-<userId>).
   handles: [...SUBSCRIPTION_EVENT_TYPES, ...SUBSCRIPTION_PROPERTY_EVENT_TYPES],
-  idsOf: (event) => {
-    if (isSubscriptionPropertyEvent(event)) return [subscriptionPropertyDocumentId(event)];
-    const e = asEvent(event);
+  idsOf: (e) => {
+    if (e.type === 'SubscriptionPropertyChanged') return [subscriptionPropertyDocumentId(e.data)];
     return userIdsOf(e).map((userId) => subscriptionDocumentId(userId, e.data.channelId));
   },
-  evolve: (doc, event, id) => {
-    if (isSubscriptionPropertyEvent(event)) return applySubscriptionProperty(doc, event);
-    const e = asEvent(event);
+  // Colors by user of a SubscriptionsCreated, once per event (an event may carry 10,000 users).
+  prepare: (e) => (e.type === 'SubscriptionsCreated' ? new Map(e.data.subscriptions.map((s) => [s.userId, s.color])) : undefined),
+  evolve: (doc, e, id, colors) => {
     switch (e.type) {
+      case 'SubscriptionPropertyChanged':
+        return applySubscriptionProperty(doc, e.data);
       case 'SubscriptionsCreated': {
         const userId = Number(id.split(':')[0]);
-        const color = colorOf(e, userId);
+        const color = colors!.get(userId)!;
         return {
           user_id: userId,
           channel_id: e.data.channelId,
@@ -91,14 +67,13 @@ const withoutIds = (ids: number[], removed: number[]): number[] => {
 };
 
 /** Each channel's active subscribers in one compact document (see ChannelMembersDocument). */
-export const channelMembersProjection = defineProjection<ChannelMembersDocument>({
+export const channelMembersProjection = defineProjection<ChannelMembersDocument, SubscriptionEvent>({
   name: 'channel_members',
   // Read only by channel id (the document id).
   collection: { name: CHANNEL_MEMBERS, fields: [] },
   handles: SUBSCRIPTION_EVENT_TYPES,
-  idsOf: (event) => [String((event.data as { channelId: number }).channelId)],
-  evolve: (doc, event) => {
-    const e = asEvent(event);
+  idsOf: (e) => [String(e.data.channelId)],
+  evolve: (doc, e) => {
     const current = doc ?? { channel_id: e.data.channelId, realm_id: e.data.realmId, subscriber_ids: [] };
     if (e.type === 'SubscriptionsDeactivated') return { ...current, subscriber_ids: withoutIds(current.subscriber_ids, e.data.userIds) };
     return { ...current, subscriber_ids: withIds(current.subscriber_ids, userIdsOf(e)) };

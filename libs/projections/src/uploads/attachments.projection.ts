@@ -1,6 +1,6 @@
 import { linkedUploadPathIds, type MessageContentEdited, type MessageSent, type UploadEvent } from '@app/domain';
-import { ATTACHMENTS, type AttachmentDocument, type RecordedEvent, UPLOAD_SPACE, type UploadSpaceDocument } from '@app/application';
-import { defineProjection, unixSeconds } from '../shared/projection';
+import { ATTACHMENTS, type AttachmentDocument, UPLOAD_SPACE, type UploadSpaceDocument } from '@app/application';
+import { defineProjection, type Recorded, unixSeconds } from '../shared/projection';
 
 /** A message's links changed: `linked` says whether the message (now) links the document's file. */
 type LinkChange = { realmId: number; messageId: number; senderId: number; linked: boolean };
@@ -19,31 +19,26 @@ export function applyLinkChange(doc: AttachmentDocument | null, change: LinkChan
 }
 
 /**
- * Message events that change links, by type: the path ids an event may touch, and for each the
+ * The message events that change links: the path ids an event may touch, and for each the
  * change. A deleted message's content is not in its event; its id stays in `message_ids` and
  * readers drop ids of messages that no longer exist (AttachmentQueries), as Zulip's cascade would.
  */
-type LinkSource = {
-  idsOf: (data: any) => string[];
-  change: (data: any, pathId: string) => LinkChange;
-};
+type LinkEvent = MessageSent | MessageContentEdited;
 
-const LINK_SOURCES: Record<string, LinkSource> = {
-  MessageSent: {
-    idsOf: (d: MessageSent['data']) => linkedUploadPathIds(d.content),
-    change: (d: MessageSent['data']) => ({ realmId: d.realmId, messageId: d.messageId, senderId: d.senderId, linked: true }),
-  },
-  // check_attachment_reference_change: links of either content; only the sender edits content, so the editor is the sender.
-  MessageContentEdited: {
-    idsOf: (d: MessageContentEdited['data']) => [...new Set([...linkedUploadPathIds(d.prevContent), ...linkedUploadPathIds(d.content)])],
-    change: (d: MessageContentEdited['data'], pathId: string) => ({
-      realmId: d.realmId, messageId: d.messageId, senderId: d.editorId, linked: linkedUploadPathIds(d.content).includes(pathId),
-    }),
-  },
-};
+const linkedIdsOf = (e: Recorded<LinkEvent>): string[] =>
+  e.type === 'MessageSent'
+    ? linkedUploadPathIds(e.data.content)
+    : // check_attachment_reference_change: links of either content.
+      [...new Set([...linkedUploadPathIds(e.data.prevContent), ...linkedUploadPathIds(e.data.content)])];
+
+const linkChangeOf = (e: Recorded<LinkEvent>, pathId: string): LinkChange =>
+  e.type === 'MessageSent'
+    ? { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.senderId, linked: true }
+    : // Only the sender edits content, so the editor is the sender.
+      { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.editorId, linked: linkedUploadPathIds(e.data.content).includes(pathId) };
 
 /** Zulip's Attachment (with its claiming messages), keyed by path id, from `attachments-<ownerId>` and message events. */
-export const attachmentsProjection = defineProjection<AttachmentDocument>({
+export const attachmentsProjection = defineProjection<AttachmentDocument, UploadEvent | LinkEvent>({
   name: 'attachments',
   collection: {
     name: ATTACHMENTS,
@@ -54,34 +49,33 @@ export const attachmentsProjection = defineProjection<AttachmentDocument>({
     ],
     compoundIndexes: [['owner_id', 'attachment_id']],
   },
-  handles: ['AttachmentUploaded', 'AttachmentDeleted', ...Object.keys(LINK_SOURCES)],
-  idsOf: (event: RecordedEvent) => {
-    const source = LINK_SOURCES[event.type];
-    if (source) return source.idsOf(event.data);
-    return [(event.data as UploadEvent['data']).pathId];
-  },
-  evolve: (doc, event, id) => {
-    const source = LINK_SOURCES[event.type];
-    if (source) return applyLinkChange(doc, source.change(event.data, id));
-    const e = { type: event.type, data: event.data } as UploadEvent;
-    if (e.type === 'AttachmentDeleted') return null;
-    if (e.type !== 'AttachmentUploaded') return doc;
-    const d = e.data;
-    return {
-      attachment_id: d.attachmentId, realm_id: d.realmId, owner_id: d.ownerId, name: d.name, path_id: d.pathId, size: d.size,
-      content_type: d.contentType, blob_key: d.blobKey, create_time: unixSeconds(d.at), message_ids: [],
-    };
+  handles: ['AttachmentUploaded', 'AttachmentDeleted', 'MessageSent', 'MessageContentEdited'],
+  idsOf: (e) => (e.type === 'MessageSent' || e.type === 'MessageContentEdited' ? linkedIdsOf(e) : [e.data.pathId]),
+  evolve: (doc, e, id) => {
+    switch (e.type) {
+      case 'MessageSent':
+      case 'MessageContentEdited':
+        return applyLinkChange(doc, linkChangeOf(e, id));
+      case 'AttachmentDeleted':
+        return null;
+      case 'AttachmentUploaded': {
+        const d = e.data;
+        return {
+          attachment_id: d.attachmentId, realm_id: d.realmId, owner_id: d.ownerId, name: d.name, path_id: d.pathId, size: d.size,
+          content_type: d.contentType, blob_key: d.blobKey, create_time: unixSeconds(d.at), message_ids: [],
+        };
+      }
+    }
   },
 });
 
 /** Realm.currently_used_upload_space_bytes, per organization (GET /attachments `upload_space_used`). */
-export const uploadSpaceProjection = defineProjection<UploadSpaceDocument>({
+export const uploadSpaceProjection = defineProjection<UploadSpaceDocument, UploadEvent>({
   name: 'upload_space',
   collection: { name: UPLOAD_SPACE, fields: [] },
   handles: ['AttachmentUploaded', 'AttachmentDeleted'],
-  idsOf: (event) => [String((event.data as UploadEvent['data']).realmId)],
-  evolve: (doc, event) => {
-    const e = { type: event.type, data: event.data } as UploadEvent;
+  idsOf: (e) => [String(e.data.realmId)],
+  evolve: (doc, e) => {
     const bytes = (doc?.bytes ?? 0) + (e.type === 'AttachmentUploaded' ? e.data.size : -e.data.size);
     return { realm_id: e.data.realmId, bytes: Math.max(0, bytes) };
   },

@@ -1,12 +1,11 @@
 import { USER_GROUP_EVENT_TYPES, type UserGroupEvent } from '@app/domain';
-import { type RecordedEvent, USER_GROUPS, type UserGroupDocument } from '@app/application';
+import { USER_GROUPS, type UserGroupDocument } from '@app/application';
 import { defineProjection, unixSeconds } from '../shared/projection';
 
-const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as UserGroupEvent;
 const ascending = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 
 /** Named user groups in the shape of Zulip's UserGroupDict, from `user_groups-<realmId>`. */
-export const userGroupsProjection = defineProjection<UserGroupDocument>({
+export const userGroupsProjection = defineProjection<UserGroupDocument, UserGroupEvent>({
   name: 'user_groups',
   collection: {
     name: USER_GROUPS,
@@ -16,9 +15,8 @@ export const userGroupsProjection = defineProjection<UserGroupDocument>({
     ],
   },
   handles: USER_GROUP_EVENT_TYPES,
-  idsOf: (event) => [String(asEvent(event).data.groupId)],
-  evolve: (doc, event) => {
-    const e = asEvent(event);
+  idsOf: (event) => [String(event.data.groupId)],
+  evolve: (doc, e) => {
     if (e.type === 'UserGroupCreated') {
       const d = e.data;
       return {

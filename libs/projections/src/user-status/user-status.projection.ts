@@ -3,14 +3,13 @@ import { USER_STATUS, type UserStatusDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
 
 /** Each user's status (update_user_status: only what an update names changes). */
-export const userStatusProjection = defineProjection<UserStatusDocument>({
+export const userStatusProjection = defineProjection<UserStatusDocument, UserStatusChanged>({
   name: 'user_status',
   // /register lists an organization's statuses.
   collection: { name: USER_STATUS, fields: [{ name: 'realm_id', type: 'number' }] },
   handles: USER_STATUS_EVENT_TYPES,
-  idsOf: (event) => [String((event.data as UserStatusChanged['data']).userId)],
-  evolve: (doc, event) => {
-    const d = event.data as UserStatusChanged['data'];
+  idsOf: (e) => [String(e.data.userId)],
+  evolve: (doc, { data: d }) => {
     const current: UserStatusDocument = doc ?? { user_id: d.userId, realm_id: d.realmId, status_text: '', emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' };
     return {
       ...current,

@@ -1,12 +1,8 @@
 import { BOT_TYPE_VALUES, ROLE_VALUES, type UserEvent, type UserSettingChanged, normalizeEmail } from '@app/domain';
-import type { RecordedEvent } from '@app/application';
 import { defineProjection } from '../shared/projection';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from '@app/application';
 
-
-const asUserEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as UserEvent;
-
-export const usersProjection = defineProjection<UserDocument>({
+export const usersProjection = defineProjection<UserDocument, UserEvent | UserSettingChanged>({
   name: 'users',
   collection: {
     name: USERS,
@@ -28,11 +24,9 @@ export const usersProjection = defineProjection<UserDocument>({
   },
   handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated', 'BotOwnerChanged', 'UserEmailChanged', 'UserSettingChanged'],
   // Of the settings, only the time zone is part of the user object.
-  idsOf: (event) =>
-    event.type === 'UserSettingChanged' && (event.data as UserSettingChanged['data']).property !== 'timezone' ? [] : [String((event.data as { userId: number }).userId)],
-  evolve: (doc, event) => {
-    if (event.type === 'UserSettingChanged') return doc && { ...doc, timezone: String((event.data as UserSettingChanged['data']).newValue) };
-    const e = asUserEvent(event);
+  idsOf: (e) => (e.type === 'UserSettingChanged' && e.data.property !== 'timezone' ? [] : [String(e.data.userId)]),
+  evolve: (doc, e) => {
+    if (e.type === 'UserSettingChanged') return doc && { ...doc, timezone: String(e.data.newValue) };
     if (e.type === 'UserCreated') {
       const d = e.data;
       return {
@@ -86,7 +80,9 @@ export const usersProjection = defineProjection<UserDocument>({
   },
 });
 
-export const credentialsProjection = defineProjection<CredentialDocument>({
+type CredentialEvent = Extract<UserEvent, { type: 'UserCreated' | 'UserApiKeyRegenerated' | 'UserPasswordChanged' | 'UserEmailChanged' }>;
+
+export const credentialsProjection = defineProjection<CredentialDocument, CredentialEvent>({
   name: 'credentials',
   collection: {
     name: CREDENTIALS,
@@ -97,9 +93,8 @@ export const credentialsProjection = defineProjection<CredentialDocument>({
     unique: [['realm_id', 'email_lower']],
   },
   handles: ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged', 'UserEmailChanged'],
-  idsOf: (event) => [String((event.data as { userId: number }).userId)],
-  evolve: (doc, event) => {
-    const e = asUserEvent(event);
+  idsOf: (e) => [String(e.data.userId)],
+  evolve: (doc, e) => {
     switch (e.type) {
       case 'UserCreated':
         return {
