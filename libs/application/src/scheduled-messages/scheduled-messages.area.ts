@@ -1,3 +1,7 @@
+import { SCHEDULED_MESSAGE_EVENT_TYPES, SCHEDULED_MESSAGE_SEQUENCE, scheduledMessageDecider } from '@app/domain';
+import { defineArea } from '../area-descriptor';
+import { ScheduledMessagesClientEvents } from './scheduled-messages.client-events';
+import { ScheduledMessagesRegisterSections } from './scheduled-messages.register';
 import type { Provider } from '@nestjs/common';
 import { DeleteScheduledMessageHandler } from './delete-scheduled-message.handler';
 import { DeliverScheduledMessageHandler } from './deliver-scheduled-message.handler';
@@ -9,8 +13,7 @@ import { ScheduledMessageCheck } from './scheduled-message-check';
 import { ScheduledMessageJobs } from './scheduled-message-jobs';
 import { ScheduledMessageQueries } from './scheduled-message.queries';
 
-/** The scheduled-messages area's handlers and services, registered by ApplicationModule. */
-export const SCHEDULED_MESSAGES_HANDLERS: Provider[] = [
+const handlers: Provider[] = [
   ScheduleMessageHandler,
   EditScheduledMessageHandler,
   DeleteScheduledMessageHandler,
@@ -20,4 +23,16 @@ export const SCHEDULED_MESSAGES_HANDLERS: Provider[] = [
   NotificationBot,
   ScheduledDeliveries,
 ];
-export const SCHEDULED_MESSAGES_QUERIES: Provider[] = [ScheduledMessageQueries];
+const queries: Provider[] = [ScheduledMessageQueries];
+
+/** Scheduled messages and reminders, and their deliveries. */
+export const scheduledMessagesArea = defineArea({
+  name: 'scheduled-messages',
+  providers: [...handlers, ...queries],
+  exports: queries,
+  clientEvents: ScheduledMessagesClientEvents,
+  registerSections: ScheduledMessagesRegisterSections,
+  deciders: [scheduledMessageDecider],
+  events: SCHEDULED_MESSAGE_EVENT_TYPES,
+  idSequences: [{ sequence: SCHEDULED_MESSAGE_SEQUENCE, fields: ['scheduledMessageId'] }],
+});

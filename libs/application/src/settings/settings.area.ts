@@ -1,3 +1,7 @@
+import { USER_SETTINGS_EVENT_TYPES, userSettingsDecider } from '@app/domain';
+import { defineArea } from '../area-descriptor';
+import { SettingsClientEvents } from './settings.client-events';
+import { SettingsRegisterSections } from './settings.register';
 import type { Provider } from '@nestjs/common';
 import { ChangeUserEmailHandler } from '../users/change-user-email.handler';
 import { ChangeUserPasswordHandler } from '../users/change-user-password.handler';
@@ -9,8 +13,7 @@ import { UpdateOwnSettingsHandler } from './update-own-settings.handler';
 import { UpdateSettingsForUsersHandler } from './update-settings-for-users.handler';
 import { UserSettingsQueries } from './user-settings.queries';
 
-/** The settings area's handlers, services and seams, registered by ApplicationModule. */
-export const SETTINGS_HANDLERS: Provider[] = [
+const handlers: Provider[] = [
   UpdateOwnSettingsHandler,
   UpdateSettingsForUsersHandler,
   ConfirmEmailChangeHandler,
@@ -20,4 +23,15 @@ export const SETTINGS_HANDLERS: Provider[] = [
   EmailChangeChecks,
   { provide: SettingsSideEffects, useClass: DraftsCleanupSideEffects },
 ];
-export const SETTINGS_QUERIES: Provider[] = [UserSettingsQueries];
+const queries: Provider[] = [UserSettingsQueries];
+
+/** A user's settings, and the email and password changes they confirm. */
+export const settingsArea = defineArea({
+  name: 'settings',
+  providers: [...handlers, ...queries],
+  exports: queries,
+  clientEvents: SettingsClientEvents,
+  registerSections: SettingsRegisterSections,
+  deciders: [userSettingsDecider],
+  events: USER_SETTINGS_EVENT_TYPES,
+});
