@@ -2,8 +2,9 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { join } from 'node:path';
-import { AddRealmEmojiCommand, BLOB_STORE, type BlobStorePort, CreateRealmCommand, CreateUserCommand, RealmEmojiQueries, UserQueries } from '@app/application';
-import { operatorActor } from '@app/domain';
+import { AddRealmEmojiCommand, BLOB_STORE, type BlobStorePort, CreateRealmCommand, CreateUserCommand, CreateUserGroupCommand, RealmEmojiQueries, UserQueries } from '@app/application';
+import { NAMED_USER_GROUP_ID_BASE, operatorActor } from '@app/domain';
+import { openSqlite } from '@app/infrastructure';
 import { makeTempDir, testConfig, TINY_PNG } from '@app/testing';
 import { runCli } from '../../../test/support';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,42 @@ describe('CLI backup commands', () => {
     expect(new Set(ids).size).toBe(2);
     expect(created[0]).toMatch(/^Created user bob@acme.test \(id \d+, member\)/);
     await expect(run(target.path, ['import-events', '--in', file])).rejects.toThrow('The target event store is not empty');
+  });
+
+  it('user groups: after an import, and with the sequences restored from before the groups, a new group takes an id above the log\'s', async () => {
+    const source = makeTempDir();
+    const target = makeTempDir();
+    dirs.push(source, target);
+    const boot = async (dataDir: string) => {
+      const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dataDir) }), { logger: false });
+      await app.init();
+      return app;
+    };
+    const createGroup = async (app: INestApplicationContext, realmId: number, userId: number, name: string): Promise<number> =>
+      (await app.get(CommandBus).execute(
+        new CreateUserGroupCommand({ actor: { realmId, userId, role: 'owner', isBot: false } }, { name, description: '', members: [userId], subgroups: [], settings: {} }),
+      )).groupId;
+
+    const app = await boot(source.path);
+    const { realmId } = await app.get(CommandBus).execute(new CreateRealmCommand('acme', 'Acme'));
+    const { userId } = await app.get(CommandBus).execute(new CreateUserCommand({ actor: operatorActor(realmId) }, { email: 'ada@acme.test', fullName: 'Ada Lovelace', role: 'owner', password: null }));
+    expect(await createGroup(app, realmId, userId, 'support')).toBe(NAMED_USER_GROUP_ID_BASE + 1);
+    await app.close();
+
+    const file = join(source.path, 'backup.ndjson');
+    await run(source.path, ['export-events', '--out', file, '--no-blobs']);
+    await run(target.path, ['import-events', '--in', file]);
+    const imported = await boot(target.path);
+    expect(await createGroup(imported, realmId, userId, 'backend')).toBe(NAMED_USER_GROUP_ID_BASE + 2);
+    await imported.close();
+
+    // The sequences' store restored from a backup taken before any group: the boot scan moves user_group above the log's.
+    const db = openSqlite(join(target.path, 'events.sqlite'));
+    db.exec("DELETE FROM sequences; DELETE FROM sequences_log_scan");
+    db.close();
+    const restored = await boot(target.path);
+    expect(await createGroup(restored, realmId, userId, 'frontend')).toBe(NAMED_USER_GROUP_ID_BASE + 3);
+    await restored.close();
   });
 
   it('takes the blobs along: an emoji image comes back byte for byte, and a damaged blob is refused', async () => {

@@ -1,101 +1,79 @@
 import type { Type } from '@nestjs/common';
+import type { AreaDescriptor, IdSequence } from './area-descriptor';
 import type { AreaClientEvents, AreaRegisterSections } from './events/area-contributions';
-import { RealmsClientEvents } from './realms/realms.client-events';
-import { UsersClientEvents } from './users/users.client-events';
-import { ChannelsClientEvents } from './channels/channels.client-events';
-import { SubscriptionsClientEvents } from './subscriptions/subscriptions.client-events';
-import { SubscriptionPropertiesClientEvents } from './subscription-properties/subscription-properties.client-events';
-import { MessagesClientEvents } from './messages/messages.client-events';
-import { ScheduledMessagesClientEvents } from './scheduled-messages/scheduled-messages.client-events';
-import { UploadsClientEvents } from './uploads/uploads.client-events';
-import { RealmEmojiClientEvents } from './realm-emoji/realm-emoji.client-events';
-import { CustomProfileFieldsClientEvents } from './custom-profile-fields/custom-profile-fields.client-events';
-import { ChannelFoldersClientEvents } from './channel-folders/channel-folders.client-events';
-import { SavedSnippetsClientEvents } from './saved-snippets/saved-snippets.client-events';
-import { SettingsClientEvents } from './settings/settings.client-events';
-import { MutedUsersClientEvents } from './muted-users/muted-users.client-events';
-import { UserStatusClientEvents } from './user-status/user-status.client-events';
-import { DraftsClientEvents } from './drafts/drafts.client-events';
-import { DraftsRegisterSections } from './drafts/drafts.register';
-import { PresenceClientEvents } from './presence/presence.client-events';
-import { ReactionsClientEvents } from './reactions/reactions.client-events';
-import { SubmessagesClientEvents } from './submessages/submessages.client-events';
-import { PresenceRegisterSections } from './presence/presence.register';
-import { RealmsRegisterSections } from './realms/realms.register';
-import { UsersRegisterSections } from './users/users.register';
-import { SubscriptionsRegisterSections } from './subscriptions/subscriptions.register';
-import { ChannelsRegisterSections } from './channels/channels.register';
-import { RealmEmojiRegisterSections } from './realm-emoji/realm-emoji.register';
-import { CustomProfileFieldsRegisterSections } from './custom-profile-fields/custom-profile-fields.register';
-import { ChannelFoldersRegisterSections } from './channel-folders/channel-folders.register';
-import { MessagesRegisterSections } from './messages/messages.register';
-import { SavedSnippetsRegisterSections } from './saved-snippets/saved-snippets.register';
-import { ScheduledMessagesRegisterSections } from './scheduled-messages/scheduled-messages.register';
-import { MutedUsersRegisterSections } from './muted-users/muted-users.register';
-import { SettingsRegisterSections } from './settings/settings.register';
-import { UserStatusRegisterSections } from './user-status/user-status.register';
-import { LinkifiersClientEvents } from './linkifiers/linkifiers.client-events';
-import { LinkifiersRegisterSections } from './linkifiers/linkifiers.register';
-import { RealmPlaygroundsClientEvents } from './realm-playgrounds/realm-playgrounds.client-events';
-import { RealmPlaygroundsRegisterSections } from './realm-playgrounds/realm-playgrounds.register';
-import { AlertWordsClientEvents } from './alert-words/alert-words.client-events';
-import { AlertWordsRegisterSections } from './alert-words/alert-words.register';
-import { UserGroupsClientEvents } from './user-groups/user-groups.client-events';
-import { UserGroupsRegisterSections } from './user-groups/user-groups.register';
-import { PushDevicesClientEvents } from './push-devices/push-devices.client-events';
-import { PushDevicesRegisterSections } from './push-devices/push-devices.register';
+import { realmsArea } from './realms/realms.area';
+import { usersArea } from './users/users.area';
+import { channelsArea } from './channels/channels.area';
+import { subscriptionsArea } from './subscriptions/subscriptions.area';
+import { subscriptionPropertiesArea } from './subscription-properties/subscription-properties.area';
+import { messagesArea } from './messages/messages.area';
+import { scheduledMessagesArea } from './scheduled-messages/scheduled-messages.area';
+import { uploadsArea } from './uploads/uploads.area';
+import { realmEmojiArea } from './realm-emoji/realm-emoji.area';
+import { customProfileFieldsArea } from './custom-profile-fields/custom-profile-fields.area';
+import { channelFoldersArea } from './channel-folders/channel-folders.area';
+import { savedSnippetsArea } from './saved-snippets/saved-snippets.area';
+import { settingsArea } from './settings/settings.area';
+import { mutedUsersArea } from './muted-users/muted-users.area';
+import { userStatusArea } from './user-status/user-status.area';
+import { draftsArea } from './drafts/drafts.area';
+import { presenceArea } from './presence/presence.area';
+import { reactionsArea } from './reactions/reactions.area';
+import { submessagesArea } from './submessages/submessages.area';
+import { linkifiersArea } from './linkifiers/linkifiers.area';
+import { realmPlaygroundsArea } from './realm-playgrounds/realm-playgrounds.area';
+import { alertWordsArea } from './alert-words/alert-words.area';
+import { userGroupsArea } from './user-groups/user-groups.area';
+import { pushDevicesArea } from './push-devices/push-devices.area';
+import { botStorageArea } from './bot-storage/bot-storage.area';
 
 /**
- * The one registration line per area for what every area may contribute to shared lists: its
- * client events (`<area>/<area>.client-events.ts`) and its /register sections
- * (`<area>/<area>.register.ts`). ApplicationModule provides them; see docs/adding-an-area.md.
+ * Every area of the product, one line each (`<area>/<area>.area.ts`): the one list a new area
+ * joins in this layer. ApplicationModule's providers and exports, the client events, the /register
+ * sections and the id sequences below are built from it; the projections and the HTTP app keep
+ * one entry per area name (libs/projections/src/areas.ts, apps/api/src/areas.ts), which the
+ * compiler asks for once a name is here. See docs/adding-an-area.md.
+ *
+ * The order is the order client events of one domain event are sent in when several areas map it.
  */
-export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = [
-  RealmsClientEvents,
-  UsersClientEvents,
-  ChannelsClientEvents,
-  SubscriptionsClientEvents,
-  SubscriptionPropertiesClientEvents,
-  MessagesClientEvents,
-  ScheduledMessagesClientEvents,
-  UploadsClientEvents,
-  RealmEmojiClientEvents,
-  CustomProfileFieldsClientEvents,
-  ChannelFoldersClientEvents,
-  SavedSnippetsClientEvents,
-  SettingsClientEvents,
-  MutedUsersClientEvents,
-  UserStatusClientEvents,
-  DraftsClientEvents,
-  PresenceClientEvents,
-  ReactionsClientEvents,
-  SubmessagesClientEvents,
-  LinkifiersClientEvents,
-  RealmPlaygroundsClientEvents,
-  AlertWordsClientEvents,
-  UserGroupsClientEvents,
-  PushDevicesClientEvents,
-];
+export const AREAS = [
+  realmsArea,
+  usersArea,
+  channelsArea,
+  subscriptionsArea,
+  subscriptionPropertiesArea,
+  messagesArea,
+  scheduledMessagesArea,
+  uploadsArea,
+  realmEmojiArea,
+  customProfileFieldsArea,
+  channelFoldersArea,
+  savedSnippetsArea,
+  settingsArea,
+  mutedUsersArea,
+  userStatusArea,
+  draftsArea,
+  presenceArea,
+  reactionsArea,
+  submessagesArea,
+  linkifiersArea,
+  realmPlaygroundsArea,
+  alertWordsArea,
+  userGroupsArea,
+  pushDevicesArea,
+  botStorageArea,
+] as const satisfies readonly AreaDescriptor[];
 
-export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = [
-  RealmsRegisterSections,
-  UsersRegisterSections,
-  SubscriptionsRegisterSections,
-  ChannelsRegisterSections,
-  RealmEmojiRegisterSections,
-  CustomProfileFieldsRegisterSections,
-  ChannelFoldersRegisterSections,
-  MessagesRegisterSections,
-  SavedSnippetsRegisterSections,
-  ScheduledMessagesRegisterSections,
-  MutedUsersRegisterSections,
-  SettingsRegisterSections,
-  UserStatusRegisterSections,
-  DraftsRegisterSections,
-  PresenceRegisterSections,
-  LinkifiersRegisterSections,
-  RealmPlaygroundsRegisterSections,
-  AlertWordsRegisterSections,
-  UserGroupsRegisterSections,
-  PushDevicesRegisterSections,
-];
+/** An area's name: the key of its entries in the projections' and the HTTP app's per-area records. */
+export type AreaName = (typeof AREAS)[number]['name'];
+
+const all: readonly AreaDescriptor[] = AREAS;
+
+/** The areas' client events (ClientEventMappers). */
+export const CLIENT_EVENT_AREAS: Type<AreaClientEvents>[] = all.flatMap((area) => (area.clientEvents ? [area.clientEvents] : []));
+
+/** The areas' /register sections (RegisterState). */
+export const REGISTER_SECTION_AREAS: Type<AreaRegisterSections>[] = all.flatMap((area) => (area.registerSections ? [area.registerSections] : []));
+
+/** Event payload key → the id sequence its numbers come from (collectIds). */
+export const ID_SEQUENCES: ReadonlyMap<string, IdSequence> = new Map(all.flatMap((area) => (area.idSequences ?? []).flatMap((s) => s.fields.map((field) => [field, s] as const))));

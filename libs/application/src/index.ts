@@ -116,6 +116,7 @@ export * from './operations/event-counting';
 export * from './realms/system-user-groups';
 export * from './events';
 export * from './areas';
+export * from './area-descriptor';
 export * from './reactions';
 export * from './submessages';
 export * from './ports/presence-store.port';

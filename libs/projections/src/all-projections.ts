@@ -1,3 +1,4 @@
+import { AREAS, type AreaName } from '@app/application';
 import type { Projection } from './shared/projection';
 import { realmsProjection } from './realms/realms.projection';
 import { credentialsProjection, usersProjection } from './users/users.projection';
@@ -24,35 +25,38 @@ import { linkifiersProjection } from './linkifiers/linkifiers.projection';
 import { realmPlaygroundsProjection } from './realm-playgrounds/realm-playgrounds.projection';
 import { userGroupsProjection } from './user-groups/user-groups.projection';
 
-/** Every read model of the product. A new area registers its projections here. */
-export const ALL_PROJECTIONS: Projection[] = [
-  realmsProjection,
-  usersProjection,
-  credentialsProjection,
-  channelsProjection,
-  subscriptionsProjection,
-  channelMembersProjection,
-  messagesProjection,
-  userTopicsProjection,
-  userSettingsProjection,
-  emailChangesProjection,
-  userStatusProjection,
-  draftsProjection,
-  scheduledMessagesProjection,
-  savedSnippetsProjection,
-  mutedUsersProjection,
-  botStorageProjection,
-  channelFoldersProjection,
-  customProfileFieldsProjection,
-  customProfileValuesProjection,
-  realmEmojiProjection,
-  pushRegistrationsProjection,
-  attachmentsProjection,
-  uploadSpaceProjection,
-  reactionsProjection,
-  submessagesProjection,
-  linkifiersProjection,
-  realmPlaygroundsProjection,
-  alertWordsProjection,
-  userGroupsProjection,
-];
+/**
+ * The read models of each area (AREAS, libs/application/src/areas.ts), under its name: an area
+ * joining AREAS is a compile error here until it has its entry (`[]` for none). The projector of
+ * the user messages (messages/user-messages.projection.ts) is a bulk projection of its own.
+ */
+export const PROJECTIONS_BY_AREA: { readonly [Area in AreaName]: readonly Projection[] } = {
+  realms: [realmsProjection],
+  users: [usersProjection, credentialsProjection],
+  channels: [channelsProjection],
+  subscriptions: [subscriptionsProjection, channelMembersProjection],
+  'subscription-properties': [],
+  messages: [messagesProjection, userTopicsProjection],
+  'scheduled-messages': [scheduledMessagesProjection],
+  uploads: [attachmentsProjection, uploadSpaceProjection],
+  'realm-emoji': [realmEmojiProjection],
+  'custom-profile-fields': [customProfileFieldsProjection, customProfileValuesProjection],
+  'channel-folders': [channelFoldersProjection],
+  'saved-snippets': [savedSnippetsProjection],
+  settings: [userSettingsProjection, emailChangesProjection],
+  'muted-users': [mutedUsersProjection],
+  'user-status': [userStatusProjection],
+  drafts: [draftsProjection],
+  presence: [],
+  reactions: [reactionsProjection],
+  submessages: [submessagesProjection],
+  linkifiers: [linkifiersProjection],
+  'realm-playgrounds': [realmPlaygroundsProjection],
+  'alert-words': [alertWordsProjection],
+  'user-groups': [userGroupsProjection],
+  'push-devices': [pushRegistrationsProjection],
+  'bot-storage': [botStorageProjection],
+};
+
+/** Every read model of the product, area by area in the order of AREAS. */
+export const ALL_PROJECTIONS: Projection[] = AREAS.flatMap((area) => PROJECTIONS_BY_AREA[area.name]);

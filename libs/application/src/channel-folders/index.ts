@@ -4,4 +4,4 @@ export * from './create-channel-folder.command';
 export * from './update-channel-folder.command';
 export * from './reorder-channel-folders.command';
 export * from '../channels/change-channel-folder.command';
-export * from './channel-folders.providers';
+export * from './channel-folders.area';

@@ -8,7 +8,7 @@ import type { ChannelDocument, ChannelTopic } from './channel.documents';
  * otherwise only messages the user received).
  *
  * Messages belong to the messaging core: it binds its implementation, which reads its topics read
- * model, to this token (in ApplicationModule).
+ * model, to this token (in its descriptor, messages.area.ts).
  */
 export abstract class ChannelTopics {
   abstract topicsFor(actor: Actor, channel: ChannelDocument, options: { allowEmptyTopicName: boolean }): Promise<ChannelTopic[]>;

@@ -6,7 +6,7 @@ import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '@app/domain';
  * channel objects use in their permission settings (`can_send_message_group: 16`).
  *
  * The user-groups area owns these ids (`GET /user_groups`). Until it binds its own read model
- * here (`{ provide: SystemGroupIds, useClass: … }` in ApplicationModule), ids follow one fixed
+ * here (`{ provide: SystemGroupIds, useClass: … }` in its descriptor, in place of the channels area's), ids follow one fixed
  * convention: the eight system groups of organization r are (r-1)*8+1 … r*8, in the order Zulip
  * creates them (owners, administrators, moderators, full members, members, everyone, internet,
  * nobody). A user-groups implementation can keep that convention and number its own groups above.

@@ -4,8 +4,8 @@ import type { ClientEventMapperList } from './client-event-registry';
 /**
  * What an area contributes to real-time events: for each domain event type it owns, the mapper
  * that turns it into client events (Zulip's send_event calls for that area's mutations). An area
- * writes one `@Injectable()` class in `<area>/<area>.client-events.ts` and lists it once in
- * `CLIENT_EVENT_AREAS` (`libs/application/src/areas.ts`).
+ * writes one `@Injectable()` class in `<area>/<area>.client-events.ts` and names it in its
+ * descriptor (`clientEvents` in `<area>/<area>.area.ts`).
  */
 export interface AreaClientEvents {
   clientEvents(): ClientEventMapperList;
@@ -46,7 +46,7 @@ export type RegisterSection = {
 
 /**
  * What an area contributes to /register: one `@Injectable()` class in `<area>/<area>.register.ts`,
- * listed once in `REGISTER_SECTION_AREAS` (`libs/application/src/areas.ts`).
+ * named in its descriptor (`registerSections` in `<area>/<area>.area.ts`).
  */
 export interface AreaRegisterSections {
   registerSections(): RegisterSection[];

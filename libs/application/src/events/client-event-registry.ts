@@ -47,7 +47,7 @@ export type ClientEventMapperList = Record<string, ListedClientEventMapper>;
 
 /**
  * Domain event type → client events (Zulip's send_event calls, one per mutation), built by `of`
- * from every area's `<area>.client-events.ts` (CLIENT_EVENT_AREAS in areas.ts); a domain event
+ * from every area's `<area>.client-events.ts` (its descriptor's `clientEvents`, AREAS in areas.ts); a domain event
  * without a mapper produces no client event, one with several runs them all, in order.
  */
 export class ClientEventMappers {

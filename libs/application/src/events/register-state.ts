@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Actor } from '@app/domain';
 import type { RegisterSection, RegisterStateOptions } from './area-contributions';
 
-/** Every area's /register sections (REGISTER_SECTION_AREAS, flattened by ApplicationModule). */
+/** Every area's /register sections (the descriptors' `registerSections`, flattened by ApplicationModule). */
 export const REGISTER_SECTIONS = Symbol('REGISTER_SECTIONS');
 
 /**

@@ -1,4 +1,4 @@
 export * from './linkifier.documents';
 export * from './linkifier.queries';
 export * from './linkifier.command';
-export * from './linkifiers.providers';
+export * from './linkifiers.area';

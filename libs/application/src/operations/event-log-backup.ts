@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { rawEventStore } from './event-upcasting';
+import { ID_SEQUENCES } from '../areas';
 
 /**
  * Backup and restore of the event log as NDJSON: one event a line, in global order. The log is
@@ -132,32 +133,11 @@ export async function importEventLog(
 }
 
 /**
- * The id sequences (IdAllocatorPort) each id field of the events draws from. After an import the
- * target's sequences must continue above the ids the log already holds, or the next message,
- * user, channel… would reuse one.
+ * The largest id of each sequence anywhere in an event's payload (nested lists included), read
+ * from the fields the areas declare (their `idSequences`, ID_SEQUENCES in areas.ts). After an
+ * import the target's sequences must continue above the ids the log already holds, or the next
+ * message, user, channel… would reuse one.
  */
-const ID_SEQUENCES: Record<string, string> = {
-  messageId: 'message',
-  userId: 'user',
-  botId: 'user',
-  channelId: 'channel',
-  streamId: 'channel',
-  folderId: 'channel_folder',
-  fieldId: 'custom_profile_field',
-  attachmentId: 'attachment',
-  emojiId: 'realm_emoji',
-  savedSnippetId: 'saved_snippet',
-  scheduledMessageId: 'scheduled_message',
-  draftId: 'draft',
-  linkifierId: 'linkifier',
-  submessageId: 'submessage',
-  playgroundId: 'realm_playground',
-  // Registrations recorded before feature level 468 carry a device id the client chose: the
-  // sequence then only moves above it, which is harmless.
-  deviceId: 'client_device',
-};
-
-/** The largest value of each id field anywhere in an event's payload (nested lists included). */
 export function collectIds(value: unknown, maxima: Map<string, number>, depth = 0): void {
   if (depth > 6 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
@@ -165,9 +145,11 @@ export function collectIds(value: unknown, maxima: Map<string, number>, depth = 
     return;
   }
   for (const [key, v] of Object.entries(value)) {
-    const sequence = ID_SEQUENCES[key];
-    if (sequence && typeof v === 'number' && Number.isSafeInteger(v) && v > (maxima.get(sequence) ?? 0)) maxima.set(sequence, v);
-    else if (typeof v === 'object') collectIds(v, maxima, depth + 1);
+    const sequence = ID_SEQUENCES.get(key);
+    if (sequence && typeof v === 'number') {
+      const n = v - (sequence.offset ?? 0);
+      if (Number.isSafeInteger(n) && n > (maxima.get(sequence.sequence) ?? 0)) maxima.set(sequence.sequence, n);
+    } else if (typeof v === 'object') collectIds(v, maxima, depth + 1);
   }
 }
 

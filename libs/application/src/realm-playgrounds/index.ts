@@ -1,4 +1,4 @@
 export * from './realm-playground.documents';
 export * from './realm-playground.queries';
 export * from './realm-playground.command';
-export * from './realm-playgrounds.providers';
+export * from './realm-playgrounds.area';

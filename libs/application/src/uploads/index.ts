@@ -1,6 +1,6 @@
 export * from './uploads.documents';
 export * from './uploads.command';
-export * from './uploads.providers';
+export * from './uploads.area';
 export * from './attachment.queries';
 export * from './upload-intake';
 export * from './detached-uploads';

@@ -1,4 +1,4 @@
 export * from './user-group.documents';
 export * from './user-group.queries';
 export * from './user-group.command';
-export * from './user-groups.providers';
+export * from './user-groups.area';

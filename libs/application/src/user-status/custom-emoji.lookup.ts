@@ -5,7 +5,7 @@ import { READ_STORE } from '../ports/tokens';
 
 /**
  * The organization's custom emoji, for checking emoji in statuses (and reactions). Seam: the
- * custom emoji area may bind its own implementation in ApplicationModule.
+ * custom emoji area may bind its own implementation in its descriptor.
  */
 export abstract class CustomEmojiLookup {
   /** The emoji with this id (deactivated ones too), or null. */

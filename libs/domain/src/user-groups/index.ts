@@ -4,7 +4,7 @@ export * from './user-groups.events';
 export {
   AlreadySubgroupError, CannotDeactivateGroupInUseError, type DeactivationObjection, GroupSettingFormatError, InvalidUserGroupNameError, NoNewDataError,
   NothingToDoError, NotSubgroupError, SubgroupCycleError, UserAlreadyMemberError, UserGroupDeactivatedError, UserGroupMentionNotAllowedError,
-  UserGroupNameInUseError, UserGroupSettingNotAllowedError, UserNotMemberError,
+  UserGroupIdInUseError, UserGroupNameInUseError, UserGroupSettingNotAllowedError, UserNotMemberError,
 } from './user-groups.errors';
 export * from './user-groups.rules';
 export * from './user-groups.graph';

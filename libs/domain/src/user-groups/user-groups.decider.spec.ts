@@ -18,6 +18,7 @@ import {
   UserAlreadyMemberError,
   type UserGroupCreated,
   UserGroupDeactivatedError,
+  UserGroupIdInUseError,
   UserGroupNameInUseError,
   UserGroupSettingNotAllowedError,
   userGroupsDecider,
@@ -94,6 +95,15 @@ describe('userGroupsDecider', () => {
       const moderatorsOnly = { ...create(hamlet), data: { ...create(hamlet).data, realmSettings: { can_create_groups: 'role:moderators', can_manage_all_groups: 'role:owners' } } } as UserGroupsCommand;
       given([]).when(moderatorsOnly).thenThrows(InsufficientPermissionError, 'Insufficient permission');
       given([]).when({ ...moderatorsOnly, data: { ...moderatorsOnly.data, actor: shiva } } as UserGroupsCommand).thenMatches([{ type: 'UserGroupCreated' }]);
+    });
+
+    it("refuses an id a group already holds (the user_group sequence behind the log), even a deactivated group's, or a system group's", () => {
+      given([support]).when(create(hamlet, { groupId: support.data.groupId })).thenThrows(UserGroupIdInUseError, 'User group id 1000001 is already in use.');
+      given([support, { type: 'UserGroupDeactivated', data: { realmId: 1, groupId: support.data.groupId, actorId: 10, at: AT } }])
+        .when(create(hamlet, { groupId: support.data.groupId }))
+        .thenThrows(UserGroupIdInUseError, 'User group id 1000001 is already in use.');
+      given([]).when(create(hamlet, { groupId: SYSTEM['role:members'] })).thenThrows(UserGroupIdInUseError, 'User group id 5 is already in use.');
+      given([support]).when(create(hamlet, { groupId: 1000002 })).thenMatches([{ type: 'UserGroupCreated', data: { groupId: 1000002 } }]);
     });
 
     it('refuses unknown and deactivated users as members', () => {

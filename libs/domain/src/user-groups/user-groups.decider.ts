@@ -17,6 +17,7 @@ import {
   UserAlreadyMemberError,
   UserGroupDeactivatedError,
   UserGroupNameInUseError,
+  UserGroupIdInUseError,
   UserGroupSettingNotAllowedError,
   UserNotMemberError,
 } from './user-groups.errors';
@@ -191,6 +192,7 @@ class Context {
 }
 
 function decideCreate(d: CreateUserGroup['data'], c: Context): UserGroupEvent[] {
+  if (c.state.groups[d.groupId] !== undefined || Object.values(d.systemGroupIds).includes(d.groupId)) throw new UserGroupIdInUseError(d.groupId);
   c.refuseGuests();
   if (!c.can(d.systemGroupIds[d.realmSettings.can_create_groups])) throw new InsufficientPermissionError();
   const members = c.checkUsers(d.members);

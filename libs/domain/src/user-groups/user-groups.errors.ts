@@ -16,6 +16,17 @@ export class UserGroupNameInUseError extends DomainError {
   }
 }
 
+/**
+ * A new group's id is one the organization's groups already hold: the `user_group` sequence is
+ * behind the log (no Zulip counterpart; ids there come from the database). Refused so that the
+ * existing group is never overwritten.
+ */
+export class UserGroupIdInUseError extends DomainError {
+  constructor(groupId: number) {
+    super(`User group id ${groupId} is already in use.`);
+  }
+}
+
 /** A deactivated group cannot be a subgroup or a setting's value. */
 export class UserGroupDeactivatedError extends DomainError {
   constructor() {

@@ -49,6 +49,20 @@ describe('advanceSequencesFromLog (id sequences from the log at boot)', () => {
     expect(await ids.next('linkifier')).toBe(4);
   });
 
+  it("named user groups: the user_group sequence continues above the largest named group's id less its base, system groups' ids left out", async () => {
+    await events.appendToStream(
+      'user_groups-1',
+      [event('UserGroupCreated', { groupId: 1_000_004, subgroupIds: [] }), event('UserGroupCreated', { groupId: 1_000_002 }), event('UserGroupMembersAdded', { groupId: 1_000_002 })],
+      { expectedRevision: 'no_stream' },
+    );
+    // A system group (conventional ids 1 … 8 per organization) named by the same key moves nothing.
+    await events.appendToStream('other-1', [event('Whatever', { groupId: 6 })], { expectedRevision: 'no_stream' });
+    const ids = new SqliteIdAllocator(open('ids.sqlite'));
+    const result = await advanceSequencesFromLog(events, ids);
+    expect(result.maxima.get('user_group')).toBe(4);
+    expect(await ids.next('user_group')).toBe(5);
+  });
+
   it('at the next boot reads only what was appended since, and never moves a sequence back', async () => {
     const ids = new SqliteIdAllocator(open('ids.sqlite'));
     await advanceSequencesFromLog(events, ids);

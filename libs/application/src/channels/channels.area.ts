@@ -1,0 +1,35 @@
+import { CHANNEL_EVENT_TYPES, channelsDecider } from '@app/domain';
+import { defineArea } from '../area-descriptor';
+import { ChannelQueries } from './channel.queries';
+import { ChannelLookups } from './channel-lookups.queries';
+import { ChannelViews } from './channel-views';
+import { DeactivateChannelHandler } from './deactivate-channel.handler';
+import { UpdateChannelHandler } from './update-channel.handler';
+import { AddDefaultChannelHandler, RemoveDefaultChannelHandler } from './default-channels.handler';
+import { ConventionalSystemGroupIds, SystemGroupIds } from './system-group-ids';
+import { ChannelsClientEvents } from './channels.client-events';
+import { ChannelsRegisterSections } from './channels.register';
+
+/**
+ * A user-groups area may bind its own system group ids in place of the conventional numbering. The
+ * channels area's other seams (ChannelDescriptionRenderer, ChannelTopics) are bound and
+ * exported by the messages area.
+ */
+const seams = [{ provide: SystemGroupIds, useClass: ConventionalSystemGroupIds }];
+const queries = [ChannelQueries, ChannelViews, ChannelLookups];
+
+/**
+ * Channels: settings, deactivation, default channels (moving a channel into a folder is registered
+ * with the channel-folders area). Channels are created by subscribing: the subscriptions area
+ * allocates their ids.
+ */
+export const channelsArea = defineArea({
+  name: 'channels',
+  providers: [UpdateChannelHandler, DeactivateChannelHandler, AddDefaultChannelHandler, RemoveDefaultChannelHandler, ...queries, ...seams],
+  exports: [...queries, SystemGroupIds],
+  clientEvents: ChannelsClientEvents,
+  registerSections: ChannelsRegisterSections,
+  deciders: [channelsDecider],
+  events: CHANNEL_EVENT_TYPES,
+  idSequences: [{ sequence: 'channel', fields: ['channelId', 'streamId'] }],
+});

@@ -1,0 +1,19 @@
+import { REACTION_EVENT_TYPES, reactionsDecider } from '@app/domain';
+import { defineArea } from '../area-descriptor';
+import { ReactionsClientEvents } from './reactions.client-events';
+import type { Provider } from '@nestjs/common';
+import { AddReactionHandler, RemoveReactionHandler } from './reaction.handler';
+import { ReactionQueries } from './reaction.queries';
+
+const handlers: Provider[] = [AddReactionHandler, RemoveReactionHandler];
+const queries: Provider[] = [ReactionQueries];
+
+/** Emoji reactions to messages. */
+export const reactionsArea = defineArea({
+  name: 'reactions',
+  providers: [...handlers, ...queries],
+  exports: queries,
+  clientEvents: ReactionsClientEvents,
+  deciders: [reactionsDecider],
+  events: REACTION_EVENT_TYPES,
+});

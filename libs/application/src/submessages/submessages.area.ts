@@ -1,0 +1,20 @@
+import { SUBMESSAGE_EVENT_TYPES, submessagesDecider } from '@app/domain';
+import { defineArea } from '../area-descriptor';
+import { SubmessagesClientEvents } from './submessages.client-events';
+import type { Provider } from '@nestjs/common';
+import { AddSubmessageHandler } from './submessage.handler';
+import { SubmessageQueries } from './submessage.queries';
+
+const handlers: Provider[] = [AddSubmessageHandler];
+const queries: Provider[] = [SubmessageQueries];
+
+/** Submessages of widget messages (polls, todo lists); a widget message's first one is allocated when it is sent. */
+export const submessagesArea = defineArea({
+  name: 'submessages',
+  providers: [...handlers, ...queries],
+  exports: queries,
+  clientEvents: SubmessagesClientEvents,
+  deciders: [submessagesDecider],
+  events: SUBMESSAGE_EVENT_TYPES,
+  idSequences: [{ sequence: 'submessage', fields: ['submessageId'] }],
+});
