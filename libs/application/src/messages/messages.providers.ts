@@ -6,12 +6,14 @@ import type { Provider } from '@nestjs/common';
 import { DeleteMessageHandler } from './delete-message.handler';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
 import { EditMessageHandler } from './edit-message.handler';
-import { MessageQueries } from './get-messages.queries';
+import { MessageQueries } from './message.queries';
 import { MarkAllAsReadHandler, MarkChannelAsReadHandler, MarkTopicAsReadHandler, UpdateMessageFlagsForNarrowHandler, UpdateMessageFlagsHandler } from './message-flags.handler';
 import { MessageFlagsFactsLoader } from './message-flags.facts-loader';
 import { MessageFlagQueries } from './message-flags.queries';
 import { MessageHistoryQueries } from './message-history.queries';
-import { MessageNotices } from './message-notices';
+import { NotificationBot } from './notification-bot';
+import { MessageAccess } from './message-access';
+import { MessageExtensions } from './message-extensions';
 import { MessageSender } from './message-sender';
 import { NarrowResolver } from './narrow-resolver';
 import { SendMessageFactsLoader } from './send-message.facts-loader';
@@ -30,7 +32,9 @@ export const MESSAGES_HANDLERS: Provider[] = [
   MessageSender,
   SendMessageFactsLoader,
   EditMessageFactsLoader,
-  MessageNotices,
+  NotificationBot,
+  MessageAccess,
+  MessageExtensions,
   NarrowResolver,
   UpdateMessageFlagsHandler,
   UpdateMessageFlagsForNarrowHandler,

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream, type TopicParticipation } from '@app/domain';
-import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
+import { MessageAccess } from '../messages/message-access';
 import { TopicParticipationLoader } from '../messages/topic-participation.loader';
 import type { ClockPort } from '../ports/clock.port';
-import { CLOCK, USER_MESSAGE_STORE } from '../ports/tokens';
-import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import { CLOCK } from '../ports/tokens';
 import { normalizeReactionType } from '../server/version-fields';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
@@ -25,10 +24,9 @@ abstract class ReactionHandler {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
-    private readonly access: EditMessageFactsLoader,
+    private readonly access: MessageAccess,
     private readonly customEmoji: CustomEmojiLookup,
     private readonly participation: TopicParticipationLoader,
-    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
@@ -44,17 +42,16 @@ abstract class ReactionHandler {
     ) => ReactionsCommand,
   ): Promise<void> {
     const accessed = await this.access.access(actor, messageId);
-    const { editor, channel } = accessed;
+    const { user, channel } = accessed;
     if (channel?.is_archived) throw invalidMessage();
-    const realmId = editor.realm_id;
-    const [customByName, customById, rows, participation] = await Promise.all([
+    const realmId = user.realm_id;
+    const [customByName, customById, participation] = await Promise.all([
       emoji.emojiName ? this.customEmoji.activeByName(realmId, emoji.emojiName) : null,
       emoji.emojiCode ? this.customEmoji.byId(realmId, emoji.emojiCode) : null,
-      this.userMessages.flagsFor(editor.user_id, [messageId]),
       participates ? this.participation.load(accessed) : null,
     ]);
-    const meta = { realmId, messageId, userId: editor.user_id, now: this.clock.now().toISOString(), emoji: { customByName, customById } };
-    const { position } = await this.runner.run(reactionsDecider, reactionsStream(messageId), command(meta, rows.has(messageId), participation), { actorId: editor.user_id });
+    const meta = { realmId, messageId, userId: user.user_id, now: this.clock.now().toISOString(), emoji: { customByName, customById } };
+    const { position } = await this.runner.run(reactionsDecider, reactionsStream(messageId), command(meta, accessed.flags !== undefined, participation), { actorId: user.user_id });
     await this.projections.waitFor(position);
   }
 }

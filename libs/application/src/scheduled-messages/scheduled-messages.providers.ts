@@ -2,7 +2,6 @@ import type { Provider } from '@nestjs/common';
 import { DeleteScheduledMessageHandler } from './delete-scheduled-message.handler';
 import { DeliverScheduledMessageHandler } from './deliver-scheduled-message.handler';
 import { EditScheduledMessageHandler } from './edit-scheduled-message.handler';
-import { NotificationBot } from './notification-bot';
 import { ScheduleMessageHandler } from './schedule-message.handler';
 import { ScheduledDeliveries } from './scheduled-deliveries';
 import { ScheduledMessageCheck } from './scheduled-message-check';
@@ -17,7 +16,6 @@ export const SCHEDULED_MESSAGES_HANDLERS: Provider[] = [
   DeliverScheduledMessageHandler,
   ScheduledMessageCheck,
   ScheduledMessageJobs,
-  NotificationBot,
   ScheduledDeliveries,
 ];
 export const SCHEDULED_MESSAGES_QUERIES: Provider[] = [ScheduledMessageQueries];
