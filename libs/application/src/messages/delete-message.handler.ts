@@ -7,6 +7,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeleteMessageCommand } from './edit-message.command';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
+import { MessageAccess } from './message-access';
 
 /** DELETE /messages/{id}: access, the delete permissions, `MessageDeleted` on `message-<id>`. */
 @CommandHandler(DeleteMessageCommand)
@@ -14,14 +15,15 @@ export class DeleteMessageHandler implements ICommandHandler<DeleteMessageComman
   constructor(
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
+    private readonly access: MessageAccess,
     private readonly facts: EditMessageFactsLoader,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context, messageId }: DeleteMessageCommand): Promise<Record<string, never>> {
-    const accessed = await this.facts.access(context.actor, messageId);
+    const accessed = await this.access.access(context.actor, messageId);
     const data = await this.facts.forDelete(accessed, this.clock.now().toISOString());
-    const { position } = await this.runner.run(messageDecider, messageStream(messageId), { type: 'DeleteMessage', data }, { actorId: accessed.editor.user_id });
+    const { position } = await this.runner.run(messageDecider, messageStream(messageId), { type: 'DeleteMessage', data }, { actorId: accessed.user.user_id });
     await this.projections.waitFor(position);
     return {};
   }

@@ -10,7 +10,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeleteTopicCommand } from './edit-message.command';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
-import { canAccessChannelHistory } from './message-access';
+import { canReadChannelHistory, MessageAccess } from './message-access';
 
 /** How long one request deletes before answering `complete: false` (Zulip stops after 50 s). */
 const TIME_BUDGET_MS = 50_000;
@@ -31,6 +31,7 @@ export class DeleteTopicHandler implements ICommandHandler<DeleteTopicCommand> {
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
     private readonly channels: ChannelQueries,
+    private readonly access: MessageAccess,
     private readonly facts: EditMessageFactsLoader,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     @Inject(CLOCK) private readonly clock: ClockPort,
@@ -41,7 +42,7 @@ export class DeleteTopicHandler implements ICommandHandler<DeleteTopicCommand> {
     // maybe_rename_general_chat_to_empty_topic; messages_for_topic compares case-insensitively.
     const topic = topicName === EMPTY_TOPIC_FALLBACK_NAME ? '' : topicName;
     // bulk_access_stream_messages_query: all of a shared history, else only the messages the user received.
-    const scope = canAccessChannelHistory(actor.role, channel, isSubscribed) ? 'history' : 'user';
+    const scope = canReadChannelHistory(actor.role, channel, isSubscribed) ? 'history' : 'user';
     const query: MessageQuery = {
       realmId: actor.realmId, userId: actor.userId!, scope, terms: [{ kind: 'stream', streamId, negated: false }, { kind: 'topic', topic, negated: false }],
     };
@@ -57,7 +58,7 @@ export class DeleteTopicHandler implements ICommandHandler<DeleteTopicCommand> {
             complete = false;
             return { complete };
           }
-          const accessed = await this.facts.access(actor, id);
+          const accessed = await this.access.access(actor, id);
           const data = { ...(await this.facts.forDelete(accessed, this.clock.now().toISOString())), topicDeletion: true };
           const { position } = await this.runner.run(messageDecider, messageStream(id), { type: 'DeleteMessage', data }, { actorId: actor.userId });
           if (position !== undefined) last = position;

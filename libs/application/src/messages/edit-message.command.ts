@@ -1,9 +1,11 @@
-import type { AttachmentSummary } from '../uploads/uploads.documents';
 import { Command } from '@nestjs/cqrs';
 import type { CommandContext } from '../shared/command-context';
 
-/** PATCH /messages/{id} answers `detached_uploads` as Attachment summaries (see Resources). */
-export type EditMessageResult = { detached_uploads: AttachmentSummary[] };
+/**
+ * PATCH /messages/{id}'s answer: what the message extensions add (MessageExtensions.editAnswer;
+ * the uploads area's `detached_uploads`, Attachment summaries, see Resources).
+ */
+export type EditMessageResult = Record<string, unknown>;
 
 /** PATCH /messages/{message_id} (zerver/views/message_edit.py update_message_backend). */
 export class EditMessageCommand extends Command<EditMessageResult> {

@@ -12,10 +12,8 @@ import {
   type EditMessageFacts,
   type EditMessageRequest,
   EMPTY_TOPIC_FALLBACK_NAME,
-  invalidMessage,
   isInGroupSetting,
   MAX_MESSAGE_LENGTH,
-  NoSuchUserError,
   possibleReferences,
   truncateTopic,
   type UserFacts,
@@ -30,25 +28,11 @@ import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from '..
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
-import { canAccessChannelHistory } from './message-access';
+import { type AccessedMessage, canReadChannelHistory } from './message-access';
 import { MESSAGES, type MessageDocument, USER_TOPICS, type UserTopicDocument } from './message.documents';
-import { currentMessage } from './message-format';
 import { userFactsOf } from './send-message.facts-loader';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
-
-/** The message an edit or delete is about, as the editor may see it (access_message with is_modifying_message). */
-export type AccessedMessage = {
-  editor: UserDocument;
-  /** The message as it is now (current channel and topic). */
-  doc: MessageDocument;
-  channel: ChannelDocument | null;
-  subscribed: boolean;
-  /** The user's active subscription to the message's channel is muted (`is_muted`). */
-  channelMuted: boolean;
-  /** Targets of the moves that named it (their streams recorded those moves). */
-  moveTargets: number[];
-};
 
 const channelFacts = (channel: ChannelDocument, subscriberIds: number[]): EditChannelFacts => ({
   streamId: channel.stream_id,
@@ -63,7 +47,8 @@ const channelFacts = (channel: ChannelDocument, subscriberIds: number[]): EditCh
 });
 
 /**
- * Reads what PATCH and DELETE /messages/{id} decide on. A move of a whole topic reads the topic's
+ * Reads what PATCH and DELETE /messages/{id} decide on, for a message the editor may read
+ * (MessageAccess.access). A move of a whole topic reads the topic's
  * ids (and send times) from the message index in one query, never message by message.
  */
 @Injectable()
@@ -80,34 +65,8 @@ export class EditMessageFactsLoader {
     private readonly groups: UserGroupQueries,
   ) {}
 
-  /**
-   * zerver/lib/message.py access_message (has_message_access): the same "Invalid message(s)" for
-   * a message that does not exist, is in another organization, or that the user may not read.
-   */
-  async access(actor: Actor, messageId: number): Promise<AccessedMessage> {
-    const editor = actor.userId === null ? null : await this.users.byId(actor.realmId, actor.userId);
-    if (!editor) throw new NoSuchUserError();
-    const stored = await this.readStore.get<MessageDocument>(MESSAGES, String(messageId));
-    if (!stored || stored.realm_id !== editor.realm_id) throw invalidMessage();
-    const location = (await this.userMessages.locationsOf([messageId])).get(messageId);
-    const doc = currentMessage(stored, location);
-    const hasRow = async () => (await this.userMessages.flagsFor(editor.user_id, [messageId])).has(messageId);
-    if (doc.type !== 'stream') {
-      if (!(await hasRow())) throw invalidMessage();
-      return { editor, doc, channel: null, subscribed: false, channelMuted: false, moveTargets: [] };
-    }
-    const channel = await this.channels.byId(editor.realm_id, doc.stream_id!);
-    if (!channel) throw invalidMessage();
-    const subscription = await this.subscriptions.subscription(editor.user_id, channel.stream_id);
-    const subscribed = subscription?.active === true;
-    const allowed =
-      (!channel.invite_only && editor.role_name !== 'guest') || (subscribed && (channel.history_public_to_subscribers || (await hasRow())));
-    if (!allowed) throw invalidMessage();
-    return { editor, doc, channel, subscribed, channelMuted: subscribed && subscription!.is_muted === true, moveTargets: [...new Set((location?.moves ?? []).map((m) => m.target_message_id))] };
-  }
-
   async forEdit(accessed: AccessedMessage, request: EditMessageRequest, now: string): Promise<Omit<EditMessageFacts, 'currentContentSha256'>> {
-    const { editor, doc, channel } = accessed;
+    const { user: editor, doc, channel } = accessed;
     const realmId = editor.realm_id;
     const realm = await this.realms.byId(realmId);
     const editorFacts = userFactsOf(editor);
@@ -137,7 +96,7 @@ export class EditMessageFactsLoader {
       }
     }
     // The topic's messages the editor can access (bulk_access_stream_messages_query), with send times.
-    const wholeHistory = canAccessChannelHistory(editor.role_name, channel, accessed.subscribed);
+    const wholeHistory = canReadChannelHistory(editor.role_name, channel, accessed.subscribed);
     const matches = await this.userMessages.findMessages(
       {
         realmId, userId: editor.user_id, scope: wholeHistory ? 'history' : 'user',
@@ -158,7 +117,7 @@ export class EditMessageFactsLoader {
   }
 
   async forDelete(accessed: AccessedMessage, now: string): Promise<DeleteMessageFacts> {
-    const { editor, doc, channel } = accessed;
+    const { user: editor, doc, channel } = accessed;
     const sender = doc.sender_id === editor.user_id ? editor : await this.users.byId(editor.realm_id, doc.sender_id);
     const realm = await this.realms.byId(editor.realm_id);
     const groups = realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings();

@@ -6,11 +6,12 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { AttachmentQueries } from '../uploads/attachment.queries';
 import { EditMessageCommand, type EditMessageResult } from './edit-message.command';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
+import { MessageAccess } from './message-access';
+import { MessageExtensions } from './message-extensions';
 import { UpdateMessageFlagsCommand } from './message-flags.command';
-import { MessageNotices } from './message-notices';
+import { NotificationBot } from './notification-bot';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -26,15 +27,16 @@ export class EditMessageHandler implements ICommandHandler<EditMessageCommand> {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
+    private readonly access: MessageAccess,
     private readonly facts: EditMessageFactsLoader,
-    private readonly notices: MessageNotices,
+    private readonly notices: NotificationBot,
     private readonly commands: CommandBus,
-    private readonly attachments: AttachmentQueries,
+    private readonly extensions: MessageExtensions,
     @Inject(CLOCK) private readonly clock: ClockPort,
   ) {}
 
   async execute({ context, messageId, request }: EditMessageCommand): Promise<EditMessageResult> {
-    const accessed = await this.facts.access(context.actor, messageId);
+    const accessed = await this.access.access(context.actor, messageId);
     const now = this.clock.now().toISOString();
     const facts = await this.facts.forEdit(accessed, request, now);
     let decided: EditMessage['data'] | undefined;
@@ -42,21 +44,19 @@ export class EditMessageHandler implements ICommandHandler<EditMessageCommand> {
       messageDecider,
       messageStream(messageId),
       (state): EditMessage => ({ type: 'EditMessage', data: (decided = { ...facts, currentContentSha256: sha256(state.content) }) }),
-      { actorId: accessed.editor.user_id },
+      { actorId: accessed.user.user_id },
     );
     // Notification Bot's notices, after the move (Zulip posts them in the same transaction).
     const moved = newEvents.find((e): e is MessagesMoved => e.type === 'MessagesMoved');
     const contentEdited = newEvents.some((e) => e.type === 'MessageContentEdited');
-    const noticed = moved && decided ? await this.notices.post(facts.realmId, accessed.editor.user_id, moveNotices(moved.data, decided, contentEdited), now) : undefined;
+    const noticed = moved && decided ? await this.notices.post(facts.realmId, accessed.user.user_id, moveNotices(moved.data, decided, contentEdited), now) : undefined;
     await this.projections.waitFor(noticed?.position ?? position);
     // mark_as_read_for_acting_user: the mover has read the notices (where they have a row for them).
     if (noticed && noticed.messageIds.length > 0) await this.commands.execute(new UpdateMessageFlagsCommand(context, { messages: noticed.messageIds, op: 'add', flag: 'read' }));
-    // detached_uploads (check_attachment_reference_change): the editor's uploads whose only links
-    // this content edit removed; always present, empty for moves.
+    // What the extensions answer about the content change (uploads: detached_uploads).
     const edited = newEvents.find((e): e is MessageContentEdited => e.type === 'MessageContentEdited');
-    const detached_uploads = edited
-      ? await this.attachments.detachedUploads({ actorId: edited.data.editorId, messageId: edited.data.messageId, prevContent: edited.data.prevContent, content: edited.data.content })
-      : [];
-    return { detached_uploads };
+    return this.extensions.editAnswer(
+      edited ? { actorId: edited.data.editorId, messageId: edited.data.messageId, prevContent: edited.data.prevContent, content: edited.data.content } : null,
+    );
   }
 }

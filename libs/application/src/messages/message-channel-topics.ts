@@ -6,7 +6,7 @@ import type { ChannelDocument, ChannelTopic } from '../channels/channel.document
 import { USER_MESSAGE_STORE } from '../ports/tokens';
 import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
-import { canAccessChannelHistory } from './message-access';
+import { canReadChannelHistory } from './message-access';
 
 /**
  * GET /users/me/{stream_id}/topics from the message index (get_topic_history_for_stream): every
@@ -23,7 +23,7 @@ export class MessageChannelTopics extends ChannelTopics {
 
   async topicsFor(actor: Actor, channel: ChannelDocument, options: { allowEmptyTopicName: boolean }): Promise<ChannelTopic[]> {
     const subscribed = await this.subscriptions.isSubscribed(actor.userId, channel.stream_id);
-    const wholeHistory = actor.role === 'operator' || canAccessChannelHistory(actor.role, channel, subscribed);
+    const wholeHistory = actor.role === 'operator' || canReadChannelHistory(actor.role, channel, subscribed);
     const topics = await this.store.topicsOf(channel.realm_id, channel.stream_id, wholeHistory || actor.userId === null ? undefined : actor.userId);
     return topics.map(({ topic, maxId }) => ({ name: displayTopic(topic, options.allowEmptyTopicName), max_id: maxId }));
   }

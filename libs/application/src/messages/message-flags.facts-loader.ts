@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Actor, DomainError, EMPTY_TOPIC_FALLBACK_NAME, type FlagOperation, type FlagSelection, type MessageFlag, planFlagChangeOverIds } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
-import { MessageQueries } from './get-messages.queries';
+import { MessageAccess } from './message-access';
 import { MAX_NAMED_CHANGED_IDS, MessageFlagQueries } from './message-flags.queries';
 
 /** A resolved flag change: what the decider records, and how many rows it changes. */
@@ -18,7 +18,7 @@ export type ResolvedFlagChange = { flag: MessageFlag; op: FlagOperation; selecti
 @Injectable()
 export class MessageFlagsFactsLoader {
   constructor(
-    private readonly messages: MessageQueries,
+    private readonly messages: MessageAccess,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly flags: MessageFlagQueries,
@@ -50,7 +50,7 @@ export class MessageFlagsFactsLoader {
       }
     }
     const plan = planFlagChangeOverIds({ ...checked, ids, requested, rows, unsubscribedChannelOf });
-    await this.messages.accessibleMessages(actor, plan.historicalIds);
+    await this.messages.accessMany(actor, plan.historicalIds);
     return { flag: checked.flag, op: checked.op, selection: plan.selection, updatedCount: plan.changing.length, processed: plan.processed, ignoredChannels: plan.ignoredChannels };
   }
 

@@ -5,7 +5,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { CLOCK } from '../ports/tokens';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { MessageQueries } from './get-messages.queries';
+import { MessageQueries } from './message.queries';
 import {
   type FlagsForNarrowResult,
   MarkAllAsReadCommand,

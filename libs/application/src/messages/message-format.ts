@@ -1,14 +1,15 @@
 import { displayTopic, flagsList, type LinkifierFacts, recipientIdOf, topicLinks } from '@app/domain';
 import type { MessageLocation } from '../ports/user-message-store.port';
-import type { ApiReaction } from '../reactions/reaction.documents';
-import type { ApiSubmessage } from '../submessages/submessage.documents';
 import type { UserDocument } from '../users/user.documents';
 import type { EditHistoryEntry, MessageDocument } from './message.documents';
 
 /** A user as a direct message's display_recipient lists them. */
 export type DisplayRecipientUser = { id: number; email: string; full_name: string; is_mirror_dummy: boolean };
 
-/** Zulip's message object (MessageDict.finalize_payload), as GET /messages returns it. */
+/**
+ * Zulip's message object (MessageDict.finalize_payload), as GET /messages returns it; the message
+ * extensions add their fields (`reactions`, `submessages`: MessageExtension.messageFields).
+ */
 export type ApiMessage = {
   id: number;
   sender_id: number;
@@ -25,15 +26,13 @@ export type ApiMessage = {
   stream_id?: number;
   display_recipient: string | DisplayRecipientUser[];
   flags: string[];
-  reactions: ApiReaction[];
-  submessages: ApiSubmessage[];
   avatar_url: string | null;
   is_me_message: boolean;
   topic_links: { text: string; url: string }[];
   last_edit_timestamp?: number;
   last_moved_timestamp?: number;
   edit_history?: EditHistoryEntry[];
-};
+} & { [extensionField: string]: unknown };
 
 export type MessageFormatContext = {
   /** Users by id: senders and direct message participants (current names, as Zulip hydrates them). */
@@ -45,10 +44,8 @@ export type MessageFormatContext = {
   allowEmptyTopicName: boolean;
   /** Where the messages are now, from the message index (moves do not rewrite documents). */
   locations?: Map<number, MessageLocation>;
-  /** The reactions of the messages that have any (the reactions read model). */
-  reactions?: Map<number, ApiReaction[]>;
-  /** The submessages (widgets: polls, to-do lists) of the messages that have any (the submessages read model). */
-  submessages?: Map<number, ApiSubmessage[]>;
+  /** What the message extensions add to each message (reactions, submessages: MessageExtensions). */
+  extensionFields?: (messageId: number) => Record<string, unknown>;
   /** topic_links of a topic (the organization's linkifiers and raw URLs, as they are now); absent: as stored. */
   topicLinks?: (topic: string) => { text: string; url: string }[];
 };
@@ -111,8 +108,7 @@ export function formatMessage(stored: MessageDocument, flags: number | null, con
     type: doc.type,
     display_recipient: displayRecipient,
     flags: flags === null ? ['read', 'historical'] : flagsList(flags),
-    reactions: context.reactions?.get(doc.id) ?? [],
-    submessages: context.submessages?.get(doc.id) ?? [],
+    ...context.extensionFields?.(doc.id),
     avatar_url: `/avatar/${doc.sender_id}`,
     is_me_message: doc.is_me_message,
     topic_links: doc.type === 'stream' && context.topicLinks ? context.topicLinks(doc.subject) : doc.topic_links,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, type MessageEditEvent, type MessageHistoryEntry, messageHistory, messageStream } from '@app/domain';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
 import { EVENT_STORE } from '../ports/tokens';
-import { EditMessageFactsLoader } from './edit-message.facts-loader';
+import { MessageAccess } from './message-access';
 
 /**
  * GET /messages/{id}/history (get_message_edit_history), read from the events, not from a read
@@ -13,12 +13,12 @@ import { EditMessageFactsLoader } from './edit-message.facts-loader';
 @Injectable()
 export class MessageHistoryQueries {
   constructor(
-    private readonly facts: EditMessageFactsLoader,
+    private readonly access: MessageAccess,
     @Inject(EVENT_STORE) private readonly events: EventStorePort,
   ) {}
 
   async history(actor: Actor, messageId: number): Promise<{ message_history: MessageHistoryEntry[] }> {
-    const { moveTargets } = await this.facts.access(actor, messageId);
+    const { moveTargets } = await this.access.access(actor, messageId);
     const streams = [...new Set([messageId, ...moveTargets])].map(messageStream);
     const recorded: RecordedEvent[] = [];
     for (const stream of streams) recorded.push(...(await this.events.readStream(stream)).events);

@@ -13,12 +13,14 @@ import { MessagesRegisterSections } from './messages.register';
 import { DeleteMessageHandler } from './delete-message.handler';
 import { EditMessageFactsLoader } from './edit-message.facts-loader';
 import { EditMessageHandler } from './edit-message.handler';
-import { MessageQueries } from './get-messages.queries';
+import { MessageQueries } from './message.queries';
 import { MarkAllAsReadHandler, MarkChannelAsReadHandler, MarkTopicAsReadHandler, UpdateMessageFlagsForNarrowHandler, UpdateMessageFlagsHandler } from './message-flags.handler';
 import { MessageFlagsFactsLoader } from './message-flags.facts-loader';
 import { MessageFlagQueries } from './message-flags.queries';
 import { MessageHistoryQueries } from './message-history.queries';
-import { MessageNotices } from './message-notices';
+import { NotificationBot } from './notification-bot';
+import { MessageAccess } from './message-access';
+import { MessageExtensions } from './message-extensions';
 import { MessageSender } from './message-sender';
 import { NarrowResolver } from './narrow-resolver';
 import { SendMessageFactsLoader } from './send-message.facts-loader';
@@ -37,7 +39,9 @@ const handlers: Provider[] = [
   MessageSender,
   SendMessageFactsLoader,
   EditMessageFactsLoader,
-  MessageNotices,
+  NotificationBot,
+  MessageAccess,
+  MessageExtensions,
   NarrowResolver,
   UpdateMessageFlagsHandler,
   UpdateMessageFlagsForNarrowHandler,

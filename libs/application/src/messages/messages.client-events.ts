@@ -24,7 +24,8 @@ import type { NarrowTerm, UserMessageStorePort } from '../ports/user-message-sto
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { UserQueries } from '../users/user.queries';
 import { UserTopicQueries } from './user-topics.queries';
-import { MessageQueries } from './get-messages.queries';
+import { MessageAccess } from './message-access';
+import { MessageQueries } from './message.queries';
 import type { MessageDocument } from './message.documents';
 
 /**
@@ -36,6 +37,7 @@ export class MessagesClientEvents implements AreaClientEvents {
   constructor(
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
     private readonly messages: MessageQueries,
+    private readonly access: MessageAccess,
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
@@ -129,7 +131,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     const event: Record<string, unknown> = { type: 'update_message_flags', op: d.op, operation: d.op, flag: d.flag, messages: ids, all: false };
     if (d.op === 'remove' && d.flag === 'read' && ids.length > 0) {
       // Where each message is now: a moved message is counted unread in its new channel and topic.
-      const docs = await this.messages.documents(ids);
+      const docs = await this.access.documents(ids);
       const flags = await this.userMessages.flagsFor(d.userId, ids);
       const details: Record<string, unknown> = {};
       for (const doc of docs) {
@@ -165,20 +167,24 @@ export class MessagesClientEvents implements AreaClientEvents {
   }
 
   /**
-   * Who may have rows for a message: the conversation's participants, or the channel's (and, for a
-   * move, the old channel's) candidates below, limited to users with a queue here; each gets the event
-   * only if they have a row for the message (for a move: for one of the moved messages), with their
-   * flags for it (do_update_message's per-user `flags`).
+   * Who of `userIds` (limited to users with a queue here) has a row for the message, with their
+   * flags for it (do_update_message's per-user `flags`); for a move, also those with a row for
+   * one of the other moved messages only. The row holders of the message are found in one call
+   * (MessageAccess.rowHolders); only a move of several messages asks the others one by one.
    */
   private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext, messageIds: number[] = [messageId]): Promise<Map<number, number>> {
+    const candidates = [...new Set(userIds)].filter((id) => c.hasQueues(id));
+    const holders = new Set(await this.access.rowHolders(messageId, candidates));
     const out = new Map<number, number>();
-    for (const userId of new Set(userIds)) {
-      if (!c.hasQueues(userId)) continue;
-      const rows = await this.userMessages.flagsFor(userId, messageIds);
-      if (rows.size === 0) continue;
+    for (const userId of candidates) {
+      if (holders.has(userId)) {
+        out.set(userId, (await this.userMessages.flagsFor(userId, [messageId])).get(messageId) ?? MESSAGE_FLAG_BITS.read);
+        continue;
+      }
+      if (messageIds.length === 1) continue;
       // A user with rows for other moved messages only (a notice sent into the topic later) gets the event
       // too, with the flags Zulip gives those without a row for the target (subscriber_info: read).
-      out.set(userId, rows.get(messageId) ?? MESSAGE_FLAG_BITS.read);
+      if ((await this.userMessages.flagsFor(userId, messageIds)).size > 0) out.set(userId, MESSAGE_FLAG_BITS.read);
     }
     return out;
   }
@@ -249,10 +255,11 @@ export class MessagesClientEvents implements AreaClientEvents {
   private async contentEdited(e: Recorded<MessageContentEdited>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
     if (await this.sameEditMovedToo(e, c)) return [];
-    const [doc] = await this.messages.documents([d.messageId]);
+    const [doc] = await this.access.documents([d.messageId]);
     if (!doc) return [];
-    const holders = await this.rowHolders(await this.candidates(doc, d.realmId, c), d.messageId, c);
-    if (doc.type === 'stream') await this.addHistorySubscribers(holders, d.realmId, doc.stream_id!, doc.stream_id!, [], c);
+    // event_recipient_ids_for_action_on_messages; those without a row get ["read"] (subscriber_info).
+    const audience = await this.access.audience(doc, c, { flags: true });
+    const holders = new Map([...audience].map(([userId, flags]) => [userId, flags ?? MESSAGE_FLAG_BITS.read]));
     return this.deliverPerUser(holders, {
       user_id: d.editorId,
       edit_timestamp: unixSeconds(d.at),
@@ -289,7 +296,7 @@ export class MessagesClientEvents implements AreaClientEvents {
    */
   private async moved(e: Recorded<MessagesMoved>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
-    const [doc] = await this.messages.documents([d.targetMessageId]);
+    const [doc] = await this.access.documents([d.targetMessageId]);
     if (!doc) return [];
     const origChannel = await this.channels.byId(d.realmId, d.origStreamId);
     const content = await this.sameEditContent(e, c);

@@ -12,11 +12,11 @@ import {
 import { ChannelQueries } from '../channels/channel.queries';
 import type { ChannelDocument } from '../channels/channel.documents';
 import type { NarrowCondition, NarrowTerm } from '../ports/user-message-store.port';
-import { ReactionQueries } from '../reactions/reaction.queries';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
+import { MessageExtensions } from './message-extensions';
 import { UserQueries } from '../users/user.queries';
-import { canAccessChannelHistory } from './message-access';
+import { canReadChannelHistory } from './message-access';
 import type { UserTopicDocument } from './message.documents';
 import { UserTopicQueries } from './user-topics.queries';
 
@@ -41,7 +41,7 @@ export class NarrowResolver {
     private readonly channels: ChannelQueries,
     private readonly subscriptions: SubscriptionQueries,
     private readonly userTopics: UserTopicQueries,
-    private readonly reactions: ReactionQueries,
+    private readonly extensions: MessageExtensions,
   ) {}
 
   async resolve(viewer: UserDocument, narrow: NarrowParameter[]): Promise<ResolvedNarrow> {
@@ -108,8 +108,12 @@ export class NarrowResolver {
         } else if (operand !== 'all') throw badNarrow(`unknown 'in' operand ${String(operand)}`);
       } else if (operator === 'has') {
         if (operand === 'link' || operand === 'image' || operand === 'attachment') add({ kind: 'has', what: operand });
-        else if (operand === 'reaction') add({ kind: 'ids', ids: await this.reactions.messageIdsWithReactions(viewer.realm_id) });
-        else throw badNarrow(`unknown 'has' operand ${String(operand)}`);
+        else {
+          // has:reaction and whatever else a message extension answers.
+          const term = this.extensions.narrowTerm(operator, operand);
+          if (!term) throw badNarrow(`unknown 'has' operand ${String(operand)}`);
+          add(await term(viewer));
+        }
       } else if (operator === 'id') {
         if (!/^\d+$/.test(String(operand))) throw badNarrow('Invalid message ID');
         add({ kind: 'id', id: Number(operand) });
@@ -141,7 +145,7 @@ export class NarrowResolver {
 
   private async canReadHistory(viewer: UserDocument, channel: ChannelDocument): Promise<boolean> {
     const subscribed = await this.subscriptions.isSubscribed(viewer.user_id, channel.stream_id);
-    return canAccessChannelHistory(viewer.role_name, channel, subscribed);
+    return canReadChannelHistory(viewer.role_name, channel, subscribed);
   }
 
   private async user(realmId: number, operand: string | number, error: string): Promise<UserDocument> {

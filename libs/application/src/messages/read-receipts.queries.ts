@@ -8,7 +8,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { RealmQueries, realmMessagingSettingsOf } from '../realms/realm.queries';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
 import { UserQueries } from '../users/user.queries';
-import { MessageQueries } from './get-messages.queries';
+import { MessageAccess } from './message-access';
 
 /**
  * GET /messages/{message_id}/read_receipts (zerver/views/read_receipts.py): access to the message
@@ -19,7 +19,7 @@ import { MessageQueries } from './get-messages.queries';
 @Injectable()
 export class ReadReceiptsQueries {
   constructor(
-    private readonly messages: MessageQueries,
+    private readonly messages: MessageAccess,
     private readonly realms: RealmQueries,
     private readonly users: UserQueries,
     private readonly settings: UserSettingsQueries,
@@ -29,7 +29,7 @@ export class ReadReceiptsQueries {
   ) {}
 
   async readReceipts(actor: Actor, messageId: number): Promise<number[]> {
-    const doc = await this.messages.accessibleMessage(actor, messageId);
+    const { doc } = await this.messages.access(actor, messageId);
     const realm = await this.realms.byId(actor.realmId);
     const enabled = realm ? realmMessagingSettingsOf(realm).enable_read_receipts : true;
     const viewerId = actor.userId!;

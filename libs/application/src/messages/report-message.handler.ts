@@ -8,8 +8,8 @@ import { APP_CONFIG, CLOCK } from '../ports/tokens';
 import { RealmQueries, realmMessagingSettingsOf } from '../realms/realm.queries';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UserQueries } from '../users/user.queries';
-import { MessageQueries } from './get-messages.queries';
-import { MessageNotices } from './message-notices';
+import { MessageAccess } from './message-access';
+import { NotificationBot } from './notification-bot';
 import { ReportMessageCommand } from './report-message.command';
 
 /**
@@ -26,10 +26,10 @@ import { ReportMessageCommand } from './report-message.command';
 export class ReportMessageHandler implements ICommandHandler<ReportMessageCommand> {
   constructor(
     private readonly realms: RealmQueries,
-    private readonly messages: MessageQueries,
+    private readonly messages: MessageAccess,
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
-    private readonly notices: MessageNotices,
+    private readonly notices: NotificationBot,
     private readonly projections: ProjectionWaiter,
     @Inject(CLOCK) private readonly clock: ClockPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -39,7 +39,7 @@ export class ReportMessageHandler implements ICommandHandler<ReportMessageComman
     const realm = await this.realms.mustFindById(actor.realmId);
     const moderationRequestChannelId = realmMessagingSettingsOf(realm).moderation_request_channel_id;
     const reportType = checkReportRequest({ ...request, moderationRequestChannelId });
-    const doc = await this.messages.accessibleMessage(actor, messageId);
+    const { doc } = await this.messages.access(actor, messageId);
     const participantIds = doc.type === 'private' ? (doc.dm_user_ids ?? [doc.sender_id]) : [];
     const userIds = [...new Set([actor.userId!, doc.sender_id, ...participantIds])];
     const users = new Map((await Promise.all(userIds.map((id) => this.users.mustFindById(actor.realmId, id)))).map((u) => [u.user_id, { userId: u.user_id, fullName: u.full_name }]));

@@ -40,7 +40,7 @@ import { ALERT_WORDS } from '../alert-words/alert-word.documents';
 import { LINKIFIERS } from '../linkifiers/linkifier.documents';
 import { USER_SETTINGS_COLLECTION, type UserSettingsDocument } from '../settings/user-settings.documents';
 import { defaultReadBySender, type SendRequest } from './send-message.command';
-import { canAccessChannelHistory } from './message-access';
+import { canReadChannelHistory } from './message-access';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 
 export const userFactsOf = (user: UserDocument): UserFacts => ({
@@ -77,7 +77,7 @@ export type SendFactsView = ReturnType<CachedDocuments<object>['view']>;
  * channel, its member list and the sender's subscription, and nothing per recipient. Used by
  * MessageSender only. What mentions need (mentionables, canMentionManyUsers, topic participants)
  * is looked up here too; facts for further computed flags (group mentions, alert words) belong
- * next to them, and their flags in recipientsAndFlags (send-message.decider.ts).
+ * next to them, and their flags in recipientsAndFlags (send-message.rules.ts).
  *
  * What every send to a channel reads again (the sender, the organization, the channel, its subscribers, the
  * sender's subscription, the organization's alert words and linkifiers, the topic's visibility
@@ -193,7 +193,7 @@ export class SendMessageFactsLoader {
     const current = facts.topicPolicies[sender.user_id] ?? VISIBILITY_POLICY.INHERIT;
     const senderAutomation = facts.topicAutomation[sender.user_id] ?? DEFAULT_TOPIC_AUTOMATION;
     if (!sender.is_bot && sendPolicyDependsOnInitiation(senderAutomation, current, facts.senderMutedChannel)) {
-      facts.topicHasVisibleMessages = canAccessChannelHistory(sender.role_name, channel, subscribed)
+      facts.topicHasVisibleMessages = canReadChannelHistory(sender.role_name, channel, subscribed)
         ? await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic)
         : await this.userMessages.topicHasMessages(realmId, channel.stream_id, topic, sender.user_id);
     }

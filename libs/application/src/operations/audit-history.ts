@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, DomainError } from '@app/domain';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
 import { EVENT_STORE } from '../ports/tokens';
-import { MessageQueries } from '../messages/get-messages.queries';
+import { MessageAccess } from '../messages/message-access';
 import { realmAllowsEditHistory } from '../realms/realms.register';
 import { UserQueries } from '../users/user.queries';
 import { type CurrentMessage, type EventReadability, HISTORY_RULES, redactEvent } from './history-visibility';
@@ -17,7 +17,7 @@ type MessageView = { readable: false } | { readable: true; current: CurrentMessa
  * what the reader may not read (HISTORY_RULES) is `[hidden]`, secrets always.
  *
  * - An administrator (owners included) reads organization facts, their own data, and the values
- *   of messages they may read now (MessageQueries.accessibleMessage, the rule of GET /messages/{id});
+ *   of messages they may read now (MessageAccess.access, the rule of GET /messages/{id});
  *   a message's earlier versions only where the organization allows edit history.
  * - The operator (`operatorActor`, the CLI with the data directory) reads every value but secrets.
  * - Nobody reads a deleted message's content, topic, reactions or submessages here.
@@ -28,7 +28,7 @@ export class AuditHistory {
 
   constructor(
     @Inject(EVENT_STORE) events: EventStorePort,
-    private readonly messages: MessageQueries,
+    private readonly messages: MessageAccess,
     private readonly users: UserQueries,
   ) {
     this.log = new StreamHistory(events);
@@ -81,7 +81,7 @@ export class AuditHistory {
     }
     for (const id of ids) {
       try {
-        views.set(id, { readable: true, current: currentOf(await this.messages.accessibleMessage(viewer, id)) });
+        views.set(id, { readable: true, current: currentOf((await this.messages.access(viewer, id)).doc) });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         views.set(id, { readable: false });

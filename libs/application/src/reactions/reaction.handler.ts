@@ -1,10 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Actor, invalidMessage, type ReactionEmojiFacts, type ReactionsCommand, reactionsDecider, reactionsStream, type TopicParticipation } from '@app/domain';
-import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
+import { MessageAccess } from '../messages/message-access';
 import { TopicParticipationLoader } from '../messages/topic-participation.loader';
-import { USER_MESSAGE_STORE } from '../ports/tokens';
-import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { normalizeReactionType } from '../server/version-fields';
 import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { CustomEmojiLookup } from '../user-status/custom-emoji.lookup';
@@ -25,10 +23,9 @@ abstract class ReactionHandler {
   // The two handlers inherit this constructor and its injection metadata.
   constructor(
     private readonly commands: DeciderCommands,
-    private readonly access: EditMessageFactsLoader,
+    private readonly access: MessageAccess,
     private readonly customEmoji: CustomEmojiLookup,
     private readonly participation: TopicParticipationLoader,
-    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
   ) {}
 
   protected async run(
@@ -43,17 +40,16 @@ abstract class ReactionHandler {
     ) => ReactionsCommand,
   ): Promise<void> {
     const accessed = await this.access.access(actor, messageId);
-    const { editor, channel } = accessed;
+    const { user, channel } = accessed;
     if (channel?.is_archived) throw invalidMessage();
-    const realmId = editor.realm_id;
-    const [customByName, customById, rows, participation] = await Promise.all([
+    const realmId = user.realm_id;
+    const [customByName, customById, participation] = await Promise.all([
       emoji.emojiName ? this.customEmoji.activeByName(realmId, emoji.emojiName) : null,
       emoji.emojiCode ? this.customEmoji.byId(realmId, emoji.emojiCode) : null,
-      this.userMessages.flagsFor(editor.user_id, [messageId]),
       participates ? this.participation.load(accessed) : null,
     ]);
-    const meta = (now: string) => ({ realmId, messageId, userId: editor.user_id, now, emoji: { customByName, customById } });
-    await reactions(this.commands, actor, ({ now }) => command(meta(now), rows.has(messageId), participation), { metadata: { actorId: editor.user_id } });
+    const meta = (now: string) => ({ realmId, messageId, userId: user.user_id, now, emoji: { customByName, customById } });
+    await reactions(this.commands, actor, ({ now }) => command(meta(now), accessed.flags !== undefined, participation), { metadata: { actorId: user.user_id } });
   }
 }
 

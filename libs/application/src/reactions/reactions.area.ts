@@ -1,5 +1,6 @@
 import { REACTION_EVENT_TYPES, reactionsDecider } from '@app/domain';
 import { defineArea } from '../area-descriptor';
+import { ReactionsMessageExtension } from './reactions.message-extension';
 import { ReactionsClientEvents } from './reactions.client-events';
 import type { Provider } from '@nestjs/common';
 import { AddReactionHandler, RemoveReactionHandler } from './reaction.handler';
@@ -11,7 +12,8 @@ const queries: Provider[] = [ReactionQueries];
 /** Emoji reactions to messages. */
 export const reactionsArea = defineArea({
   name: 'reactions',
-  providers: [...handlers, ...queries],
+  // What the area adds to message objects and narrows (messages/message-extensions.ts).
+  providers: [...handlers, ...queries, ReactionsMessageExtension],
   exports: queries,
   clientEvents: ReactionsClientEvents,
   deciders: [reactionsDecider],

@@ -26,7 +26,7 @@ import { UserQueries } from '../users/user.queries';
 import { DeliverScheduledMessageCommand, type DeliveryOutcome } from './schedule-message.command';
 import { MessageSender } from '../messages/message-sender';
 import { sendRequestOf, targetOf } from './scheduled-message-check';
-import { NotificationBot } from './notification-bot';
+import { NotificationBot } from '../messages/notification-bot';
 
 /** The stream's state, with its id and read_by_sender as scheduled. */
 type Loaded = ScheduledMessageState & { id: number; readBySender: boolean };

@@ -3,5 +3,4 @@ export * from './scheduled-message.queries';
 export * from './schedule-message.command';
 export * from './scheduled-message-jobs';
 export * from './scheduled-deliveries';
-export * from './notification-bot';
 export * from './deliver-scheduled-message.handler';

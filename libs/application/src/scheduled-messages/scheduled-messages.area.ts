@@ -6,7 +6,6 @@ import type { Provider } from '@nestjs/common';
 import { DeleteScheduledMessageHandler } from './delete-scheduled-message.handler';
 import { DeliverScheduledMessageHandler } from './deliver-scheduled-message.handler';
 import { EditScheduledMessageHandler } from './edit-scheduled-message.handler';
-import { NotificationBot } from './notification-bot';
 import { ScheduleMessageHandler } from './schedule-message.handler';
 import { ScheduledDeliveries } from './scheduled-deliveries';
 import { ScheduledMessageCheck } from './scheduled-message-check';
@@ -20,7 +19,6 @@ const handlers: Provider[] = [
   DeliverScheduledMessageHandler,
   ScheduledMessageCheck,
   ScheduledMessageJobs,
-  NotificationBot,
   ScheduledDeliveries,
 ];
 const queries: Provider[] = [ScheduledMessageQueries];

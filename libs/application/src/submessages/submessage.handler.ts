@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { invalidMessage, submessagesDecider, submessagesStream } from '@app/domain';
-import { EditMessageFactsLoader } from '../messages/edit-message.facts-loader';
+import { MessageAccess } from '../messages/message-access';
 import { TopicParticipationLoader } from '../messages/topic-participation.loader';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
@@ -23,7 +23,7 @@ export class AddSubmessageHandler implements ICommandHandler<AddSubmessageComman
   constructor(
     private readonly runner: DeciderRunner,
     private readonly projections: ProjectionWaiter,
-    private readonly access: EditMessageFactsLoader,
+    private readonly access: MessageAccess,
     private readonly submessages: SubmessageQueries,
     private readonly participation: TopicParticipationLoader,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
@@ -32,7 +32,7 @@ export class AddSubmessageHandler implements ICommandHandler<AddSubmessageComman
 
   async execute({ context: { actor }, request }: AddSubmessageCommand): Promise<void> {
     const accessed = await this.access.access(actor, request.messageId);
-    const { editor, doc, channel } = accessed;
+    const { user, doc, channel } = accessed;
     if (channel?.is_archived) throw invalidMessage();
     const [widget, participation] = await Promise.all([this.submessages.widgetOf(doc.id), this.participation.load(accessed)]);
     const submessageId = await this.ids.next('submessage');
@@ -42,10 +42,10 @@ export class AddSubmessageHandler implements ICommandHandler<AddSubmessageComman
       {
         type: 'AddSubmessage',
         data: {
-          realmId: editor.realm_id,
+          realmId: user.realm_id,
           messageId: doc.id,
           submessageId,
-          senderId: editor.user_id,
+          senderId: user.user_id,
           msgType: request.msgType,
           content: request.content,
           now: this.clock.now().toISOString(),
@@ -53,7 +53,7 @@ export class AddSubmessageHandler implements ICommandHandler<AddSubmessageComman
           participation,
         },
       },
-      { actorId: editor.user_id },
+      { actorId: user.user_id },
     );
     await this.projections.waitFor(position);
   }

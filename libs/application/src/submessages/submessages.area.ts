@@ -1,5 +1,6 @@
 import { SUBMESSAGE_EVENT_TYPES, submessagesDecider } from '@app/domain';
 import { defineArea } from '../area-descriptor';
+import { SubmessagesMessageExtension } from './submessages.message-extension';
 import { SubmessagesClientEvents } from './submessages.client-events';
 import type { Provider } from '@nestjs/common';
 import { AddSubmessageHandler } from './submessage.handler';
@@ -11,7 +12,8 @@ const queries: Provider[] = [SubmessageQueries];
 /** Submessages of widget messages (polls, todo lists); a widget message's first one is allocated when it is sent. */
 export const submessagesArea = defineArea({
   name: 'submessages',
-  providers: [...handlers, ...queries],
+  // What the area adds to message objects and narrows (messages/message-extensions.ts).
+  providers: [...handlers, ...queries, SubmessagesMessageExtension],
   exports: queries,
   clientEvents: SubmessagesClientEvents,
   deciders: [submessagesDecider],

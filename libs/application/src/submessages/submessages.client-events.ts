@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { SubmessageAdded } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
-import { USER_MESSAGE_STORE } from '../ports/tokens';
-import type { UserMessageStorePort } from '../ports/user-message-store.port';
+import { MessageAccess } from '../messages/message-access';
 
 /**
  * do_add_submessage: one `submessage` event to every user holding a row for the message (its
@@ -12,7 +11,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
  */
 @Injectable()
 export class SubmessagesClientEvents implements AreaClientEvents {
-  constructor(@Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort) {}
+  constructor(private readonly access: MessageAccess) {}
 
   clientEvents(): Record<string, ClientEventMapper<any>> {
     return {
@@ -20,7 +19,7 @@ export class SubmessagesClientEvents implements AreaClientEvents {
         const d = e.data;
         const candidates = [...c.usersWithQueues()];
         if (candidates.length === 0) return [];
-        const userIds = await this.userMessages.usersWithFlags(d.messageId, candidates, 0);
+        const userIds = await this.access.rowHolders(d.messageId, candidates);
         if (userIds.length === 0) return [];
         const event = { type: 'submessage', msg_type: d.msgType, message_id: d.messageId, submessage_id: d.submessageId, sender_id: d.senderId, content: d.content };
         return [{ userIds, event }];

@@ -1,12 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, canReadAttachment, type LinkingMessageFacts } from '@app/domain';
-import { ChannelQueries } from '../channels/channel.queries';
-import { MessageQueries } from '../messages/get-messages.queries';
+import type { Actor } from '@app/domain';
+import { MessageAccess } from '../messages/message-access';
 import { MESSAGES } from '../messages/message.documents';
 import type { ReadStorePort } from '../ports/read-store.port';
-import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
-import type { UserMessageStorePort } from '../ports/user-message-store.port';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { READ_STORE } from '../ports/tokens';
 import { type ContentEdit, detachedUploads, uploadPathIdsRemovedByEdit } from './detached-uploads';
 import { ATTACHMENTS, type AttachmentDocument, type AttachmentSummary, attachmentSummary, UPLOAD_SPACE, type UploadSpaceDocument } from './uploads.documents';
 
@@ -17,10 +14,7 @@ export type AttachmentAccess = { attachment: AttachmentDocument; allowed: boolea
 export class AttachmentQueries {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
-    @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,
-    private readonly channels: ChannelQueries,
-    private readonly subscriptions: SubscriptionQueries,
-    private readonly messages: MessageQueries,
+    private readonly messages: MessageAccess,
   ) {}
 
   /** GET /attachments (user_attachments): the caller's uploads by id, and the organization's used bytes. */
@@ -53,33 +47,7 @@ export class AttachmentQueries {
   async access(actor: Actor, pathId: string): Promise<AttachmentAccess | null> {
     const attachment = await this.byPathId(pathId);
     if (!attachment || attachment.realm_id !== actor.realmId || actor.userId === null) return null;
-    if (attachment.owner_id === actor.userId) return { attachment, allowed: true };
-    const facts = await this.linkingMessageFacts(actor, attachment.message_ids);
-    return { attachment, allowed: canReadAttachment({ userId: actor.userId, role: actor.role }, { ownerId: attachment.owner_id }, facts) };
-  }
-
-  private async linkingMessageFacts(actor: Actor, messageIds: number[]): Promise<LinkingMessageFacts[]> {
-    if (messageIds.length === 0) return [];
-    // Where each message is now (a move may have taken it into another channel).
-    const [docs, rows] = await Promise.all([this.messages.documents(messageIds), this.userMessages.flagsFor(actor.userId!, messageIds)]);
-    const facts: LinkingMessageFacts[] = [];
-    for (const doc of docs) {
-      if (doc.realm_id !== actor.realmId) continue;
-      const readerHasRow = rows.has(doc.id);
-      if (doc.type !== 'stream' || doc.stream_id === null) {
-        facts.push({ type: 'private', readerHasRow });
-        continue;
-      }
-      const channel = await this.channels.byId(actor.realmId, doc.stream_id);
-      facts.push({
-        type: 'stream',
-        readerHasRow,
-        channel: channel && { inviteOnly: channel.invite_only, historyPublicToSubscribers: channel.history_public_to_subscribers },
-        readerSubscribed: channel ? await this.subscriptions.isSubscribed(actor.userId, channel.stream_id) : false,
-      });
-      if (readerHasRow) break;
-    }
-    return facts;
+    return { attachment, allowed: await this.messages.mayReadLinkedFile(actor, attachment.owner_id, attachment.message_ids) };
   }
 
   /**

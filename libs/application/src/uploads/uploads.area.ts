@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { UPLOAD_EVENT_TYPES, uploadsDecider } from '@app/domain';
 import { defineArea } from '../area-descriptor';
+import { UploadsMessageExtension } from './uploads.message-extension';
 import { UploadsClientEvents } from './uploads.client-events';
 import { AttachmentQueries } from './attachment.queries';
 import { UploadIntake } from './upload-intake';
@@ -13,7 +14,8 @@ const queries: Provider[] = [AttachmentQueries, UploadIntake, UploadUrlSigner];
 /** Uploaded files (attachments). */
 export const uploadsArea = defineArea({
   name: 'uploads',
-  providers: [...handlers, ...queries],
+  // What the area adds to message objects and narrows (messages/message-extensions.ts).
+  providers: [...handlers, ...queries, UploadsMessageExtension],
   exports: queries,
   clientEvents: UploadsClientEvents,
   deciders: [uploadsDecider],

@@ -9,7 +9,7 @@ import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { type CommandMeta, DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UserQueries } from '../users/user.queries';
-import { MessageNotices } from '../messages/message-notices';
+import { NotificationBot } from '../messages/notification-bot';
 import { UserGroupQueries } from './user-group.queries';
 import {
   CreateUserGroupCommand,
@@ -92,7 +92,7 @@ export class UpdateUserGroupMembersHandler implements ICommandHandler<UpdateUser
     private readonly writer: UserGroupsWriter,
     private readonly users: UserQueries,
     private readonly groups: UserGroupQueries,
-    private readonly notices: MessageNotices,
+    private readonly notices: NotificationBot,
     private readonly projections: ProjectionWaiter,
   ) {}
 

@@ -3,7 +3,7 @@ import { unixSeconds } from '../shared/unix-seconds';
 import { decideDelete, decideEdit, type DeleteMessage, type EditMessage } from './edit-message.decider';
 import { MessageAlreadySentError } from './messages.errors';
 import type { MessageEditEvent } from './messages.events';
-import { decideSend, type SendMessage } from './send-message.decider';
+import { decideSend, type SendMessage } from './send-message.rules';
 
 /** Every command of `message-<id>`: its send, then its edits, moves and deletion. */
 export type MessageCommand = SendMessage | EditMessage | DeleteMessage;
@@ -37,7 +37,7 @@ const initialState = (): MessageState => ({
 });
 
 /**
- * The one decider of `message-<id>` (see messages.streams.ts): send (send-message.decider.ts),
+ * The one decider of `message-<id>` (see messages.streams.ts): send (send-message.rules.ts),
  * edit, move and delete (edit-message.decider.ts) decide on this one fold of the stream, so the
  * stream's state has one shape and one owner. (Personal flags live on `message_flags-<userId>`
  * and topic policies set by hand on `user_topics-<userId>`: neither folds a message's stream.)

@@ -65,15 +65,15 @@ describe('upload rules', () => {
     const owner = { ownerId: 10 };
     const member = { userId: 11, role: 'member' };
     const guest = { userId: 12, role: 'guest' };
-    const channel = (inviteOnly: boolean, historyPublicToSubscribers: boolean, readerSubscribed: boolean, readerHasRow = false): LinkingMessageFacts => ({
-      type: 'stream', readerHasRow, readerSubscribed, channel: { inviteOnly, historyPublicToSubscribers },
+    const channel = (inviteOnly: boolean, historyPublicToSubscribers: boolean, subscribed: boolean, hasRow = false): LinkingMessageFacts => ({
+      type: 'stream', hasRow, subscribed, channel: { inviteOnly, historyPublicToSubscribers },
     });
 
     it('the owner always', () => expect(canReadAttachment({ userId: 10, role: 'guest' }, owner, [])).toBe(true));
     it('nobody else without a linking message', () => expect(canReadAttachment({ userId: 2, role: 'administrator' }, owner, [])).toBe(false));
     it('recipients of a direct message', () => {
-      expect(canReadAttachment(guest, owner, [{ type: 'private', readerHasRow: true }])).toBe(true);
-      expect(canReadAttachment(member, owner, [{ type: 'private', readerHasRow: false }])).toBe(false);
+      expect(canReadAttachment(guest, owner, [{ type: 'private', hasRow: true }])).toBe(true);
+      expect(canReadAttachment(member, owner, [{ type: 'private', hasRow: false }])).toBe(false);
     });
     it('public channels: members, not guests unless they received it', () => {
       expect(canReadAttachment(member, owner, [channel(false, true, false)])).toBe(true);
@@ -87,6 +87,6 @@ describe('upload rules', () => {
       expect(canReadAttachment(member, owner, [channel(true, false, true, true)])).toBe(true);
     });
     it('a deleted channel grants nothing', () =>
-      expect(canReadAttachment(member, owner, [{ type: 'stream', readerHasRow: false, readerSubscribed: false, channel: null }])).toBe(false));
+      expect(canReadAttachment(member, owner, [{ type: 'stream', hasRow: false, subscribed: false, channel: null }])).toBe(false));
   });
 });

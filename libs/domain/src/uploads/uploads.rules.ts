@@ -1,3 +1,5 @@
+import { type MessageAccessFacts, mayReadLinkedFile } from '../messages/message-access.rules';
+
 /**
  * Pure rules of uploads (zerver/lib/upload, zerver/lib/attachments, zerver/models
  * validate_attachment_request): file names, path ids, links in message content, content types
@@ -93,32 +95,16 @@ export function uploadContentType(declared: string | null | undefined, fileName:
 export const servedInline = (contentType: string, download = false) => !download && INLINE_MIME_TYPES.includes(contentType);
 
 /** What access to one message that links an upload depends on (has_message_access's facts). */
-export type LinkingMessageFacts =
-  | { type: 'private'; readerHasRow: boolean }
-  | {
-      type: 'stream';
-      readerHasRow: boolean;
-      /** null: the channel is gone. */
-      channel: { inviteOnly: boolean; historyPublicToSubscribers: boolean } | null;
-      readerSubscribed: boolean;
-    };
+export type LinkingMessageFacts = MessageAccessFacts;
 
 /**
  * validate_attachment_request: the owner always; anyone else only through a message that links
- * the file and that they can read — a message they received (direct messages, channel messages
- * delivered to them), any message of a public channel for non-guests (Attachment.is_realm_public),
- * or a message of a channel they are subscribed to whose history is shared with subscribers.
+ * the file and that they received or can read (mayReadLinkedFile, the message access rule).
  */
 export function canReadAttachment(
   reader: { userId: number; role: string },
   attachment: { ownerId: number },
   linkingMessages: readonly LinkingMessageFacts[],
 ): boolean {
-  if (reader.userId === attachment.ownerId) return true;
-  return linkingMessages.some((m) => {
-    if (m.readerHasRow) return true;
-    if (m.type !== 'stream' || m.channel === null) return false;
-    if (!m.channel.inviteOnly && reader.role !== 'guest') return true;
-    return m.readerSubscribed && m.channel.historyPublicToSubscribers;
-  });
+  return mayReadLinkedFile(reader, attachment.ownerId, linkingMessages);
 }

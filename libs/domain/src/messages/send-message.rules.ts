@@ -14,6 +14,10 @@ import type { CheckedMessage } from './send-message.checks';
 import { DEFAULT_TOPIC_AUTOMATION, visibilityPolicyForSend } from './visibility.rules';
 
 /**
+ * The rules of a send: its recipients and their flags, its automatic topic visibility changes,
+ * and the events it records (decideSend). Not a decider of its own: messageDecider
+ * (message.decider.ts) decides `SendMessage` with decideSend.
+ *
  * Send a checked message under the id just taken for it. The checks ran before the id was taken
  * (checkSendMessage: a refused message takes no id), and a CheckedMessage can only come from
  * them, so deciding a send is building its events; the one rule left to the stream is that an id

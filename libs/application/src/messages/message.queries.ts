@@ -4,14 +4,12 @@ import {
   badNarrow,
   badNarrowCombination,
   DomainError,
-  invalidMessage,
   LARGER_THAN_MAX_MESSAGE_ID,
   limitToRange,
   MAX_MESSAGES_PER_FETCH,
   MESSAGE_FLAG_BITS,
   narrowDefinesConversation,
   type NarrowParameter,
-  NoSuchUserError,
   parseAnchor,
   escapeHtml,
 } from '@app/domain';
@@ -19,13 +17,11 @@ import { ChannelQueries } from '../channels/channel.queries';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
 import type { MessageMatch, MessageQuery, UserMessageStorePort } from '../ports/user-message-store.port';
-import { ReactionQueries } from '../reactions/reaction.queries';
-import { SubmessageQueries } from '../submessages/submessage.queries';
 import { RealmQueries } from '../realms/realm.queries';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { USERS, type UserDocument } from '../users/user.documents';
-import { UserQueries } from '../users/user.queries';
-import { type ApiMessage, currentMessage, formatMessage, topicLinksOf } from './message-format';
+import { MessageAccess } from './message-access';
+import { MessageExtensions } from './message-extensions';
+import { type ApiMessage, formatMessage, topicLinksOf } from './message-format';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import { MESSAGES, type MessageDocument } from './message.documents';
 import { NarrowResolver } from './narrow-resolver';
@@ -67,12 +63,10 @@ const incompatibleParameters = (parameters: string[]) =>
 export class MessageQueries {
   constructor(
     private readonly narrows: NarrowResolver,
-    private readonly users: UserQueries,
+    private readonly access: MessageAccess,
+    private readonly extensions: MessageExtensions,
     private readonly realms: RealmQueries,
     private readonly channels: ChannelQueries,
-    private readonly subscriptions: SubscriptionQueries,
-    private readonly reactions: ReactionQueries,
-    private readonly submessages: SubmessageQueries,
     private readonly linkifiers: LinkifierQueries,
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(USER_MESSAGE_STORE) private readonly store: UserMessageStorePort,
@@ -90,7 +84,7 @@ export class MessageQueries {
     if (requested > MAX_MESSAGES_PER_FETCH) throw new DomainError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
 
-    const viewer = await this.viewer(actor);
+    const viewer = await this.access.user(actor);
     const { terms, includeHistory } = await this.narrows.resolve(viewer, await this.withResolved(viewer, params.narrow ?? []));
     const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
 
@@ -133,7 +127,7 @@ export class MessageQueries {
     const { numBefore, numAfter, includeAnchor } = params;
     let anchor = parseAnchor(params.anchor, false);
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
-    const viewer = await this.viewer(actor);
+    const viewer = await this.access.user(actor);
     const { terms, includeHistory } = await this.narrows.resolve(viewer, await this.withResolved(viewer, params.narrow));
     const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
     if (anchor === null) {
@@ -150,27 +144,9 @@ export class MessageQueries {
     return { viewer, matches: limited.rows, foundOldest: limited.foundOldest, foundNewest: limited.foundNewest };
   }
 
-  /**
-   * Messages a user may change flags on without having a row for them (do_update_message_flags
-   * calls access_message for each): "Invalid message(s)" unless every one exists in the
-   * organization and is accessible. Returns the documents.
-   */
-  async accessibleMessages(actor: Actor, messageIds: number[]): Promise<MessageDocument[]> {
-    if (messageIds.length === 0) return [];
-    const viewer = await this.viewer(actor);
-    const docs = await this.documents(messageIds);
-    if (docs.length !== new Set(messageIds).size) throw invalidMessage();
-    for (const doc of docs) {
-      if (doc.realm_id !== viewer.realm_id || !(await this.hasAccess(viewer, doc, false))) throw invalidMessage();
-    }
-    return docs;
-  }
-
   /** The documents of these messages (those that exist), where they are now (moves live in the message index). */
-  async documents(messageIds: number[]): Promise<MessageDocument[]> {
-    if (messageIds.length === 0) return [];
-    const [docs, locations] = await Promise.all([this.readStore.getMany<MessageDocument>(MESSAGES, messageIds.map(String)), this.store.locationsOf(messageIds)]);
-    return docs.map((d) => currentMessage(d.doc, locations.get(d.doc.id)));
+  documents(messageIds: number[]): Promise<MessageDocument[]> {
+    return this.access.documents(messageIds);
   }
 
   /** zerver/lib/narrow.py limit_query_to_range: at most two index range scans. */
@@ -208,12 +184,8 @@ export class MessageQueries {
 
   /** GET /messages/{message_id}: the message (access_message_and_usermessage) and its raw content. */
   async getMessage(actor: Actor, messageId: number, options: { applyMarkdown?: boolean; allowEmptyTopicName?: boolean }) {
-    const viewer = await this.viewer(actor);
-    const [doc] = await this.documents([messageId]);
-    if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
-    const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
-    if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
-    const [message] = await this.formatDocs(viewer.realm_id, [doc], new Map([[messageId, flags ?? null]]), { applyMarkdown: options.applyMarkdown, allowEmptyTopicName: options.allowEmptyTopicName });
+    const { user, doc, flags } = await this.access.access(actor, messageId);
+    const [message] = await this.formatDocs(user.realm_id, [doc], new Map([[messageId, flags ?? null]]), { applyMarkdown: options.applyMarkdown, allowEmptyTopicName: options.allowEmptyTopicName });
     return { message, raw_content: doc.content };
   }
 
@@ -237,7 +209,7 @@ export class MessageQueries {
    * search terms in both; search highlighting is not implemented here, so they come back plain.
    */
   async matchesNarrow(actor: Actor, messageIds: number[], narrow: NarrowParameter[]): Promise<Record<string, { match_content: string; match_subject: string }>> {
-    const viewer = await this.viewer(actor);
+    const viewer = await this.access.user(actor);
     const { terms } = await this.narrows.resolve(viewer, narrow);
     const matches = await this.byIds({ realmId: viewer.realm_id, userId: viewer.user_id, scope: 'user', terms }, messageIds);
     const result: Record<string, { match_content: string; match_subject: string }> = {};
@@ -245,19 +217,6 @@ export class MessageQueries {
       result[String(doc.id)] = { match_content: doc.rendered_content, match_subject: doc.type === 'stream' ? escapeHtml(doc.subject) : '' };
     }
     return result;
-  }
-
-  /**
-   * access_message: the message document when the user may read it, else "Invalid message(s)"
-   * (for read receipts and other endpoints that name one message).
-   */
-  async accessibleMessage(actor: Actor, messageId: number): Promise<MessageDocument> {
-    const viewer = await this.viewer(actor);
-    const [doc] = await this.documents([messageId]);
-    if (!doc || doc.realm_id !== viewer.realm_id) throw invalidMessage();
-    const flags = (await this.store.flagsFor(viewer.user_id, [messageId])).get(messageId);
-    if (!(await this.hasAccess(viewer, doc, flags !== undefined))) throw invalidMessage();
-    return doc;
   }
 
   /**
@@ -279,7 +238,7 @@ export class MessageQueries {
     let accessible = false;
     if (doc && doc.realm_id === viewer.realm_id) {
       const hasRow = (await this.store.flagsFor(viewer.user_id, [messageId])).has(messageId);
-      accessible = await this.hasAccess(viewer, doc, hasRow);
+      accessible = await this.access.mayRead(viewer, doc, hasRow);
     }
     if (!doc || !accessible) {
       if (narrowDefinesConversation(rest)) return rest;
@@ -291,23 +250,6 @@ export class MessageQueries {
         ? [{ operator: 'channel', operand: doc.stream_id!, negated: false }, { operator: 'topic', operand: doc.subject, negated: false }]
         : [{ operator: 'dm', operand: doc.dm_user_ids ?? [], negated: false }];
     return [...conversation, ...others];
-  }
-
-  /** zerver/lib/message.py has_message_access. */
-  private async hasAccess(viewer: UserDocument, doc: MessageDocument, hasRow: boolean): Promise<boolean> {
-    if (doc.type !== 'stream') return hasRow;
-    const channel = await this.channels.byId(viewer.realm_id, doc.stream_id!);
-    if (!channel) return false;
-    if (!channel.invite_only && viewer.role_name !== 'guest') return true;
-    const subscribed = await this.subscriptions.isSubscribed(viewer.user_id, channel.stream_id);
-    if (!channel.history_public_to_subscribers) return hasRow && subscribed;
-    return subscribed;
-  }
-
-  private async viewer(actor: Actor): Promise<UserDocument> {
-    const viewer = actor.userId === null ? null : await this.users.byId(actor.realmId, actor.userId);
-    if (!viewer) throw new NoSuchUserError();
-    return viewer;
   }
 
   private async format(viewer: UserDocument, matches: MessageMatch[], params: GetMessagesParams): Promise<ApiMessage[]> {
@@ -326,21 +268,19 @@ export class MessageQueries {
     // Where the messages are now: moves update the message index, not the documents.
     const locations = await this.store.locationsOf(docs.map((d) => d.id));
     const channelIds = [...new Set(docs.filter((d) => d.stream_id !== null).map((d) => locations.get(d.id)?.streamId ?? d.stream_id!))];
-    const [users, channels, realm, reactions, linkifiers, submessages] = await Promise.all([
+    const [users, channels, realm, linkifiers, extensionFields] = await Promise.all([
       this.readStore.getMany<UserDocument>(USERS, [...userIds].map(String)),
       this.channels.byIds(realmId, channelIds),
       this.realms.byId(realmId),
-      this.reactions.forMessages(docs.map((d) => d.id)),
       this.linkifiers.facts(realmId),
-      this.submessages.forMessages(docs.map((d) => d.id)),
+      this.extensions.messageFields(realmId, docs.map((d) => d.id)),
     ]);
     const context = {
       users: new Map(users.map((u) => [u.doc.user_id, u.doc])),
       channelNames: new Map(channels.map((c) => [c.stream_id, c.name])),
       realmStringId: realm?.string_id ?? '',
       locations,
-      reactions,
-      submessages,
+      extensionFields,
       applyMarkdown: params.applyMarkdown ?? true,
       allowEmptyTopicName: params.allowEmptyTopicName ?? false,
       topicLinks: topicLinksOf(linkifiers),
