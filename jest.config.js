@@ -23,7 +23,7 @@ const base = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMa
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/lint/**/*.spec.ts'] },
-    { ...base, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
+    { ...base, displayName: 'api', setupFilesAfterEnv: ['<rootDir>/test/support/api-timeout.js'], testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
     // The split layout (one worker + two API applications without projectors on one data
     // directory, docs/deployment.md): the suites of the everyday paths again in that layout.
     {
