@@ -18,19 +18,25 @@ const moduleNameMapper = Object.fromEntries(
     [`^@app/${lib}/(.*)$`, `<rootDir>/libs/${lib}/src/$1`],
   ]),
 );
-const base = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+const base = {
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  setupFilesAfterEnv: ['<rootDir>/test/support/jest-timeout.js'],
+};
 
 module.exports = {
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/test/lint/**/*.spec.ts'] },
-    { ...base, displayName: 'api', setupFilesAfterEnv: ['<rootDir>/test/support/api-timeout.js'], testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
+    { ...base, displayName: 'api', testMatch: ['<rootDir>/test/api/**/*.api-spec.ts'] },
     // The split layout (one worker + two API applications without projectors on one data
     // directory, docs/deployment.md): the suites of the everyday paths again in that layout.
     {
       ...base,
       displayName: 'split',
       setupFiles: ['<rootDir>/test/support/split-layout.setup.js'],
-      setupFilesAfterEnv: ['<rootDir>/test/support/split-layout.timeout.js'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/jest-timeout.js', '<rootDir>/test/support/split-layout.timeout.js'],
       testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state', 'concurrency'].map(
         (name) => `<rootDir>/test/api/${name}.api-spec.ts`,
       ).concat('<rootDir>/test/api/*.split-spec.ts'),
