@@ -107,7 +107,7 @@ export * from './messages/notification-bot';
 export * from './operations/event-log-backup';
 export * from './operations/read-model-copies';
 export * from './operations/routing-read-store';
-export * from './operations/event-upcasting';
+export * from './shared/event-upcasting';
 export * from './operations/upcasters';
 export * from './operations/stream-history';
 export * from './operations/history-visibility';
