@@ -84,6 +84,7 @@ export * from './shared/own-user-id';
 export * from './shared/cached-documents';
 export * from './settings/settings-changes';
 export * from './settings/settings-side-effects';
+export * from './drafts/drafts-cleanup.side-effects';
 export * from './settings/update-own-settings.command';
 export * from './settings/update-settings-for-users.command';
 export * from './settings/confirm-email-change.command';
