@@ -9,7 +9,7 @@ import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { type CommandMeta, DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UserQueries } from '../users/user.queries';
-import { NotificationBot } from '../messages/notification-bot';
+import { GroupMembershipNotices } from './group-membership-notices';
 import { UserGroupQueries } from './user-group.queries';
 import {
   CreateUserGroupCommand,
@@ -92,7 +92,7 @@ export class UpdateUserGroupMembersHandler implements ICommandHandler<UpdateUser
     private readonly writer: UserGroupsWriter,
     private readonly users: UserQueries,
     private readonly groups: UserGroupQueries,
-    private readonly notices: NotificationBot,
+    private readonly notices: GroupMembershipNotices,
     private readonly projections: ProjectionWaiter,
   ) {}
 
