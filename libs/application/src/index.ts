@@ -48,7 +48,7 @@ export * from './channels/system-group-ids';
 export * from './channels/update-channel.command';
 export * from './channels/deactivate-channel.command';
 export * from './channels/default-channels.command';
-export * from './subscriptions/join-default-channels.command';
+export * from './users/join-default-channels.command';
 export * from './subscriptions/subscription.documents';
 export * from './subscriptions/subscription.queries';
 export * from './subscriptions/subscription-views';
