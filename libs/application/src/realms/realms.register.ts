@@ -5,7 +5,7 @@ import { SystemGroupIds } from '../channels/system-group-ids';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from './realm.queries';
 import { APP_CONFIG } from '../ports/tokens';
-import { passwordPolicy } from '../users/passwords';
+import { passwordPolicy } from '../shared/password-policy';
 
 /**
  * The organization settings this server does not let administrators change (yet), at Zulip's
