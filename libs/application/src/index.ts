@@ -45,7 +45,7 @@ export * from './channels/channel.queries';
 export * from './channels/channel-views';
 export * from './channels/channel-topics';
 export * from './channels/channel-description.renderer';
-export * from './channels/system-group-ids';
+export * from './shared/system-group-ids';
 export * from './channels/update-channel.command';
 export * from './channels/deactivate-channel.command';
 export * from './channels/default-channels.command';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { ChannelDocument } from './channel.documents';
 import { formatStream, type ApiStream } from './channel-format';
-import { SystemGroupIds } from './system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 
 /** Channel documents as the API's stream objects, with the organization's group ids and live subscriber counts. */
 @Injectable()

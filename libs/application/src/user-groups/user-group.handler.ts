@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Actor, defaultRealmGroupSettings, NAMED_USER_GROUP_ID_BASE, silentMentionSyntax, type UserGroupEvent, userGroupsDecider, type UserGroupsCommand, userGroupsStream } from '@app/domain';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
