@@ -24,8 +24,8 @@ const seams = [
 const queries = [ChannelQueries, ChannelViews, ChannelLookups];
 
 /**
- * Channels: settings, deactivation, default channels (moving a channel into a folder is registered
- * with the channel-folders area). Channels are created by subscribing: the subscriptions area
+ * Channels: settings, deactivation, default channels (moving a channel into a folder, on the
+ * channels decider, lives in the channel-folders area: channel-folders/change-channel-folder.*). Channels are created by subscribing: the subscriptions area
  * allocates their ids.
  */
 export const channelsArea = defineArea({
