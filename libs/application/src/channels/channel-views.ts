@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import type { ChannelDocument } from './channel.documents';
 import { formatStream, type ApiStream } from './channel-format';
 import { SystemGroupIds } from '../shared/system-group-ids';
@@ -9,7 +9,7 @@ import { SystemGroupIds } from '../shared/system-group-ids';
 export class ChannelViews {
   constructor(
     private readonly groupIds: SystemGroupIds,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   async streams(realmId: number, channels: ChannelDocument[]): Promise<ApiStream[]> {
