@@ -20,6 +20,8 @@ export * from './channels/channels.events';
 export * from './channels/channels.errors';
 export * from './channels/channels.rules';
 export * from './channels/channels.access';
+export * from './shared/system-groups';
+export * from './shared/empty-topic';
 export * from './channels/channel-group-settings';
 export * from './channels/channels.decider';
 export * from './subscriptions/subscriptions.streams';

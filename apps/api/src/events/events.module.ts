@@ -16,6 +16,7 @@ import {
   type RandomPort,
   READ_STORE,
   type ReadStorePort,
+  UserQueries,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type { Logger } from 'pino';
@@ -40,9 +41,17 @@ import { RegisterCoordinator } from './register-coordinator';
     },
     {
       provide: ClientEventReactor,
-      inject: [EVENT_STORE, READ_STORE, ProjectionWaiter, ClientEventMappers, EventQueues, LOGGER],
-      useFactory: (events: EventStorePort, readStore: ReadStorePort, waiter: ProjectionWaiter, mappers: ClientEventMappers, queues: EventQueues, logger: Logger) =>
-        new ClientEventReactor(events, readStore, waiter, mappers, queues, logger.child({ component: 'client-events' })),
+      inject: [EVENT_STORE, READ_STORE, ProjectionWaiter, ClientEventMappers, EventQueues, LOGGER, UserQueries],
+      useFactory: (
+        events: EventStorePort,
+        readStore: ReadStorePort,
+        waiter: ProjectionWaiter,
+        mappers: ClientEventMappers,
+        queues: EventQueues,
+        logger: Logger,
+        users: UserQueries,
+      ) =>
+        new ClientEventReactor(events, readStore, waiter, mappers, queues, logger.child({ component: 'client-events' }), (realmId) => users.activeIds(realmId)),
     },
     {
       provide: CLIENT_EVENT_BUS,

@@ -3,7 +3,7 @@ import { CHANNEL_FOLDER_EVENT_TYPES, channelFoldersDecider } from '@app/domain';
 import { defineArea } from '../area-descriptor';
 import { ChannelFoldersClientEvents } from './channel-folders.client-events';
 import { ChannelFoldersRegisterSections } from './channel-folders.register';
-import { ChangeChannelFolderHandler } from '../channels/change-channel-folder.handler';
+import { ChangeChannelFolderHandler } from './change-channel-folder.handler';
 import { ChannelFolderQueries } from './channel-folder.queries';
 import { CreateChannelFolderHandler } from './create-channel-folder.handler';
 import { ReorderChannelFoldersHandler } from './reorder-channel-folders.handler';

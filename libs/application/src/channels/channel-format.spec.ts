@@ -1,7 +1,7 @@
 import { defaultChannelGroupSettings, SYSTEM_GROUP_NAMES } from '@app/domain';
 import type { ChannelDocument } from './channel.documents';
 import { compareChannelNames, formatStream, streamPostPolicy } from './channel-format';
-import { ConventionalSystemGroupIds, conventionalSystemGroupId } from './system-group-ids';
+import { ConventionalSystemGroupIds, conventionalSystemGroupId } from '../shared/system-group-ids';
 
 const channel: ChannelDocument = {
   stream_id: 3, realm_id: 2, name: 'design', name_key: 'design', description: 'd', rendered_description: '<p>d</p>', invite_only: false,

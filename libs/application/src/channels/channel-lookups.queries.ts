@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Actor, InsufficientPermissionError, NoSuchBotError, NoSuchUserError } from '@app/domain';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import { UserQueries } from '../users/user.queries';
 import { ChannelQueries } from './channel.queries';
 
@@ -12,7 +12,7 @@ import { ChannelQueries } from './channel.queries';
 export class ChannelLookups {
   constructor(
     private readonly channels: ChannelQueries,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
     private readonly users: UserQueries,
   ) {}
 

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import type { ChannelDocument } from './channel.documents';
 import { formatStream, type ApiStream } from './channel-format';
-import { SystemGroupIds } from './system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 
 /** Channel documents as the API's stream objects, with the organization's group ids and live subscriber counts. */
 @Injectable()
 export class ChannelViews {
   constructor(
     private readonly groupIds: SystemGroupIds,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   async streams(realmId: number, channels: ChannelDocument[]): Promise<ApiStream[]> {

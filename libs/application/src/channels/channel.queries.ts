@@ -10,7 +10,7 @@ import {
 } from '@app/domain';
 import type { Filter, ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import { CHANNELS, type ChannelDocument } from './channel.documents';
 import { accessFactsOf, compareChannelNames } from './channel-format';
 
@@ -46,7 +46,7 @@ export type StreamsQuery = {
 export class ChannelQueries {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   async byId(realmId: number, channelId: number): Promise<ChannelDocument | null> {

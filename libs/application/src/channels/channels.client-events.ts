@@ -14,7 +14,7 @@ import {
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import { UserQueries } from '../users/user.queries';
 import { ChannelQueries } from './channel.queries';
 import { accessFactsOf } from './channel-format';
@@ -27,7 +27,7 @@ export class ChannelsClientEvents implements AreaClientEvents {
     private readonly users: UserQueries,
     private readonly channels: ChannelQueries,
     private readonly channelViews: ChannelViews,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   clientEvents(): ClientEventMapperList {

@@ -1,14 +1,14 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { channelsHandler } from './channels.decider-handler';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import { DeactivateChannelCommand } from './deactivate-channel.command';
 
 @CommandHandler(DeactivateChannelCommand)
 export class DeactivateChannelHandler implements ICommandHandler<DeactivateChannelCommand> {
   constructor(
     private readonly commands: DeciderCommands,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   async execute({ context: { actor }, channelId }: DeactivateChannelCommand): Promise<void> {

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandContext } from '../shared/command-context';
 import { DeciderCommands } from '../shared/decider-command-handler';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import { channelsHandler } from './channels.decider-handler';
 import { AddDefaultChannelCommand, RemoveDefaultChannelCommand } from './default-channels.command';
 
@@ -12,7 +12,7 @@ import { AddDefaultChannelCommand, RemoveDefaultChannelCommand } from './default
  */
 async function change(
   commands: DeciderCommands,
-  subscriptions: SubscriptionQueries,
+  subscriptions: ChannelSubscribers,
   { actor }: CommandContext,
   type: 'AddDefaultChannel' | 'RemoveDefaultChannel',
   channelId: number,
@@ -25,7 +25,7 @@ async function change(
 export class AddDefaultChannelHandler implements ICommandHandler<AddDefaultChannelCommand> {
   constructor(
     private readonly commands: DeciderCommands,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   execute({ context, channelId }: AddDefaultChannelCommand) {
@@ -37,7 +37,7 @@ export class AddDefaultChannelHandler implements ICommandHandler<AddDefaultChann
 export class RemoveDefaultChannelHandler implements ICommandHandler<RemoveDefaultChannelCommand> {
   constructor(
     private readonly commands: DeciderCommands,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
   ) {}
 
   execute({ context, channelId }: RemoveDefaultChannelCommand) {

@@ -6,7 +6,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { channelsHandler } from './channels.decider-handler';
 import { RealmQueries } from '../realms/realm.queries';
-import { SubscriptionQueries } from '../subscriptions/subscription.queries';
+import { ChannelSubscribers } from './channel-subscribers';
 import { ChannelDescriptionRenderer } from './channel-description.renderer';
 import { UpdateChannelCommand } from './update-channel.command';
 
@@ -14,7 +14,7 @@ import { UpdateChannelCommand } from './update-channel.command';
 export class UpdateChannelHandler implements ICommandHandler<UpdateChannelCommand> {
   constructor(
     private readonly commands: DeciderCommands,
-    private readonly subscriptions: SubscriptionQueries,
+    private readonly subscriptions: ChannelSubscribers,
     private readonly renderer: ChannelDescriptionRenderer,
     private readonly realms: RealmQueries,
     @Inject(USER_MESSAGE_STORE) private readonly userMessages: UserMessageStorePort,

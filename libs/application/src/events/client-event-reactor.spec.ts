@@ -31,7 +31,7 @@ describe('ClientEventReactor', () => {
       .register('Broken', () => {
         throw new Error('bad mapper');
       });
-    const reactor = new ClientEventReactor(events, readStore, waiter, mappers, queues, { error: (_o, msg) => errors.push(msg) });
+    const reactor = new ClientEventReactor(events, readStore, waiter, mappers, queues, { error: (_o, msg) => errors.push(msg) }, async () => []);
     await reactor.start();
     expect(reactor.position).toBe(10n);
     const queue = queues.create({ userId: 1, realmId: 1, eventTypes: null });
@@ -53,7 +53,7 @@ describe('ClientEventReactor', () => {
       mapped.push(e.data.n);
       return [{ userIds: [e.data.userId], event: { type: 'note', n: e.data.n } }];
     });
-    const reactor = new ClientEventReactor(events, readStore, waiter, mappers, queues, { error: (_o, msg) => errors.push(msg) });
+    const reactor = new ClientEventReactor(events, readStore, waiter, mappers, queues, { error: (_o, msg) => errors.push(msg) }, async () => []);
     await reactor.start();
     await handler!([recorded(11n, 'Noted', { userId: 1, n: 1 }), recorded(12n, 'Noted', { userId: 1, n: 2 })]);
     expect(mapped).toEqual([]);

@@ -1,7 +1,6 @@
 import type { AllSubscription, EventStorePort, GlobalPosition, RecordedEvent } from '../ports/event-store.port';
 import type { ReadStorePort } from '../ports/read-store.port';
 import type { ProjectionWaiter } from '../shared/projection-waiter';
-import { USERS, type UserDocument } from '../users/user.documents';
 import type { ClientEventMapperContext, ClientEventMappers } from './client-event-registry';
 import type { EventQueues } from './event-queues';
 
@@ -28,12 +27,13 @@ export class ClientEventReactor {
     private readonly mappers: ClientEventMappers,
     private readonly queues: EventQueues,
     private readonly logger: ReactorLogger,
+    /** The organization's active users (UserQueries.activeIds): the users area sits above events/. */
+    activeUserIds: (realmId: number) => Promise<number[]>,
   ) {
     this.context = {
       readStore,
       events,
-      activeUserIds: async (realmId) =>
-        (await readStore.find<UserDocument>(USERS, { where: { realm_id: realmId, is_active: true } })).map((u) => u.user_id),
+      activeUserIds,
       hasQueues: (userId) => queues.hasQueues(userId),
       usersWithQueues: () => queues.usersWithQueues(),
     };

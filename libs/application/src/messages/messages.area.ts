@@ -7,6 +7,7 @@ import { messageDecider, messageFlagsDecider, userTopicsDecider } from '@app/dom
 import { defineArea } from '../area-descriptor';
 import { ChannelDescriptionRenderer } from '../channels/channel-description.renderer';
 import { ChannelTopics } from '../channels/channel-topics';
+import { GroupMembershipNotices } from '../user-groups/group-membership-notices';
 import { MarkdownChannelDescriptionRenderer, MessageChannelTopics } from './message-channel-topics';
 import { MessagesClientEvents } from './messages.client-events';
 import { MessagesRegisterSections } from './messages.register';
@@ -62,11 +63,13 @@ const channelSeams: Provider[] = [
   { provide: ChannelDescriptionRenderer, useClass: MarkdownChannelDescriptionRenderer },
   { provide: ChannelTopics, useClass: MessageChannelTopics },
 ];
+/** The user groups area's seam: its membership notices come from the one Notification Bot. */
+const userGroupSeams: Provider[] = [{ provide: GroupMembershipNotices, useExisting: NotificationBot }];
 
 /** Messages: sending, editing, moving, deleting, flags, topics and their visibility policies, reports. */
 export const messagesArea = defineArea({
   name: 'messages',
-  providers: [...handlers, ...queries, ...channelSeams],
+  providers: [...handlers, ...queries, ...channelSeams, ...userGroupSeams],
   exports: [...queries, ChannelDescriptionRenderer, ChannelTopics],
   clientEvents: MessagesClientEvents,
   registerSections: MessagesRegisterSections,

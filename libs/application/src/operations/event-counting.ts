@@ -1,5 +1,5 @@
 import type { EventStorePort, GlobalPosition } from '../ports/event-store.port';
-import { rawEventStore } from './event-upcasting';
+import { rawEventStore } from '../shared/event-upcasting';
 
 /** Beyond this many events, countEventsBetween estimates instead of reading on. */
 export const COUNT_READ_LIMIT = 50_000;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
-import { rawEventStore } from './event-upcasting';
+import { rawEventStore } from '../shared/event-upcasting';
 import { ID_SEQUENCES } from '../areas';
 
 /**

@@ -1,5 +1,5 @@
-import type { Upcaster } from './event-upcasting';
-import { UpcasterRegistry } from './event-upcasting';
+import type { Upcaster } from '../shared/event-upcasting';
+import { UpcasterRegistry } from '../shared/event-upcasting';
 
 /**
  * UserStatusChanged v1 → v2. Version 1 carried the status emoji as one nested object

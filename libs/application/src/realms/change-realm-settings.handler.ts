@@ -1,9 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ChannelQueries } from '../channels/channel.queries';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import { DeciderCommands } from '../shared/decider-command-handler';
 import { realmHandler } from './realm.decider-handler';
 import { ChangeRealmSettingsCommand, type ChangeRealmSettingsResult } from './change-realm-settings.command';
+import { RealmChannels } from './realm-channels';
 import { RealmQueries } from './realm.queries';
 
 @CommandHandler(ChangeRealmSettingsCommand)
@@ -12,7 +12,7 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
     private readonly commands: DeciderCommands,
     private readonly realms: RealmQueries,
     private readonly groupIds: SystemGroupIds,
-    private readonly channels: ChannelQueries,
+    private readonly channels: RealmChannels,
   ) {}
 
   async execute({ context: { actor }, settings }: ChangeRealmSettingsCommand): Promise<ChangeRealmSettingsResult> {

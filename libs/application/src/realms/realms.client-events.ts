@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RealmDeactivated, RealmGroupSettingChanged, RealmPropertyChanged } from '@app/domain';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toRealm } from '../events/deliveries';

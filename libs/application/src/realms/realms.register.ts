@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import { type Actor, botEmailDomain, REPORT_MESSAGE_TYPES } from '@app/domain';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { RealmQueries, realmGroupSettingsOf, realmMessagingSettingsOf } from './realm.queries';
 import { APP_CONFIG } from '../ports/tokens';
-import { passwordPolicy } from '../users/passwords';
+import { passwordPolicy } from '../shared/password-policy';
 
 /**
  * The organization settings this server does not let administrators change (yet), at Zulip's

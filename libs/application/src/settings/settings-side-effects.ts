@@ -1,32 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { Actor, UserSettingsEvent } from '@app/domain';
-import { DeleteAllDraftsCommand } from '../drafts/delete-draft.command';
-
-/** Whether the events turn draft synchronization off. */
-export const turnsDraftSyncOff = (events: UserSettingsEvent[]): boolean =>
-  events.some((e) => e.type === 'UserSettingChanged' && e.data.property === 'enable_drafts_synchronization' && e.data.newValue === false);
 
 /**
  * What other areas do once a change of settings is recorded (do_change_user_setting's
- * follow-ups). A seam: ApplicationModule binds the implementation.
+ * follow-ups). A seam: the drafts descriptor binds it (drafts/drafts-cleanup.side-effects.ts).
  */
 export abstract class SettingsSideEffects {
   abstract afterChange(actor: Actor, userId: number, events: UserSettingsEvent[]): Promise<void>;
-}
-
-/**
- * Turning `enable_drafts_synchronization` off deletes the user's drafts on the server
- * (do_change_user_setting: `Draft.objects.filter(user_profile=…).delete()`), through the drafts
- * area's own command on `drafts-<userId>`.
- */
-@Injectable()
-export class DraftsCleanupSideEffects extends SettingsSideEffects {
-  constructor(private readonly commands: CommandBus) {
-    super();
-  }
-
-  async afterChange(actor: Actor, userId: number, events: UserSettingsEvent[]): Promise<void> {
-    if (turnsDraftSyncOff(events)) await this.commands.execute(new DeleteAllDraftsCommand({ actor }, userId));
-  }
 }

@@ -7,7 +7,6 @@ import { ChangeUserEmailHandler } from '../users/change-user-email.handler';
 import { ChangeUserPasswordHandler } from '../users/change-user-password.handler';
 import { ConfirmEmailChangeHandler } from './confirm-email-change.handler';
 import { EmailChangeChecks } from './email-change.checks';
-import { DraftsCleanupSideEffects, SettingsSideEffects } from './settings-side-effects';
 import { SettingsWriter } from './settings-writer';
 import { UpdateOwnSettingsHandler } from './update-own-settings.handler';
 import { UpdateSettingsForUsersHandler } from './update-settings-for-users.handler';
@@ -21,7 +20,6 @@ const handlers: Provider[] = [
   ChangeUserPasswordHandler,
   SettingsWriter,
   EmailChangeChecks,
-  { provide: SettingsSideEffects, useClass: DraftsCleanupSideEffects },
 ];
 const queries: Provider[] = [UserSettingsQueries];
 

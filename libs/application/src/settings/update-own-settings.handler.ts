@@ -23,7 +23,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { AuthenticationService } from '../users/authentication.service';
 import { ChangeUserFullNameCommand } from '../users/change-user-full-name.command';
 import { ChangeUserPasswordCommand } from '../users/change-user-password.command';
-import { passwordPolicy } from '../users/passwords';
+import { passwordPolicy } from '../shared/password-policy';
 import { UserQueries } from '../users/user.queries';
 import type { UserDocument } from '../users/user.documents';
 import { EmailChangeChecks } from './email-change.checks';

@@ -12,7 +12,7 @@ import {
 } from '@app/domain';
 import type { GlobalPosition } from '../ports/event-store.port';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import { UserQueries } from '../users/user.queries';
 import { settingEntries } from './settings-changes';
 import { SettingsWriter } from './settings-writer';

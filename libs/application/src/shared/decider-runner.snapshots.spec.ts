@@ -7,7 +7,7 @@ import { makeTempDir } from '@app/testing';
 import type { EventStorePort, ReadStreamResult } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
 import type { DeciderSnapshot, SnapshotStorePort } from '../ports/snapshot-store.port';
-import { UpcasterRegistry, UpcastingEventStore } from '../operations/event-upcasting';
+import { UpcasterRegistry, UpcastingEventStore } from './event-upcasting';
 import { DeciderRunner } from './decider-runner';
 
 class SequentialRandom implements RandomPort {

@@ -14,7 +14,7 @@ import type { SnapshotStorePort } from '../ports/snapshot-store.port';
 import type { AppConfig } from '@app/config';
 import { APP_CONFIG, EVENT_STORE, LOGGER, RANDOM, SNAPSHOT_STORE } from '../ports/tokens';
 import { METRICS, type MetricsPort, NO_METRICS } from '../ports/metrics.port';
-import { UpcastingEventStore } from '../operations/event-upcasting';
+import { UpcastingEventStore } from './event-upcasting';
 import { deterministicEventId } from './event-ids';
 import { ServerBusyError } from './application.errors';
 import { KeyedLock } from './keyed-lock';

@@ -8,7 +8,7 @@ import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { accessFactsOf } from '../channels/channel-format';
 import { ChannelQueries } from '../channels/channel.queries';
-import { JoinDefaultChannelsCommand } from './join-default-channels.command';
+import { JoinDefaultChannelsCommand } from '../users/join-default-channels.command';
 import { SubscriptionQueries } from './subscription.queries';
 
 /**

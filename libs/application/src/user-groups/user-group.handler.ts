@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { type Actor, defaultRealmGroupSettings, NAMED_USER_GROUP_ID_BASE, silentMentionSyntax, type UserGroupEvent, userGroupsDecider, type UserGroupsCommand, userGroupsStream } from '@app/domain';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import type { ClockPort } from '../ports/clock.port';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import { CLOCK, ID_ALLOCATOR } from '../ports/tokens';
@@ -9,7 +9,7 @@ import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { type CommandMeta, DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { UserQueries } from '../users/user.queries';
-import { NotificationBot } from '../messages/notification-bot';
+import { GroupMembershipNotices } from './group-membership-notices';
 import { UserGroupQueries } from './user-group.queries';
 import {
   CreateUserGroupCommand,
@@ -92,7 +92,7 @@ export class UpdateUserGroupMembersHandler implements ICommandHandler<UpdateUser
     private readonly writer: UserGroupsWriter,
     private readonly users: UserQueries,
     private readonly groups: UserGroupQueries,
-    private readonly notices: NotificationBot,
+    private readonly notices: GroupMembershipNotices,
     private readonly projections: ProjectionWaiter,
   ) {}
 

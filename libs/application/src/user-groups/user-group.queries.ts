@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type GraphUser, type SystemGroupName, USER_GROUP_SETTING_NAMES, UserGroupDeactivatedError, UserGroupGraph } from '@app/domain';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
-import { systemUserGroups } from '../realms/system-user-groups';
+import { systemUserGroups } from './system-user-groups';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
 import { type ApiUserGroup, USER_GROUPS, type UserGroupDocument } from './user-group.documents';

@@ -22,7 +22,7 @@ import type { AreaClientEvents } from '../events/area-contributions';
 import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { realmWide, toRealm } from '../events/deliveries';
 import type { ClientEvent } from '../events/event-queue';
-import { SystemGroupIds } from '../channels/system-group-ids';
+import { SystemGroupIds } from '../shared/system-group-ids';
 import { apiUserGroup } from './user-group.queries';
 import { USER_GROUPS, type UserGroupDocument } from './user-group.documents';
 

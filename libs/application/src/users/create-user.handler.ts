@@ -8,7 +8,7 @@ import { APP_CONFIG, CLOCK, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
 import type { AppConfig } from '@app/config';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
-import { JoinDefaultChannelsCommand } from '../subscriptions/join-default-channels.command';
+import { JoinDefaultChannelsCommand } from './join-default-channels.command';
 import { CreateUserCommand } from './create-user.command';
 import { API_KEY_LENGTH, hashPassword } from './passwords';
 

@@ -1,7 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import type { AppConfig } from '@app/config';
-import { DEVELOPMENT_PASSWORD_MIN_LENGTH, PASSWORD_MIN_LENGTH } from '@app/domain';
 
 /**
  * bcrypt cost 12 (~250 ms here) by default: slow enough to resist offline guessing, fast enough for
@@ -33,7 +31,3 @@ export function apiKeysMatch(presented: string, stored: string): boolean {
   }
   return timingSafeEqual(a, b);
 }
-
-/** settings.PASSWORD_MIN_LENGTH / PASSWORD_MIN_GUESSES of this server: none required in development (zproject/dev_settings.py). */
-export const passwordPolicy = (config: Pick<AppConfig, 'env'>): { minLength: number; minGuesses: number } =>
-  config.env === 'development' ? { minLength: DEVELOPMENT_PASSWORD_MIN_LENGTH, minGuesses: 0 } : { minLength: PASSWORD_MIN_LENGTH, minGuesses: 10000 };

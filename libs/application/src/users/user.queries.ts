@@ -100,6 +100,11 @@ export class UserQueries {
     return humans.map((u) => u.full_name);
   }
 
+  /** The ids of the organization's active users (bots too): who hears about realm-wide changes. */
+  async activeIds(realmId: number): Promise<number[]> {
+    return (await this.readStore.find<UserDocument>(USERS, { where: { realm_id: realmId, is_active: true } })).map((u) => u.user_id);
+  }
+
   countActive(realmId: number, options: { humansOnly?: boolean } = {}): Promise<number> {
     const where: Filter = { realm_id: realmId, is_active: true };
     if (options.humansOnly) where.is_bot = false;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { CustomProfileFieldQueries } from '../custom-profile-fields/custom-profile-field.queries';
 import type { AreaRegisterSections, RegisterSection } from '../events/area-contributions';
 import { formatUser, type ProfileDataValue, formatBotDict } from './user-format';
+import { UserProfileData } from './user-profile-data';
 import { UserQueries } from './user.queries';
 import { type Actor, canCreatePrivateChannels, canCreatePublicChannels, canSubscribeOthersToAccessibleChannels, isAdministrator } from '@app/domain';
 import { isSystemBot, type UserDocument } from './user.documents';
@@ -19,7 +19,7 @@ import { isSystemBot, type UserDocument } from './user.documents';
 export class UsersRegisterSections implements AreaRegisterSections {
   constructor(
     private readonly users: UserQueries,
-    private readonly profileFields: CustomProfileFieldQueries,
+    private readonly profileFields: UserProfileData,
   ) {}
 
   registerSections(): RegisterSection[] {

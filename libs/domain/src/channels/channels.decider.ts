@@ -1,12 +1,12 @@
 import type { Decider } from '../shared/decider';
 import type { Role } from '../shared/actor';
-import type { SystemGroupName } from './channel-group-settings';
-import { isSystemGroupMember } from './channel-group-settings';
+import type { SystemGroupName } from '../shared/system-groups';
+import { isSystemGroupMember } from '../shared/system-groups';
 import { InsufficientPermissionError } from '../users/users.errors';
 import { checkCanAdministerChannel, hasContentAccess, hasMetadataAccess, type ChannelAccessFacts, type Viewer } from './channels.access';
 import { MustBeAdministratorError } from '../shared/domain-error';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
-import { EMPTY_TOPIC_FALLBACK_NAME } from '../messages/topic.rules';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
 import {
   CannotManageDefaultChannelError,
   CannotSetTopicsPolicyError,

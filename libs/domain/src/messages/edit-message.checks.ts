@@ -1,4 +1,4 @@
-import type { GroupSetting } from '../channels/channel-group-settings';
+import type { GroupSetting } from '../shared/system-groups';
 import { effectiveTopicsPolicy } from '../channels/channels.events';
 import { pythonStrip, unprintablePosition } from '../shared/printable-text';
 import { unixSeconds } from '../shared/unix-seconds';
@@ -30,7 +30,8 @@ import {
 } from './messages.errors';
 import type { PropagateMode } from './messages.events';
 import { pyRstrip } from './text.rules';
-import { EMPTY_TOPIC_FALLBACK_NAME, RESOLVED_TOPIC_PREFIX, truncateTopic } from './topic.rules';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
+import { RESOLVED_TOPIC_PREFIX, truncateTopic } from './topic.rules';
 import { renderMessage, type RenderedMessage } from './rendering/render-message';
 import type { EditChannelFacts, EditMessageFacts } from './edit-message.facts';
 import type { UserFacts } from './send-message.facts';

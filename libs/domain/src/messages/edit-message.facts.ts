@@ -1,4 +1,5 @@
-import type { ChannelGroupSettings, SystemGroupName } from '../channels/channel-group-settings';
+import type { ChannelGroupSettings } from '../channels/channel-group-settings';
+import type { SystemGroupName } from '../shared/system-groups';
 import type { ChannelTopicsPolicy } from '../channels/channels.events';
 import type { RealmGroupSettings, RealmMessagingSettings } from '../realms/realm-messaging-settings';
 import type { VisibilityPolicy } from './messages.events';

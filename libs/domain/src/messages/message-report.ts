@@ -3,7 +3,7 @@ import { MAX_MESSAGE_LENGTH, MESSAGE_TRUNCATION_SUFFIX } from './content.rules';
 import { silentMentionSyntax as silentMention } from './mention-syntax';
 import { channelMessageNarrow } from './rendering/url-encoding';
 import { truncateContent } from './text.rules';
-import { EMPTY_TOPIC_FALLBACK_NAME } from './topic.rules';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
 
 /**
  * Message reports (POST /messages/{message_id}/report, Zulip's zerver/views/message_report.py and

@@ -1,11 +1,10 @@
 import { invalidTopicCharacter } from './messages.errors';
 import { pythonStrip, unprintablePosition } from '../shared/printable-text';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
 import { truncateContent } from './text.rules';
 
 /** Zulip's MAX_TOPIC_NAME_LENGTH (`max_topic_length` in POST /register). */
 export const MAX_TOPIC_NAME_LENGTH = 60;
-/** Message.EMPTY_TOPIC_FALLBACK_NAME, which POST /register reports as `realm_empty_topic_display_name`. */
-export const EMPTY_TOPIC_FALLBACK_NAME = 'general chat';
 /** The topic name older clients send for "no topic" (maybe_rename_no_topic_to_empty_topic). */
 export const LEGACY_NO_TOPIC = '(no topic)';
 /** zerver/lib/topic.py RESOLVED_TOPIC_PREFIX. */

@@ -1,7 +1,8 @@
 import { DomainError } from '../shared/domain-error';
 import type { Decider } from '../shared/decider';
 import { type UserTopicVisibilityPolicyChanged, VISIBILITY_POLICY, type VisibilityPolicy } from './messages.events';
-import { EMPTY_TOPIC_FALLBACK_NAME, MAX_TOPIC_NAME_LENGTH } from './topic.rules';
+import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
+import { MAX_TOPIC_NAME_LENGTH } from './topic.rules';
 
 /**
  * Visibility policies a user sets themselves (POST /user_topics) are appended to

@@ -1,4 +1,4 @@
-import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '../channels/channel-group-settings';
+import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '../shared/system-groups';
 import { DomainError } from '../shared/domain-error';
 
 /**

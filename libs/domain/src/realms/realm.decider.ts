@@ -3,7 +3,7 @@ import { InvalidRealmNameError, RealmSettingTooLongError } from './realm.errors'
 import { InvalidChannelIdError } from '../channels/channels.errors';
 import { MAX_REALM_NAME_LENGTH } from './realm-registry.decider';
 import type { RealmDeactivationReason, RealmPropertyValue, RealmSettingsEvent } from './realm.events';
-import type { SystemGroupName } from '../channels/channel-group-settings';
+import type { SystemGroupName } from '../shared/system-groups';
 import {
   checkGroupAllowedForSetting,
   DEFAULT_REALM_MESSAGING_SETTINGS,

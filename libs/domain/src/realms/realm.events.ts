@@ -2,7 +2,7 @@ export type RealmCreated = {
   type: 'RealmCreated';
   data: { realmId: number; stringId: string; name: string; description: string; at: string };
 };
-import type { SystemGroupName } from '../channels/channel-group-settings';
+import type { SystemGroupName } from '../shared/system-groups';
 import type { RealmGroupSettingName, RealmMessagingProperty } from './realm-messaging-settings';
 
 /** The settings this server keeps on `realm-<realmId>` (Zulip's Realm.property_types, so far). */

@@ -1,5 +1,5 @@
 import type { Role } from '../shared/actor';
-import { isSystemGroupMember, type SystemGroupName } from '../channels/channel-group-settings';
+import { isSystemGroupMember, type SystemGroupName } from '../shared/system-groups';
 
 export type TargetAccount = { userId: number; role: Role; isActive: boolean; isBot: boolean };
 

@@ -1,4 +1,4 @@
-import type { SystemGroupName } from '../channels/channel-group-settings';
+import type { SystemGroupName } from '../shared/system-groups';
 import { InvalidUserGroupError, PreviousSettingValueMismatchedError } from '../realms/realm-messaging-settings';
 import type { Actor, Role } from '../shared/actor';
 import type { Decider } from '../shared/decider';

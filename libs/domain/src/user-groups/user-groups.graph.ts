@@ -1,4 +1,4 @@
-import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '../channels/channel-group-settings';
+import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '../shared/system-groups';
 import type { Role } from '../shared/actor';
 import type { UserGroupSettingValue } from './user-groups.settings';
 

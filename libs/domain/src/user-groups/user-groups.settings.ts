@@ -1,4 +1,4 @@
-import type { SystemGroupName } from '../channels/channel-group-settings';
+import type { SystemGroupName } from '../shared/system-groups';
 
 /**
  * A user group's permission settings (NamedUserGroup.GROUP_PERMISSION_SETTINGS, Zulip 10+), in

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStorePort, EventToAppend, RecordedEvent } from '../ports/event-store.port';
 import { UpcasterRegistry, UpcastingEventStore } from './event-upcasting';
-import { ALL_UPCASTERS, upcasterRegistry } from './upcasters';
+import { ALL_UPCASTERS, upcasterRegistry } from '../operations/upcasters';
 
 const FIXTURES = join(__dirname, '../../../../test/fixtures/events');
 

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ChannelFolderQueries } from '../channel-folders/channel-folder.queries';
+import { ChannelFolderQueries } from './channel-folder.queries';
 import { DeciderCommands } from '../shared/decider-command-handler';
-import { channelsHandler } from './channels.decider-handler';
+import { channelsHandler } from '../channels/channels.decider-handler';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import { ChangeChannelFolderCommand } from './change-channel-folder.command';
 
