@@ -169,22 +169,22 @@ export class MessagesClientEvents implements AreaClientEvents {
   /**
    * Who of `userIds` (limited to users with a queue here) has a row for the message, with their
    * flags for it (do_update_message's per-user `flags`); for a move, also those with a row for
-   * one of the other moved messages only. The row holders of the message are found in one call
-   * (MessageAccess.rowHolders); only a move of several messages asks the others one by one.
+   * one of the other moved messages only. The holders and their flags are read in one call
+   * (flagsForUsers), and for a move of several messages the others' rows in a second.
    */
   private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext, messageIds: number[] = [messageId]): Promise<Map<number, number>> {
     const candidates = [...new Set(userIds)].filter((id) => c.hasQueues(id));
-    const holders = new Set(await this.access.rowHolders(messageId, candidates));
+    if (candidates.length === 0) return new Map();
+    const flags = await this.userMessages.flagsForUsers(candidates, [messageId]);
+    const others = messageIds.length === 1 ? [] : candidates.filter((id) => !flags.has(id));
+    const otherRows = others.length === 0 ? new Map<number, Map<number, number>>() : await this.userMessages.flagsForUsers(others, messageIds);
     const out = new Map<number, number>();
     for (const userId of candidates) {
-      if (holders.has(userId)) {
-        out.set(userId, (await this.userMessages.flagsFor(userId, [messageId])).get(messageId) ?? MESSAGE_FLAG_BITS.read);
-        continue;
-      }
-      if (messageIds.length === 1) continue;
+      const own = flags.get(userId)?.get(messageId);
+      if (own !== undefined) out.set(userId, own);
       // A user with rows for other moved messages only (a notice sent into the topic later) gets the event
       // too, with the flags Zulip gives those without a row for the target (subscriber_info: read).
-      if ((await this.userMessages.flagsFor(userId, messageIds)).size > 0) out.set(userId, MESSAGE_FLAG_BITS.read);
+      else if ((otherRows.get(userId)?.size ?? 0) > 0) out.set(userId, MESSAGE_FLAG_BITS.read);
     }
     return out;
   }
