@@ -152,14 +152,21 @@ export class MessageAccess {
   /**
    * event_recipient_ids_for_action_on_messages (actionAudience) among the users with a queue here,
    * each with their row flags for the message (undefined: no row). Rows are looked up in one call
-   * (usersWithFlags); `flags: true` also reads the flags of each row holder.
+   * (usersWithFlags, or with `flags: true` flagsForUsers, which also gives each holder's flags).
    */
   async audience(doc: MessageDocument, queues: QueueHolders, options: { flags?: boolean } = {}): Promise<Map<number, number | undefined>> {
     const here = (ids: Iterable<number>) => [...new Set(ids)].filter((id) => queues.hasQueues(id));
     let userIds: number[];
     let holderIds: number[];
+    // The row holders among the candidates; with `flags`, their flags too (one read either way).
+    let flagsOf = new Map<number, Map<number, number>>();
+    const rowsOf = async (candidates: number[]): Promise<number[]> => {
+      if (!options.flags) return this.rowHolders(doc.id, candidates);
+      flagsOf = candidates.length === 0 ? new Map() : await this.userMessages.flagsForUsers(candidates, [doc.id]);
+      return [...flagsOf.keys()].sort((a, b) => a - b);
+    };
     if (doc.type !== 'stream') {
-      holderIds = await this.rowHolders(doc.id, here(doc.dm_user_ids ?? []));
+      holderIds = await rowsOf(here(doc.dm_user_ids ?? []));
       userIds = actionAudience({ type: 'private', rowHolderIds: holderIds });
     } else {
       const channel = await this.channels.byId(doc.realm_id, doc.stream_id!);
@@ -172,17 +179,13 @@ export class MessageAccess {
         ...(!channel.history_public_to_subscribers || options.flags ? subscriberIds : []),
         ...(!channel.invite_only ? here(queues.usersWithQueues()).filter((id) => !subscribed.has(id)) : []),
       ];
-      holderIds = await this.rowHolders(doc.id, candidates);
+      holderIds = await rowsOf(candidates);
       const others = holderIds.filter((id) => !subscribed.has(id));
       const users = await Promise.all(others.map((id) => this.users.byId(doc.realm_id, id)));
       const readers = new Set(others.filter((_, i) => users[i] !== null && users[i]!.is_active && users[i]!.role_name !== 'guest'));
       userIds = actionAudience({ type: 'stream', channel: channelAccessFacts(channel), subscriberIds, rowHolderIds: holderIds, readsPublicChannels: (id) => readers.has(id) });
     }
-    const holders = new Set(holderIds);
-    const flags = options.flags
-      ? await Promise.all(userIds.map(async (id) => (holders.has(id) ? (await this.userMessages.flagsFor(id, [doc.id])).get(doc.id) : undefined)))
-      : [];
-    return new Map(userIds.map((id, i) => [id, flags[i]]));
+    return new Map(userIds.map((id) => [id, flagsOf.get(id)?.get(doc.id)]));
   }
 
   /** Which of `userIds` hold a row for the message: one call (usersWithFlags), ascending. */

@@ -5,6 +5,7 @@ import {
   MESSAGE_FLAG_BITS,
   type MessageContentEdited,
   type MessageDeleted,
+  type MessageEditEvent,
   type MessageFlagsChanged,
   type MessageSent,
   messageStream,
@@ -16,7 +17,7 @@ import {
 import { ChannelQueries } from '../channels/channel.queries';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { USER_MESSAGE_STORE } from '../ports/tokens';
@@ -45,15 +46,15 @@ export class MessagesClientEvents implements AreaClientEvents {
     private readonly userTopics: UserTopicQueries,
   ) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       // Both read the message store: skipped when no recipient has a queue here.
-      MessageSent: (e: Recorded<MessageSent>, c) => (e.data.recipientIds.some((id) => c.hasQueues(id)) ? this.messageSent(e) : []),
-      MessageFlagsChanged: (e: Recorded<MessageFlagsChanged>, c) => (c.hasQueues(e.data.userId) ? this.flagsChanged(e) : []),
-      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>, c) => this.userTopicChanged(e, c),
-      MessageContentEdited: (e: Recorded<MessageContentEdited>, c) => this.contentEdited(e, c),
-      MessagesMoved: (e: Recorded<MessagesMoved>, c) => this.moved(e, c),
-      MessageDeleted: (e: Recorded<MessageDeleted>, c) => this.deleted(e, c),
+      MessageSent: (e: Recorded<MessageSent>, c: ClientEventMapperContext) => (e.data.recipientIds.some((id) => c.hasQueues(id)) ? this.messageSent(e) : []),
+      MessageFlagsChanged: (e: Recorded<MessageFlagsChanged>, c: ClientEventMapperContext) => (c.hasQueues(e.data.userId) ? this.flagsChanged(e) : []),
+      UserTopicVisibilityPolicyChanged: (e: Recorded<UserTopicVisibilityPolicyChanged>, c: ClientEventMapperContext) => this.userTopicChanged(e, c),
+      MessageContentEdited: (e: Recorded<MessageContentEdited>, c: ClientEventMapperContext) => this.contentEdited(e, c),
+      MessagesMoved: (e: Recorded<MessagesMoved>, c: ClientEventMapperContext) => this.moved(e, c),
+      MessageDeleted: (e: Recorded<MessageDeleted>, c: ClientEventMapperContext) => this.deleted(e, c),
     };
   }
 
@@ -169,22 +170,22 @@ export class MessagesClientEvents implements AreaClientEvents {
   /**
    * Who of `userIds` (limited to users with a queue here) has a row for the message, with their
    * flags for it (do_update_message's per-user `flags`); for a move, also those with a row for
-   * one of the other moved messages only. The row holders of the message are found in one call
-   * (MessageAccess.rowHolders); only a move of several messages asks the others one by one.
+   * one of the other moved messages only. The holders and their flags are read in one call
+   * (flagsForUsers), and for a move of several messages the others' rows in a second.
    */
   private async rowHolders(userIds: Iterable<number>, messageId: number, c: ClientEventMapperContext, messageIds: number[] = [messageId]): Promise<Map<number, number>> {
     const candidates = [...new Set(userIds)].filter((id) => c.hasQueues(id));
-    const holders = new Set(await this.access.rowHolders(messageId, candidates));
+    if (candidates.length === 0) return new Map();
+    const flags = await this.userMessages.flagsForUsers(candidates, [messageId]);
+    const others = messageIds.length === 1 ? [] : candidates.filter((id) => !flags.has(id));
+    const otherRows = others.length === 0 ? new Map<number, Map<number, number>>() : await this.userMessages.flagsForUsers(others, messageIds);
     const out = new Map<number, number>();
     for (const userId of candidates) {
-      if (holders.has(userId)) {
-        out.set(userId, (await this.userMessages.flagsFor(userId, [messageId])).get(messageId) ?? MESSAGE_FLAG_BITS.read);
-        continue;
-      }
-      if (messageIds.length === 1) continue;
+      const own = flags.get(userId)?.get(messageId);
+      if (own !== undefined) out.set(userId, own);
       // A user with rows for other moved messages only (a notice sent into the topic later) gets the event
       // too, with the flags Zulip gives those without a row for the target (subscriber_info: read).
-      if ((await this.userMessages.flagsFor(userId, messageIds)).size > 0) out.set(userId, MESSAGE_FLAG_BITS.read);
+      else if ((otherRows.get(userId)?.size ?? 0) > 0) out.set(userId, MESSAGE_FLAG_BITS.read);
     }
     return out;
   }
@@ -283,7 +284,7 @@ export class MessagesClientEvents implements AreaClientEvents {
     if (e.revision === 0n) return undefined;
     const { events } = await c.events.readStream(e.streamId, { fromRevision: e.revision - 1n, maxCount: 1 });
     const previous = events[0];
-    return previous !== undefined && previous.type === 'MessageContentEdited' && sameAppend(previous, e) ? (previous.data as MessageContentEdited['data']) : undefined;
+    return previous !== undefined && isA('MessageContentEdited')(previous) && sameAppend(previous, e) ? previous.data : undefined;
   }
 
   /**
@@ -354,7 +355,7 @@ export class MessagesClientEvents implements AreaClientEvents {
       ];
     }
     const { events } = await c.events.readStream(messageStream(d.messageId), { maxCount: 1 });
-    const sent = events.find((event) => event.type === 'MessageSent') as RecordedEvent<'MessageSent', MessageSent['data']> | undefined;
+    const sent = events.find(isA('MessageSent'));
     const recipients = sent ? [...new Set([...sent.data.recipientIds, d.senderId])] : [d.senderId];
     return [{ userIds: recipients, event: { type: 'delete_message', message_type: 'private', message_ids: [d.messageId] } }];
   }
@@ -364,9 +365,9 @@ export class MessagesClientEvents implements AreaClientEvents {
     const { events } = await c.events.readStream(messageStream(messageId), { maxCount: 1000 });
     const holders = new Set<number>();
     for (const event of events) {
-      if (event.type === 'MessageSent') for (const id of (event.data as MessageSent['data']).recipientIds) holders.add(id);
-      if (event.type === 'MessagesMoved') {
-        const moved = event.data as MessagesMoved['data'];
+      if (isA('MessageSent')(event)) for (const id of event.data.recipientIds) holders.add(id);
+      if (isA('MessagesMoved')(event)) {
+        const moved = event.data;
         for (const id of moved.userIdsGainingRows) holders.add(id);
         for (const id of moved.userIdsLosingRows) holders.delete(id);
       }
@@ -385,6 +386,15 @@ const contentFields = (d: MessageContentEdited['data']) => ({
 });
 
 /** Two events of one append (one edit): the same command, or without one the same editor and time. */
+/**
+ * A guard for events read back from a message's stream (`message-<id>`, whose events are
+ * MessageEditEvent's): the event of that type, typed by it.
+ */
+const isA =
+  <T extends MessageEditEvent['type']>(type: T) =>
+  (event: RecordedEvent): event is Recorded<Extract<MessageEditEvent, { type: T }>> =>
+    event.type === type;
+
 function sameAppend(a: RecordedEvent, b: RecordedEvent): boolean {
   if (a.metadata.commandId !== undefined || b.metadata.commandId !== undefined) return a.metadata.commandId === b.metadata.commandId;
   return a.data.editorId === b.data.editorId && a.data.at === b.data.at;

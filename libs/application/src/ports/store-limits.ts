@@ -64,6 +64,8 @@ export function changeWeight(change: UserMessageChange): number {
       return change.messageIds.length * (2 + (change.addRows?.userIds.length ?? 0));
     case 'message-edited':
       return 1 + change.mentionedUserIds.length + change.topicWildcardMentionedUserIds.length;
+    case 'reactions-counted':
+      return 1;
     case 'messages-deleted':
       return change.messageIds.length;
   }

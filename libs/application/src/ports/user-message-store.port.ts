@@ -108,6 +108,11 @@ export type UserMessageChange =
       /** `has_alert_word`: cleared on the rows of `previousUserIds`, then set on the rows of `userIds` (absent: unchanged). */
       alertWords?: { userIds: number[]; previousUserIds: number[] };
     }
+  /**
+   * A reaction added (+1) or removed (-1): the index counts each message's reactions, so that
+   * has:reaction (`reacted`) is a condition of the index like has:link. Never below zero.
+   */
+  | { type: 'reactions-counted'; messageId: number; delta: 1 | -1 }
   /** Messages deleted: their index entries and every user's rows go. */
   | { type: 'messages-deleted'; messageIds: number[] };
 
@@ -130,8 +135,10 @@ export type NarrowCondition =
   | { kind: 'flags'; mask: number; set: 'all' | 'none' | 'any' }
   | { kind: 'resolved' }
   | { kind: 'id'; id: number }
-  /** One of these message ids (has:reaction: the messages the reactions read model lists). */
+  /** One of these message ids. */
   | { kind: 'ids'; ids: number[] }
+  /** Messages with at least one reaction (has:reaction: the index's reaction count). */
+  | { kind: 'reacted' }
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' }
   /** Every word must occur in the content or the topic (case-insensitive). */
   | { kind: 'search'; words: string[] }
@@ -195,6 +202,12 @@ export interface UserMessageStorePort {
   findMessages(query: MessageQuery, range: MessageRange): Promise<MessageMatch[]>;
   /** The user's flags for these messages (absent: no row). */
   flagsFor(userId: number, messageIds: number[]): Promise<Map<number, number>>;
+  /**
+   * The flags of these users for these messages (one or a few: an edit's fan-out), by user, then
+   * message: what flagsFor answers for each user, in one read (users and messages without a row
+   * are absent).
+   */
+  flagsForUsers(userIds: number[], messageIds: number[]): Promise<Map<number, Map<number, number>>>;
   /**
    * Which of `userIds` have a row for the message with every bit of `mask` set (read receipts):
    * ascending. One key lookup per candidate, in one statement per level.

@@ -25,12 +25,4 @@ export class ReactionQueries {
     return new Map(docs.map((d) => [d.doc.message_id, d.doc.reactions.map(spell)]));
   }
 
-  /**
-   * has:reaction: the ids of the organization's messages with at least one reaction (one read of
-   * the reactions read model by its realm_id index; access is the narrow's other conditions' job).
-   */
-  async messageIdsWithReactions(realmId: number): Promise<number[]> {
-    const docs = await this.readStore.find<MessageReactionsDocument>(MESSAGE_REACTIONS, { where: { realm_id: realmId } });
-    return docs.filter((d) => d.reactions.length > 0).map((d) => d.message_id);
-  }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 import type { ReactionAdded, ReactionRemoved } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, ClientEventMapperContext, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { MessageAccess } from '../messages/message-access';
 import { APP_CONFIG } from '../ports/tokens';
 import { reactionTypeForClients } from '../server/version-fields';
@@ -19,10 +19,10 @@ export class ReactionsClientEvents implements AreaClientEvents {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
-      ReactionAdded: (e: Recorded<ReactionAdded>, c) => this.reaction('add', e.data, c),
-      ReactionRemoved: (e: Recorded<ReactionRemoved>, c) => this.reaction('remove', e.data, c),
+      ReactionAdded: (e: Recorded<ReactionAdded>, c: ClientEventMapperContext) => this.reaction('add', e.data, c),
+      ReactionRemoved: (e: Recorded<ReactionRemoved>, c: ClientEventMapperContext) => this.reaction('remove', e.data, c),
     };
   }
 

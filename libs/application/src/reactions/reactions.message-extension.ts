@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type MessageExtension, MessageExtensions } from '../messages/message-extensions';
 import type { NarrowCondition } from '../ports/user-message-store.port';
-import type { UserDocument } from '../users/user.documents';
 import { ReactionQueries } from './reaction.queries';
 
 /** Reactions on message objects (`reactions`) and the `has:reaction` narrow. */
@@ -22,6 +21,7 @@ export class ReactionsMessageExtension implements MessageExtension {
   }
 
   readonly narrowTerms = {
-    'has:reaction': async (viewer: UserDocument): Promise<NarrowCondition> => ({ kind: 'ids', ids: await this.reactions.messageIdsWithReactions(viewer.realm_id) }),
+    // The per-user message index counts each message's reactions (the user-messages projection).
+    'has:reaction': async (): Promise<NarrowCondition> => ({ kind: 'reacted' }),
   };
 }

@@ -7,7 +7,7 @@ import type {
   ScheduledMessageEdited,
 } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { toApiScheduledMessage } from './scheduled-message.documents';
 import { ScheduledMessageQueries } from './scheduled-message.queries';
@@ -17,7 +17,7 @@ import { ScheduledMessageQueries } from './scheduled-message.queries';
 export class ScheduledMessagesClientEvents implements AreaClientEvents {
   constructor(private readonly scheduledMessages: ScheduledMessageQueries) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       ScheduledMessageCreated: async (e: Recorded<ScheduledMessageCreated>) => {
         const doc = await this.scheduledMessages.byId(e.data.scheduledMessageId);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SubmessageAdded } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { MessageAccess } from '../messages/message-access';
 
 /**
@@ -13,9 +13,9 @@ import { MessageAccess } from '../messages/message-access';
 export class SubmessagesClientEvents implements AreaClientEvents {
   constructor(private readonly access: MessageAccess) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
-      SubmessageAdded: async (e: Recorded<SubmessageAdded>, c): Promise<ClientEventDelivery[]> => {
+      SubmessageAdded: async (e: Recorded<SubmessageAdded>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> => {
         const d = e.data;
         const candidates = [...c.usersWithQueues()];
         if (candidates.length === 0) return [];

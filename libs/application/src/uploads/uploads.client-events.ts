@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, AttachmentDeleted, AttachmentUploaded } from '@app/domain';
 import type { AreaClientEvents } from '../events/area-contributions';
-import type { ClientEventDelivery, ClientEventMapper, Recorded } from '../events/client-event-registry';
+import type { ClientEventDelivery, ClientEventMapperList, Recorded } from '../events/client-event-registry';
 import { toUser } from '../events/deliveries';
 import { UserQueries } from '../users/user.queries';
 import { AttachmentQueries } from './attachment.queries';
@@ -14,7 +14,7 @@ export class UploadsClientEvents implements AreaClientEvents {
     private readonly attachments: AttachmentQueries,
   ) {}
 
-  clientEvents(): Record<string, ClientEventMapper<any>> {
+  clientEvents(): ClientEventMapperList {
     return {
       AttachmentUploaded: (e: Recorded<AttachmentUploaded>) => this.added(e),
       AttachmentDeleted: (e: Recorded<AttachmentDeleted>) => this.removed(e),

@@ -59,6 +59,8 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
       return { sql: `${scope === 'user' ? 'um.message_id' : 'm.id'} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(c.ids.map(int))] };
     case 'has':
       return { sql: `(m.attrs & ${ATTR[c.what]}) != 0`, params: [] };
+    case 'reacted':
+      return { sql: 'm.reactions > 0', params: [] };
     case 'search': {
       const parts = c.words.map((w) => w.toLowerCase()).filter((w) => w !== '');
       if (parts.length === 0) return { sql: '1', params: [] };

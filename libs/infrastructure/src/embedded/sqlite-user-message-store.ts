@@ -374,6 +374,8 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       .transaction(() => {
         const columns = this.db.prepare('PRAGMA table_info(um_messages)').all() as { name: string }[];
         if (!columns.some((c) => c.name === 'implied')) this.db.exec('ALTER TABLE um_messages ADD COLUMN implied INTEGER NOT NULL DEFAULT 0');
+        // has:reaction (issue 34): each message's reaction count; messages indexed before count 0 until a rebuild (docs/operations.md).
+        if (!columns.some((c) => c.name === 'reactions')) this.db.exec('ALTER TABLE um_messages ADD COLUMN reactions INTEGER NOT NULL DEFAULT 0');
       })
       .immediate();
     // An inbox left by an earlier process (or by an older version, whose merge fell behind a
@@ -534,6 +536,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       }
       case 'message-edited':
         return this.editMessage(change);
+      case 'reactions-counted':
+        this.statement('UPDATE um_messages SET reactions = max(0, reactions + ?) WHERE id = ?').run(change.delta, change.messageId);
+        return;
       case 'messages-deleted': {
         const ids = JSON.stringify(change.messageIds);
         this.statement('DELETE FROM um_messages WHERE id IN (SELECT value FROM json_each(?))').run(ids);
@@ -1044,6 +1049,34 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       ),
     ]);
     return new Map(rows.map((r) => [r.id, r.flags]));
+  }
+
+  async flagsForUsers(userIds: number[], messageIds: number[]): Promise<Map<number, Map<number, number>>> {
+    if (userIds.length === 0 || messageIds.length === 0) return new Map();
+    const params = { users: JSON.stringify(userIds), ids: JSON.stringify(messageIds) };
+    const rows = this.snapshot(() => [
+      // Implied rows first: an explicit row of the same user and message wins.
+      ...(this.statement(
+        `SELECT i.user_id AS userId, m.id AS id, ${impliedFlags('i.user_id')} AS flags
+         FROM um_messages m JOIN um_members i ON i.stream_id = m.stream_id AND i.from_id <= m.id AND (i.to_id IS NULL OR m.id < i.to_id)
+         WHERE m.id IN (SELECT value FROM json_each(@ids)) AND m.implied = 1 AND i.user_id IN (SELECT value FROM json_each(@users))`,
+      ).all(params) as { userId: number; id: number; flags: number }[]),
+      // Key lookups: the row tables by (user, message), the inbox by (message, user).
+      ...(['um_user_messages', 'um_unread'] as const).flatMap(
+        (table) =>
+          this.statement(`SELECT user_id AS userId, message_id AS id, flags FROM ${table} WHERE user_id IN (SELECT value FROM json_each(@users)) AND message_id IN (SELECT value FROM json_each(@ids))`)
+            .all(params) as { userId: number; id: number; flags: number }[],
+      ),
+      ...(this.statement('SELECT user_id AS userId, message_id AS id, flags FROM um_inbox WHERE message_id IN (SELECT value FROM json_each(@ids)) AND user_id IN (SELECT value FROM json_each(@users))')
+        .all(params) as { userId: number; id: number; flags: number }[]),
+    ]);
+    const byUser = new Map<number, Map<number, number>>();
+    for (const r of rows) {
+      const flags = byUser.get(r.userId);
+      if (flags) flags.set(r.id, r.flags);
+      else byUser.set(r.userId, new Map([[r.id, r.flags]]));
+    }
+    return byUser;
   }
 
   async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {

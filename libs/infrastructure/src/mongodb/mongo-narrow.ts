@@ -10,8 +10,8 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 /** Where a query reads: per-user rows (`m` is the message id) or the message index (`_id`). */
 export type NarrowTarget = 'rows' | 'messages';
 
-/** Whether a condition needs the message index (only the search text is not copied onto the rows). */
-export const needsMessageDocument = (c: NarrowCondition): boolean => c.kind === 'search';
+/** Whether a condition needs the message index (the search text and the reaction count are not copied onto the rows). */
+export const needsMessageDocument = (c: NarrowCondition): boolean => c.kind === 'search' || c.kind === 'reacted';
 export const needsUserRow = (c: NarrowCondition): boolean => c.kind === 'flags';
 
 export function flagCondition(field: string, mask: number, set: 'all' | 'none' | 'any'): Document {
@@ -52,6 +52,8 @@ function condition(c: NarrowCondition, target: NarrowTarget, prefix: string, fla
       return { [target === 'rows' ? 'm' : '_id']: { $in: c.ids } };
     case 'has':
       return { [f('a')]: { $bitsAnySet: ATTR[c.what] } };
+    case 'reacted':
+      return { [f('rx')]: { $gt: 0 } };
     case 'search': {
       const words = c.words.map((w) => w.toLowerCase()).filter((w) => w !== '');
       if (words.length === 0) return {};

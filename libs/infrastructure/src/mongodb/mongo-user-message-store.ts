@@ -25,6 +25,8 @@ type MessageDoc = {
   _id: number; r: number; snd: number; s: number | null; t: string | null; tk: string | null; dm: string | null; a: number; rs: boolean; x: string;
   /** Moves: the last-moved time and the history (issue 5). */
   ma?: number; mv?: MessageMoveEntry[];
+  /** The reaction count (has:reaction); absent: none. */
+  rx?: number;
 };
 /**
  * A user's row: `f` the flags, `ur` present (true) only while unread, for a partial index; the
@@ -211,6 +213,13 @@ export class MongoUserMessageStore implements UserMessageStorePort {
         }
         return;
       }
+      case 'reactions-counted':
+        await this.messages().updateOne(
+          { _id: change.messageId },
+          [{ $set: { rx: { $max: [0, { $add: [{ $ifNull: ['$rx', 0] }, change.delta] }] } } }],
+          { session },
+        );
+        return;
       case 'messages-deleted':
         await this.messages().deleteMany({ _id: { $in: change.messageIds } }, { session });
         await this.rows().deleteMany({ m: { $in: change.messageIds } }, { session });
@@ -299,6 +308,19 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     if (messageIds.length === 0) return new Map();
     const rows = await this.rows().find({ u: userId, m: { $in: messageIds } }, { projection: { m: 1, f: 1 } }).toArray();
     return new Map(rows.map((r) => [r.m, r.f]));
+  }
+
+  async flagsForUsers(userIds: number[], messageIds: number[]): Promise<Map<number, Map<number, number>>> {
+    if (userIds.length === 0 || messageIds.length === 0) return new Map();
+    // ix_message: the messages' rows, then the users among them.
+    const rows = await this.rows().find({ m: { $in: messageIds }, u: { $in: userIds } }, { projection: { u: 1, m: 1, f: 1 } }).toArray();
+    const byUser = new Map<number, Map<number, number>>();
+    for (const r of rows) {
+      const flags = byUser.get(r.u);
+      if (flags) flags.set(r.m, r.f);
+      else byUser.set(r.u, new Map([[r.m, r.f]]));
+    }
+    return byUser;
   }
 
   async usersWithFlags(messageId: number, userIds: number[], mask: number): Promise<number[]> {

@@ -8,6 +8,7 @@ import {
   type MessageSent,
   type MessagesMoved,
   type ReactionAdded,
+  type ReactionRemoved,
   selectionConditions,
   unixSeconds,
 } from '@app/domain';
@@ -37,7 +38,7 @@ export function rowsOf(sent: MessageSent['data']): UserMessageRow[] {
   });
 }
 
-type UserMessageEvent = MessageSent | MessageFlagsChanged | MessagesMoved | MessageContentEdited | MessageDeleted | ReactionAdded;
+type UserMessageEvent = MessageSent | MessageFlagsChanged | MessagesMoved | MessageContentEdited | MessageDeleted | ReactionAdded | ReactionRemoved;
 
 /** Whether the per-user message state follows this event (checked at run time, so the switch below narrows soundly). */
 const isUserMessageEvent = (event: RecordedEvent): event is Recorded<UserMessageEvent> => (USER_MESSAGE_EVENT_TYPES as readonly string[]).includes(event.type);
@@ -55,7 +56,9 @@ export function userMessageChanges(event: RecordedEvent): UserMessageChange[] {
     case 'MessageDeleted':
       return [{ type: 'messages-deleted', messageIds: [event.data.messageId] }];
     case 'ReactionAdded':
-      return reactedChange(event.data);
+      return [...reactedChange(event.data), { type: 'reactions-counted', messageId: event.data.messageId, delta: 1 }];
+    case 'ReactionRemoved':
+      return [{ type: 'reactions-counted', messageId: event.data.messageId, delta: -1 }];
     case 'MessageSent':
       return [sentChange(event.data)];
   }
@@ -133,7 +136,7 @@ function editedChange(edited: MessageContentEdited['data']): UserMessageChange {
 }
 
 export const USER_MESSAGES_PROJECTION = 'user_messages';
-export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged', 'MessagesMoved', 'MessageContentEdited', 'MessageDeleted', 'ReactionAdded'] as const;
+export const USER_MESSAGE_EVENT_TYPES = ['MessageSent', 'MessageFlagsChanged', 'MessagesMoved', 'MessageContentEdited', 'MessageDeleted', 'ReactionAdded', 'ReactionRemoved'] as const;
 
 /** The per-user message state as a bulk projection over a UserMessageStorePort. */
 export function userMessagesProjection(store: UserMessageStorePort): BulkProjection {

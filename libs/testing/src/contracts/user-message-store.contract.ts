@@ -189,6 +189,23 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await ids({ terms: [term({ kind: 'search', words: ['greetings'] })] })).toEqual([1]); // the topic counts
       });
 
+      it('filters messages with reactions by their count, which a removal lowers and never below zero', async () => {
+        const reacted = (negated = false) => ids({ terms: [term({ kind: 'reacted' }, negated)] });
+        const counted = (messageId: number, delta: 1 | -1): UserMessageChange => ({ type: 'reactions-counted', messageId, delta });
+        expect(await reacted()).toEqual([]);
+        await apply(counted(2, 1), counted(2, 1), counted(4, 1), counted(404, 1));
+        expect(await reacted()).toEqual([2, 4]);
+        expect(await reacted(true)).toEqual([1, 5, 6]);
+        expect(await ids({ terms: [term({ kind: 'reacted' }), term({ kind: 'stream', streamId: 5 })] })).toEqual([2]);
+        expect(await ids({ scope: 'history', terms: [term({ kind: 'reacted' })] })).toEqual([2, 4]);
+        await apply(counted(2, -1), counted(4, -1));
+        expect(await reacted()).toEqual([2]); // one of its two reactions is left
+        await apply(counted(2, -1), counted(2, -1), counted(6, -1)); // below zero (reactions from before the count): none
+        expect(await reacted()).toEqual([]);
+        await apply(counted(6, 1));
+        expect(await reacted()).toEqual([6]);
+      });
+
       it('negates terms, counting a missing value as "does not match"', async () => {
         expect(await ids({ terms: [term({ kind: 'topic', topic: 'greetings' }, true)] })).toEqual([2, 4, 5, 6]);
         expect(await ids({ terms: [term({ kind: 'is-dm' }, true)] })).toEqual([1, 2, 6]);
@@ -326,6 +343,27 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         await edited([CORDELIA], [HAMLET]);
         expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.mentioned]]));
         expect(await store.flagsFor(CORDELIA, [2])).toEqual(new Map([[2, F.read | F.has_alert_word]]));
+      });
+
+      it('reads the flags of many users for a few messages at once, as flagsFor does for each', async () => {
+        const flagsForUsers = async (userIds: number[], messageIds: number[]) =>
+          Object.fromEntries([...(await store.flagsForUsers(userIds, messageIds))].map(([userId, flags]) => [userId, Object.fromEntries(flags)]));
+        expect(await flagsForUsers([HAMLET, CORDELIA, IAGO, 99], [1, 2, 5, 404])).toEqual({
+          [HAMLET]: { 1: F.read, 2: F.mentioned, 5: F.is_private | F.starred },
+          [CORDELIA]: { 1: 0, 2: F.read, 5: F.is_private },
+          [IAGO]: { 5: F.read | F.is_private },
+        });
+        await apply({ type: 'flags-changed', userId: CORDELIA, selector: { messageIds: [1] }, op: 'add', mask: F.read | F.starred });
+        await apply({ type: 'flags-changed', userId: HAMLET, selector: { messageIds: [3], createHistorical: [3] }, op: 'add', mask: F.starred });
+        expect(await flagsForUsers([CORDELIA, HAMLET], [1, 3])).toEqual({
+          [CORDELIA]: { 1: F.read | F.starred, 3: F.read },
+          [HAMLET]: { 1: F.read, 3: F.read | F.historical | F.starred },
+        });
+        for (const userId of [HAMLET, CORDELIA, IAGO]) {
+          expect((await store.flagsForUsers([userId], [1, 2, 3, 4, 5, 6])).get(userId)).toEqual(await store.flagsFor(userId, [1, 2, 3, 4, 5, 6]));
+        }
+        expect(await store.flagsForUsers([], [1])).toEqual(new Map());
+        expect(await store.flagsForUsers([HAMLET], [])).toEqual(new Map());
       });
 
       it('answers which of the given users have a row of a message with every bit of a mask set', async () => {
