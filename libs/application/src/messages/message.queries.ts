@@ -79,7 +79,7 @@ export class MessageQueries {
     const byIds = params.messageIds !== undefined;
     if (byIds && (numBefore || numAfter || params.anchor !== undefined || params.useFirstUnreadAnchor)) throw incompatibleParameters(FETCH_PARAMETERS);
     if (byIds) includeAnchor = false;
-    let anchor = byIds ? null : parseAnchor(params.anchor, params.useFirstUnreadAnchor ?? false);
+    const anchor = byIds ? null : parseAnchor(params.anchor, params.useFirstUnreadAnchor ?? false);
     const requested = byIds ? params.messageIds!.length : numBefore + numAfter;
     if (requested > MAX_MESSAGES_PER_FETCH) throw new DomainError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
@@ -92,25 +92,14 @@ export class MessageQueries {
       const matches = await this.byIds(query, params.messageIds!);
       return { messages: await this.format(viewer, matches, params), found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
     }
-    if (anchor === null) {
-      // find_first_unread_anchor: always over the viewer's own rows.
-      const [first] = await this.store.findMessages(
-        { ...query, scope: 'user', terms: [...terms, { kind: 'flags', mask: MESSAGE_FLAG_BITS.read, set: 'none', negated: false }] },
-        { direction: 'newer', fromId: 0, limit: 1 },
-      );
-      anchor = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
-    }
-    const anchoredToLeft = anchor === 0;
-    const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-    const rows = await this.range(query, { anchor, numBefore, numAfter: anchoredToRight ? 0 : numAfter, includeAnchor, anchoredToLeft, anchoredToRight });
-    const limited = limitToRange(rows, { numBefore, numAfter, anchor, anchoredToLeft, anchoredToRight });
+    const { anchor: resolvedAnchor, limited } = await this.anchoredRange(query, anchor, { numBefore, numAfter, includeAnchor });
     return {
       messages: await this.format(viewer, limited.rows, params),
       found_anchor: limited.foundAnchor,
       found_oldest: limited.foundOldest,
       found_newest: limited.foundNewest,
       history_limited: false,
-      anchor,
+      anchor: resolvedAnchor,
     };
   }
 
@@ -125,14 +114,23 @@ export class MessageQueries {
     params: { anchor: string; includeAnchor: boolean; numBefore: number; numAfter: number; narrow: NarrowParameter[] },
   ): Promise<{ viewer: UserDocument; matches: MessageMatch[]; foundOldest: boolean; foundNewest: boolean }> {
     const { numBefore, numAfter, includeAnchor } = params;
-    let anchor = parseAnchor(params.anchor, false);
+    const anchor = parseAnchor(params.anchor, false);
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
     const viewer = await this.access.user(actor);
     const { terms, includeHistory } = await this.narrows.resolve(viewer, await this.withResolved(viewer, params.narrow));
     const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
+    const { limited } = await this.anchoredRange(query, anchor, { numBefore, numAfter, includeAnchor });
+    return { viewer, matches: limited.rows, foundOldest: limited.foundOldest, foundNewest: limited.foundNewest };
+  }
+
+  /**
+   * The window of GET /messages and POST /messages/flags/narrow around an anchor: a null anchor
+   * is the first unread message (find_first_unread_anchor, always over the viewer's own rows).
+   */
+  private async anchoredRange(query: MessageQuery, anchor: number | null, { numBefore, numAfter, includeAnchor }: { numBefore: number; numAfter: number; includeAnchor: boolean }) {
     if (anchor === null) {
       const [first] = await this.store.findMessages(
-        { ...query, scope: 'user', terms: [...terms, { kind: 'flags', mask: MESSAGE_FLAG_BITS.read, set: 'none', negated: false }] },
+        { ...query, scope: 'user', terms: [...query.terms, { kind: 'flags', mask: MESSAGE_FLAG_BITS.read, set: 'none', negated: false }] },
         { direction: 'newer', fromId: 0, limit: 1 },
       );
       anchor = first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
@@ -140,8 +138,7 @@ export class MessageQueries {
     const anchoredToLeft = anchor === 0;
     const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
     const rows = await this.range(query, { anchor, numBefore, numAfter: anchoredToRight ? 0 : numAfter, includeAnchor, anchoredToLeft, anchoredToRight });
-    const limited = limitToRange(rows, { numBefore, numAfter, anchor, anchoredToLeft, anchoredToRight });
-    return { viewer, matches: limited.rows, foundOldest: limited.foundOldest, foundNewest: limited.foundNewest };
+    return { anchor, limited: limitToRange(rows, { numBefore, numAfter, anchor, anchoredToLeft, anchoredToRight }) };
   }
 
   /** The documents of these messages (those that exist), where they are now (moves live in the message index). */
