@@ -262,10 +262,86 @@ describe('DeciderRunner (SQLite event store)', () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm(`org${i}`))));
 
     expect(conflicts).toBe(0);
-    expect(appends).toBe(20);
+    // The first run found the stream idle and went alone; the 19 that came while it held the
+    // stream were decided together on one read and appended at once.
+    expect(appends).toBe(2);
     // In the order asked: the i-th run saw the i runs before it.
     expect(results.map((r) => r.newEvents[0].data)).toEqual(Array.from({ length: 20 }, (_, i) => expect.objectContaining({ realmId: i + 1, stringId: `org${i}` })));
+    const stored = await registry();
+    expect(stored.map((e) => e.data.stringId)).toEqual(Array.from({ length: 20 }, (_, i) => `org${i}`));
+    // Each run keeps its own command id (and so its own event ids); the batch shares the append's position.
+    expect(new Set(stored.map((e) => e.metadata.commandId)).size).toBe(20);
+    expect(new Set(stored.map((e) => e.id)).size).toBe(20);
+    expect(results.slice(1).map((r) => r.position)).toEqual(Array(19).fill(stored[19].position));
+    expect(results[0].position).toBe(stored[0].position);
     expect(runner.locks.size).toBe(0);
+  });
+
+  /** Holds `streamId`'s lock until the returned release is called, so that runs queue into one batch. */
+  const holdStream = (runner: DeciderRunner, streamId: string) => {
+    let release!: () => void;
+    const held = runner.locks.run(streamId, () => new Promise<void>((resolve) => (release = resolve)));
+    return async () => {
+      release();
+      await held;
+    };
+  };
+
+  it('in a batch, a run whose decision fails fails alone: the others are appended and decide without it', async () => {
+    const runner = new DeciderRunner(events, new SequentialRandom(), undefined, undefined, undefined);
+    await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
+    const release = holdStream(runner, REALM_REGISTRY_STREAM);
+    const runs = [
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('lear')),
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme')),
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('lear')),
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('zeta')),
+    ];
+    await release();
+    const settled = await Promise.allSettled(runs);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(settled[1]).toMatchObject({ reason: expect.any(RealmStringIdTakenError) });
+    // The third saw the first's realm in the same batch.
+    expect(settled[2]).toMatchObject({ reason: expect.any(RealmStringIdTakenError) });
+    // The refused runs took no id: zeta is realm 3.
+    expect(settled[3]).toMatchObject({ value: { newEvents: [expect.objectContaining({ data: expect.objectContaining({ realmId: 3, stringId: 'zeta' }) })] } });
+    expect((await registry()).map((e) => [e.revision, e.data.stringId])).toEqual([[0n, 'acme'], [1n, 'lear'], [2n, 'zeta']]);
+    expect(runner.locks.size).toBe(0);
+  });
+
+  it('a batch that another process beat is read and decided again as a whole, and appended once', async () => {
+    const { store, stats } = withConcurrentWriter(events, 1, () => realmCreated({ realmId: 1, stringId: 'b' }));
+    const runner = new DeciderRunner(store, new SequentialRandom());
+    const release = holdStream(runner, REALM_REGISTRY_STREAM);
+    const runs = ['a', 'b', 'c'].map((id) => runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm(id)));
+    await release();
+    const settled = await Promise.allSettled(runs);
+    // The retry saw the other process's 'b': the second run is refused now, the others take ids 2 and 3.
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(stats.appendAttempts).toBe(2);
+    expect((await registry()).map((e) => [e.data.realmId, e.data.stringId])).toEqual([[1, 'b'], [2, 'a'], [3, 'c']]);
+  });
+
+  it('never decides runs of two deciders of one stream together: each decider gets its own append, in order', async () => {
+    const other: Decider<RealmRegistryCommand, never, ReturnType<typeof realmRegistryDecider.initialState>> = { ...realmRegistryDecider } as never;
+    let appends = 0;
+    const counting: EventStorePort = Object.create(events);
+    counting.appendToStream = async (streamId, toAppend, options) => {
+      appends += 1;
+      return events.appendToStream(streamId, toAppend, options);
+    };
+    const runner = new DeciderRunner(counting, new SequentialRandom());
+    const release = holdStream(runner, REALM_REGISTRY_STREAM);
+    const runs = [
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('a')),
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('b')),
+      runner.run(other, REALM_REGISTRY_STREAM, createRealm('c')),
+      runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('d')),
+    ];
+    await release();
+    await Promise.all(runs);
+    expect(appends).toBe(3);
+    expect((await registry()).map((e) => [e.data.realmId, e.data.stringId])).toEqual([[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd']]);
   });
 
   it('runs on different streams do not wait for one another', async () => {

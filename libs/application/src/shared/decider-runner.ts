@@ -59,6 +59,35 @@ const realTimer: RetryTimer = {
   jitter: () => Math.random(),
 };
 
+/** One command waiting to be decided: built from the state or given, with its own command id and metadata. */
+type Job = { command: unknown; metadata: Record<string, unknown>; commandId: string };
+/** What a run answers: its events and the append's position, or its own error. */
+type Outcome<E> = RunResult<E> | { error: unknown };
+/** A run queued for its stream's next batch. */
+type Waiting = Job & {
+  // The deciders of one stream differ in their command and event types; a batch only groups runs of one decider.
+  decider: Decider<any, any, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  options: RunOptions;
+  settle(outcome: Outcome<DomainEvent>): void;
+};
+
+const single = <E>(outcomes: Outcome<E>[]): RunResult<E> => {
+  const [outcome] = outcomes;
+  if ('error' in outcome) throw outcome.error;
+  return outcome;
+};
+
+/** `items` cut into runs of neighbours that `same` pairs, in order. */
+function consecutiveGroups<T>(items: readonly T[], same: (a: T, b: T) => boolean): T[][] {
+  const groups: T[][] = [];
+  for (const item of items) {
+    const last = groups[groups.length - 1];
+    if (last && same(last[0], item)) last.push(item);
+    else groups.push([item]);
+  }
+  return groups;
+}
+
 /** What one read of a stream gave: the folded state, the revision to append at, what was read. */
 type Loaded<S> = {
   state: S;
@@ -113,6 +142,8 @@ export class DeciderRunner {
   timer: RetryTimer = realTimer;
   /** One queue per stream id (per runner: one per process, as the split layout's applications each have theirs). */
   readonly locks = new KeyedLock();
+  /** Per stream, the runs waiting for its next batch (see enqueue). */
+  private readonly batches = new Map<string, Waiting[]>();
   private readonly versions = new WeakMap<object, string>();
 
   constructor(
@@ -134,18 +165,61 @@ export class DeciderRunner {
     options: RunOptions = {},
   ): Promise<RunResult<E>> {
     // A stateless run appends at `any`: it never conflicts, so it needs no turn.
-    if (options.stateless) return this.attempt(decider, streamId, command, metadata, options);
-    return this.locks.run(streamId, () => this.attempt(decider, streamId, command, metadata, options));
+    if (options.stateless) return this.attempt(decider, streamId, [this.job(command, metadata)], options).then(single);
+    // A blind first append (newStream) decides on the initial state: it cannot share a read.
+    if (options.newStream) return this.locks.run(streamId, () => this.attempt(decider, streamId, [this.job(command, metadata)], options)).then(single);
+    return this.enqueue(decider, streamId, command, metadata, options);
   }
 
-  private async attempt<C, E extends DomainEvent, S>(
+  /**
+   * Joins the stream's waiting batch, or starts one. A batch takes the stream's lock, and when its
+   * turn comes it takes every run that joined it meanwhile: one read, each command decided in the
+   * order asked on the state its predecessors left, one append (group commit). Runs that arrive
+   * while a batch holds the lock form the next batch. So N writers of one stream cost one read and
+   * one append per turn rather than N, and their throughput grows with N instead of falling.
+   */
+  private enqueue<C, E extends DomainEvent, S>(
     decider: Decider<C, E, S>,
     streamId: string,
     command: C | ((state: S) => C),
     metadata: Record<string, unknown>,
     options: RunOptions,
   ): Promise<RunResult<E>> {
-    const commandId = this.commandId();
+    return new Promise<RunResult<E>>((resolve, reject) => {
+      const waiting: Waiting = { decider, options, ...this.job(command, metadata), settle: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome as RunResult<E>)) };
+      const batch = this.batches.get(streamId);
+      if (batch) {
+        batch.push(waiting);
+        return;
+      }
+      this.batches.set(streamId, [waiting]);
+      void this.locks.run(streamId, async () => {
+        const taken = this.batches.get(streamId)!;
+        this.batches.delete(streamId);
+        // Runs of one stream share a decision only under the same decider and retry policy.
+        for (const group of consecutiveGroups(taken, (a, b) => a.decider === b.decider && a.options.retry === b.options.retry)) {
+          try {
+            const outcomes = await this.attempt(group[0].decider, streamId, group, group[0].options);
+            group.forEach((run, i) => run.settle(outcomes[i]));
+          } catch (error) {
+            for (const run of group) run.settle({ error });
+          }
+        }
+      });
+    });
+  }
+
+  private job<C, S>(command: C | ((state: S) => C), metadata: Record<string, unknown>): Job {
+    return { command: command as Job['command'], metadata, commandId: this.commandId() };
+  }
+
+  /**
+   * Decides every job on one read of the stream, each on the state the jobs before it left (a job
+   * whose decision throws fails alone and leaves the state as it was), and appends all their
+   * events at once at the revision read. On a concurrent append (another process) everything is
+   * read and decided again after a jittered backoff, within the retry budget. One outcome per job.
+   */
+  private async attempt<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, jobs: readonly Job[], options: RunOptions): Promise<Outcome<E>[]> {
     const started = this.timer.now();
     for (let attempt = 1; ; attempt++) {
       const { state, revision } = options.stateless
@@ -153,14 +227,27 @@ export class DeciderRunner {
         : attempt === 1 && options.newStream
           ? { state: decider.initialState(), revision: 'no_stream' as const }
           : await this.load(decider, streamId);
-      // A command may be built from the state (e.g. to take the stream's next id).
-      const concrete = typeof command === 'function' ? (command as (s: S) => C)(state) : command;
-      const newEvents = decider.decide(concrete, state);
-      if (newEvents.length === 0) return { newEvents, position: undefined };
       const expected = revision === 'no_stream' ? 'no_stream' : revision;
+      let current = state;
+      const decided: Array<{ newEvents: E[] } | { error: unknown }> = [];
+      const toAppend: EventToAppend[] = [];
+      for (const job of jobs) {
+        try {
+          // A command may be built from the state (e.g. to take the stream's next id).
+          const concrete = typeof job.command === 'function' ? (job.command as (s: S) => C)(current) : (job.command as C);
+          const newEvents = decider.decide(concrete, current);
+          // The next job decides on the state these events make, folded as a later read would fold them.
+          for (const event of newEvents) current = decider.evolve(current, { type: event.type, data: JSON.parse(JSON.stringify(event.data)) } as unknown as E);
+          toAppend.push(...this.toAppend(newEvents, job.commandId, streamId, expected, job.metadata));
+          decided.push({ newEvents });
+        } catch (error) {
+          decided.push({ error });
+        }
+      }
+      if (toAppend.length === 0) return decided.map((d) => ('error' in d ? d : { newEvents: d.newEvents, position: undefined }));
       try {
-        const { position } = await this.store.appendToStream(streamId, this.toAppend(newEvents, commandId, streamId, expected, metadata), { expectedRevision: expected });
-        return { newEvents, position };
+        const { position } = await this.store.appendToStream(streamId, toAppend, { expectedRevision: expected });
+        return decided.map((d) => ('error' in d ? d : { newEvents: d.newEvents, position: d.newEvents.length > 0 ? position : undefined }));
       } catch (error) {
         if (!(error instanceof StreamRevisionConflictError)) throw error;
         // A blind first append (newStream) found the stream there after all: no race, read it now.
@@ -169,7 +256,7 @@ export class DeciderRunner {
         const delay = Math.floor(this.timer.jitter() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
         if (this.timer.now() - started + delay > budgetMs) {
           this.metrics.commandConflict('gave_up');
-          this.logger?.warn({ streamId, attempts: attempt, budgetMs }, 'command gave up: the stream stayed busy past its retry budget');
+          this.logger?.warn({ streamId, attempts: attempt, budgetMs, commands: jobs.length }, 'command gave up: the stream stayed busy past its retry budget');
           throw new ServerBusyError();
         }
         this.metrics.commandConflict('retried');
