@@ -18,12 +18,13 @@
  *   topic-edits     each writer edits its own message of one topic            message-<id> (one each)
  *   reactions       each writer adds or removes its reaction to one message   message_reactions-<id>
  *
- *   npm run build && node dist/bench/contention.js [--seconds 2] [--writers 1,4,16,64] [--ops rename,reactions] [--layouts single,split]
+ *   npm run build && node dist/bench/contention.js [--seconds 2] [--rounds 1] [--writers 1,4,16,64] [--ops rename,reactions] [--layouts single,split]
  *   (or node -r ./test/crash/register-swc.js bench/contention.ts …; the servers run from dist either way)
  *
  * Users are created with PASSWORD_HASH_COST=4 (bcrypt in JS blocks the event loop; at the default
  * cost 12 user creation would measure bcrypt) and rate limits off (RATE_LIMIT_*_REQUESTS=0).
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg } from 'node:os';
 import { type BenchResult, commandLine, emitResult, intArg, machineInfo, now, parseArgs, percentile, progress, type ResultRow, runMain, stringArg, tempDir } from './support';
@@ -36,6 +37,10 @@ const WRITERS = String(stringArg(args, 'writers', '1,4,16,64')).split(',').map(N
 const OPS_ARG = stringArg(args, 'ops', 'all');
 const LAYOUTS = String(stringArg(args, 'layouts', 'single,split')).split(',') as ('single' | 'split')[];
 const MAX_WRITERS = Math.max(...WRITERS);
+/** The N sequence is run this many times per operation, interleaved (1,4,16,64,1,4,…), so that drift on a shared machine hits every N alike. */
+const ROUNDS = intArg(args, 'rounds', 1);
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
 
 type Answer = { status: number; body: any };
 type Client = { port: number; auth: string };
@@ -223,7 +228,27 @@ const OPS: Op[] = [
   },
 ];
 
-type Measured = { layout: string; op: string; writers: number; requests: number; rps: number; p50: number; p99: number; failures: number; codes: string };
+type Measured = {
+  layout: string; op: string; writers: number; requests: number; rps: number; p50: number; p99: number; failures: number; codes: string;
+  /** Seconds the cell ran, and the servers' CPU time in it (every process of the layout). */
+  elapsed: number; cpuMs: number;
+};
+
+/** User plus system CPU time of the layout's server processes so far, in ms (Linux /proc; 0 elsewhere). */
+function serversCpuMs(layout: Layout): number {
+  let ticks = 0;
+  for (const server of layout.servers) {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0;
+    }
+  }
+  return (ticks * 1000) / USER_HZ;
+}
 
 /** N writers, each in a loop for SECONDS, writer w on API port w % ports. */
 let runs = 0;
@@ -232,6 +257,7 @@ async function measure(layout: Layout, op: Op, ctx: Record<string, number>, writ
   const tag = `${op.name}-${writers}-${++runs}`;
   const latencies: number[] = [];
   const failures = new Map<string, number>();
+  const cpuBefore = serversCpuMs(layout);
   const started = now();
   const deadline = started + SECONDS * 1000;
   await Promise.all(
@@ -250,12 +276,14 @@ async function measure(layout: Layout, op: Op, ctx: Record<string, number>, writ
     }),
   );
   const elapsed = (now() - started) / 1000;
+  const cpuMs = serversCpuMs(layout) - cpuBefore;
   latencies.sort((a, b) => a - b);
   const failed = [...failures.values()].reduce((a, b) => a + b, 0);
   return {
     layout: layout.name, op: op.name, writers, requests: latencies.length, rps: latencies.length / elapsed,
     p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: failed,
     codes: [...failures.entries()].map(([k, v]) => `${k} ×${v}`).join(', '),
+    elapsed, cpuMs,
   };
 }
 
@@ -270,10 +298,10 @@ async function main(): Promise<void> {
     try {
       for (const op of ops) {
         const ctx = (await op.prepare?.(layout)) ?? {};
-        for (const writers of WRITERS) {
+        for (const writers of Array.from({ length: ROUNDS }, () => WRITERS).flat()) {
           load.push(loadavg()[0]);
           const m = await measure(layout, op, ctx, writers);
-          progress(`${kind} ${op.name} N=${writers}: ${m.requests} requests, ${m.rps.toFixed(0)}/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, non-200 ${m.failures}`);
+          progress(`${kind} ${op.name} N=${writers}: ${m.requests} requests, ${m.rps.toFixed(0)}/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, CPU ${(m.cpuMs / m.requests).toFixed(2)} ms/request, non-200 ${m.failures}`);
           results.push(m);
         }
       }
@@ -286,22 +314,29 @@ async function main(): Promise<void> {
     metric: `${m.layout}, ${m.op}, N=${m.writers}`,
     value: m.rps,
     unit: 'req/s',
-    detail: `${m.requests} requests, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, non-200 ${m.failures}${m.codes ? ` (${m.codes})` : ''}`,
+    detail: `${m.requests} requests, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, servers' CPU ${(m.cpuMs / m.requests).toFixed(2)} ms/request, non-200 ${m.failures}${m.codes ? ` (${m.codes})` : ''}`,
   }));
   const nonOk = results.reduce((a, m) => a + m.failures, 0);
+  // Every round of one (layout, operation, N) together: requests over seconds, CPU over requests.
+  const cell = (kind: string, op: string, writers: number) => {
+    const ms = results.filter((m) => m.layout === kind && m.op === op && m.writers === writers);
+    if (ms.length === 0) return undefined;
+    const requests = ms.reduce((a, m) => a + m.requests, 0);
+    return { rps: requests / ms.reduce((a, m) => a + m.elapsed, 0), cpuPerRequest: ms.reduce((a, m) => a + m.cpuMs, 0) / requests };
+  };
   const scaling = LAYOUTS.flatMap((kind) =>
     ops.map((op) => {
-      const one = results.find((m) => m.layout === kind && m.op === op.name && m.writers === 1);
-      const sixteen = results.find((m) => m.layout === kind && m.op === op.name && m.writers === 16);
+      const one = cell(kind, op.name, 1);
+      const sixteen = cell(kind, op.name, 16);
       // Judged only where both were measured: a run without N=1 or N=16 says nothing of it.
-      return one && sixteen ? [{ kind, op: op.name, met: sixteen.rps >= one.rps }] : [];
+      return one && sixteen ? [{ kind, op: op.name, met: sixteen.rps >= one.rps, one, sixteen }] : [];
     }),
   ).flat();
   const result: BenchResult = {
     name: 'contention',
     title: 'Contended writes (issue 38): N concurrent writers per operation',
     command: commandLine(),
-    params: { seconds: SECONDS, writers: WRITERS.join(','), ops: ops.map((o) => o.name).join(','), layouts: LAYOUTS.join(',') },
+    params: { seconds: SECONDS, rounds: ROUNDS, writers: WRITERS.join(','), ops: ops.map((o) => o.name).join(','), layouts: LAYOUTS.join(',') },
     rows,
     notes: [
       `machine: ${machineInfo().cpu}, ${machineInfo().cores} cores, shared with other engineers' jobs; load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} during the runs`,
@@ -309,14 +344,17 @@ async function main(): Promise<void> {
     ],
     targets: [
       { description: 'no answer other than 200 at any N, both layouts', met: nonOk === 0 },
-      ...scaling.map((s) => ({ description: `${s.kind} ${s.op}: throughput at N=16 ≥ at N=1`, met: s.met })),
+      ...scaling.map((s) => ({
+        description: `${s.kind} ${s.op}: throughput at N=16 ≥ at N=1 (${s.sixteen.rps.toFixed(0)} vs ${s.one.rps.toFixed(0)} req/s over ${ROUNDS} round(s); servers' CPU per request ${s.sixteen.cpuPerRequest.toFixed(2)} vs ${s.one.cpuPerRequest.toFixed(2)} ms)`,
+        met: s.met,
+      })),
     ],
     durationMs: now() - began,
   };
   emitResult(args, result);
-  process.stdout.write('\n| layout | operation | N | requests | req/s | p50 ms | p99 ms | non-200 |\n|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write('\n| layout | operation | N | requests | req/s | p50 ms | p99 ms | servers\' CPU ms/request | non-200 |\n|---|---|---|---|---|---|---|---|---|\n');
   for (const m of results) {
-    process.stdout.write(`| ${m.layout} | ${m.op} | ${m.writers} | ${m.requests} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${m.failures}${m.codes ? ` (${m.codes})` : ''} |\n`);
+    process.stdout.write(`| ${m.layout} | ${m.op} | ${m.writers} | ${m.requests} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${(m.cpuMs / m.requests).toFixed(2)} | ${m.failures}${m.codes ? ` (${m.codes})` : ''} |\n`);
   }
   for (const t of result.targets!) process.stdout.write(`${t.met ? 'met    ' : 'NOT MET'}  ${t.description}\n`);
 }

@@ -14,7 +14,10 @@ export const repositoryRoot = join(__dirname, '..', ...(__dirname.split(/[\\/]/)
 
 /** A built entry point (`dist/apps/...`) in a child process: development, quiet, no rate limits. */
 export function startBuiltServer(name: string, script: string, env: Record<string, string>): LayoutServer {
-  const child = spawn(process.execPath, [join(repositoryRoot, script)], {
+  // BENCH_SERVER_NODE_ARGS: node flags for the servers only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"),
+  // which NODE_OPTIONS may not carry.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(repositoryRoot, script)], {
     cwd: repositoryRoot,
     env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0', WORKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
