@@ -66,11 +66,13 @@ export const topicWildcardMentionNotAllowed = () =>
 /**
  * The message was already sent (a message id is used once): `message-<id>` holds its
  * `MessageSent`. A typed error, so a caller that may race another sender of the same id (a
- * scheduled delivery run twice) recognises it without reading its message.
+ * scheduled delivery run twice) recognises it without reading its message. Message ids come from
+ * the id allocator, so no client request can meet it: should one, the allocator handed out an id
+ * twice, a server fault (500, logged), not a conflict for the client to resolve.
  */
 export class MessageAlreadySentError extends MessageError {
   constructor(readonly messageId: number) {
-    super(`Message ${messageId} already exists`, 'CONCURRENT_MODIFICATION', 409);
+    super(`Message ${messageId} already exists`, 'INTERNAL_SERVER_ERROR', 500);
   }
 }
 
