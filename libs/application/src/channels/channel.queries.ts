@@ -88,7 +88,9 @@ export class ChannelQueries {
    * archived nor private: the channels decider keeps them so.
    */
   async defaultChannels(realmId: number): Promise<ChannelDocument[]> {
-    return (await this.list(realmId)).filter((c) => c.is_default === true).sort((a, b) => a.stream_id - b.stream_id);
+    // Read by the indexed field: every user creation asks, and an organization may have thousands of channels.
+    const where: Filter = { realm_id: realmId, is_archived: false, is_default: true };
+    return (await this.readStore.find<ChannelDocument>(CHANNELS, { where })).sort((a, b) => a.stream_id - b.stream_id);
   }
 
   /** get_default_stream_ids_for_realm, in id order: `realm_default_streams` and `default_streams` events. */

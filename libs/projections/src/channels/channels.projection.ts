@@ -17,11 +17,13 @@ export const channelsProjection = defineProjection<ChannelDocument, ChannelEvent
   name: 'channels',
   collection: {
     name: CHANNELS,
-    // Lookups by id use the document id; names are found per organization; lists filter archived channels.
+    // Lookups by id use the document id; names are found per organization; lists filter archived channels;
+    // every new user's default channels are found without reading every channel (absent: not default).
     fields: [
       { name: 'realm_id', type: 'number' },
       { name: 'name_key', type: 'string' },
       { name: 'is_archived', type: 'boolean' },
+      { name: 'is_default', type: 'boolean' },
     ],
     compoundIndexes: [['realm_id', 'name_key']],
   },
