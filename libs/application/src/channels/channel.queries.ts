@@ -88,9 +88,11 @@ export class ChannelQueries {
    * archived nor private: the channels decider keeps them so.
    */
   async defaultChannels(realmId: number): Promise<ChannelDocument[]> {
-    // Read by the indexed field: every user creation asks, and an organization may have thousands of channels.
-    const where: Filter = { realm_id: realmId, is_archived: false, is_default: true };
-    return (await this.readStore.find<ChannelDocument>(CHANNELS, { where })).sort((a, b) => a.stream_id - b.stream_id);
+    // Every user creation asks, and an organization may have thousands of channels: found by the
+    // is_default index alone (a filter on realm_id too lets SQLite pick the realm's index and read
+    // every channel of the organization), then narrowed to the organization's active ones.
+    const defaults = await this.readStore.find<ChannelDocument>(CHANNELS, { where: { is_default: true } });
+    return defaults.filter((c) => c.realm_id === realmId && !c.is_archived).sort((a, b) => a.stream_id - b.stream_id);
   }
 
   /** get_default_stream_ids_for_realm, in id order: `realm_default_streams` and `default_streams` events. */
