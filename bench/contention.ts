@@ -45,7 +45,9 @@ const USER_HZ = 100;
 type Answer = { status: number; body: any };
 type Client = { port: number; auth: string };
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+// A fresh pool for every cell: a socket left idle by the cell before may be closing on the server's
+// keep-alive timeout (5 s) just as the next cell reuses it ("socket hang up").
+let agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 function request(client: Client, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, params: Record<string, string> = {}): Promise<Answer> {
   const form = new URLSearchParams(params).toString();
@@ -257,6 +259,8 @@ async function measure(layout: Layout, op: Op, ctx: Record<string, number>, writ
   const tag = `${op.name}-${writers}-${++runs}`;
   const latencies: number[] = [];
   const failures = new Map<string, number>();
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const cpuBefore = serversCpuMs(layout);
   const started = now();
   const deadline = started + SECONDS * 1000;
