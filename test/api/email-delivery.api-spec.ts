@@ -215,3 +215,46 @@ describe('email without an SMTP server (EMAIL_HOST unset)', () => {
     expect(statSync(folder).mode & 0o777).toBe(0o700);
   });
 });
+
+describe('GET /emails (development servers: the mails written to DATA_DIR/emails)', () => {
+  let api: ApiTestClient;
+  afterEach(() => api?.close());
+
+  it('lists the mails, newest first, with their links clickable and their source; /emails/clear empties it', async () => {
+    api = await ApiTestClient.start({ personas: ['hamlet'], config: { env: 'development', devBootstrap: false, mailRetry: FAST_RETRY } });
+    const mailer = api.app.get(Mailer);
+    const first = await mailer.send(mail({ subject: 'First <mail>' }));
+    await statusOf(api.app, first, 'sent');
+    const second = await mailer.send(mail({ subject: 'Second mail', fromName: 'Zulip Account Security' }));
+    await statusOf(api.app, second, 'sent');
+
+    const listing = await api.http.get('/emails');
+    expect(listing.status).toBe(200);
+    expect(listing.headers['content-type']).toMatch(/text\/html/);
+    expect(listing.text.indexOf('Second mail')).toBeLessThan(listing.text.indexOf('First &lt;mail&gt;'));
+    expect(listing.text).not.toContain('First <mail>');
+    expect(listing.text).toContain('<a href="http://127.0.0.1/accounts/confirm_new_email/abcdefghijklmnopqrstuvwx">');
+    // NOREPLY_EMAIL_ADDRESS defaults to noreply@ the host of EXTERNAL_URL.
+    expect(listing.text).toContain('Zulip Account Security &lt;noreply@127.0.0.1&gt;');
+
+    const source = /href="(\/emails\/raw\/[^"]+)"/.exec(listing.text)![1];
+    const raw = await api.http.get(decodeURIComponent(source));
+    expect(raw.status).toBe(200);
+    expect(raw.text).toMatch(/^Subject: Second mail$/m);
+    expect((await api.http.get('/emails/raw/..%2Fmail-outbox.sqlite')).status).toBe(404);
+
+    const cleared = await api.http.get('/emails/clear');
+    expect(cleared.status).toBe(303);
+    expect((await api.http.get('/emails')).text).toContain('No mails yet.');
+  });
+
+  it('is not served outside development', async () => {
+    api = await ApiTestClient.start({ personas: ['hamlet'], config: { mailRetry: FAST_RETRY } });
+    const id = await api.app.get(Mailer).send(mail());
+    await statusOf(api.app, id, 'sent');
+    const listing = await api.http.get('/emails');
+    expect(listing.status).toBe(404);
+    expect(listing.text).not.toContain('A test mail');
+    expect((await api.http.get('/emails/clear')).status).toBe(404);
+  });
+});
