@@ -34,7 +34,8 @@ const envelopeOnly = (mail: string): string => {
 /**
  * The outbox in a SQLite file of its own (`DATA_DIR/mail-outbox.sqlite`, created owner-only):
  * neither the log nor a read model (a rebuild must not touch it). A claim is one
- * `UPDATE … RETURNING` statement, atomic across the processes sharing the data directory.
+ * `UPDATE … RETURNING` statement, atomic across the processes sharing the data directory. Bodies of
+ * sent and failed mails are erased from the file and its WAL (secure_delete, a truncating checkpoint).
  */
 export class SqliteMailOutbox implements MailOutboxPort {
   private readonly insert: Database.Statement;
@@ -46,6 +47,8 @@ export class SqliteMailOutbox implements MailOutboxPort {
   private readonly due: Database.Statement<[], { due: number | null }>;
 
   constructor(private readonly db: Database.Database) {
+    // A body dropped from a sent mail is overwritten with zeros, not left in free space.
+    db.pragma('secure_delete = ON');
     db.exec(`
       CREATE TABLE IF NOT EXISTS mail_outbox (
         seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -123,10 +126,18 @@ export class SqliteMailOutbox implements MailOutboxPort {
 
   async close(): Promise<void> {}
 
+  /**
+   * Records an outcome that drops the body, then checkpoints the WAL into the database and truncates
+   * it: the WAL would otherwise keep the page as it was, link included, until SQLite reused its frames.
+   * (A checkpoint that other connections hold back leaves frames behind; the next outcome retries.)
+   */
   private bodyless(id: string, write: (mail: string) => unknown): void {
-    this.db.transaction(() => {
+    const changed = this.db.transaction(() => {
       const row = this.one.get(id);
-      if (row?.status === 'sending') write(envelopeOnly(row.mail));
+      if (row?.status !== 'sending') return false;
+      write(envelopeOnly(row.mail));
+      return true;
     })();
+    if (changed) this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 }
