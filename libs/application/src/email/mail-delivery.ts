@@ -12,7 +12,7 @@ import { MAIL_TRANSPORT } from '../ports/mail-transport.port';
  * time up to an hour between attempts, for 60 attempts (about two and a half days of an SMTP server
  * away), then the mail is recorded as failed. Tests shorten it (AppConfig.mailRetry).
  */
-export const MAIL_RETRY_POLICY = { firstDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 60, pollMs: 5_000 };
+export const MAIL_RETRY_POLICY = { firstDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 60, pollMs: 1_000 };
 /**
  * How long a claim lasts: a process that dies while sending leaves its mails to others after
  * this. Well above one attempt's longest run (the SMTP transport's timeouts add up to under 2 min).
