@@ -31,6 +31,8 @@ export class TestSmtpServer {
   readonly attempts: string[] = [];
   port = 0;
   refusal: Refusal | null = null;
+  /** How long the server takes to accept a message after its DATA (a slow server). */
+  acceptDelayMs = 0;
   private server: SMTPServer | undefined;
   private waiters: { count: number; resolve: () => void }[] = [];
 
@@ -72,7 +74,7 @@ export class TestSmtpServer {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
+        stream.on('end', () => setTimeout(() => {
           if (this.refusal?.at === 'data') return callback(error(this.refusal));
           const raw = Buffer.concat(chunks).toString('utf8');
           const [head, ...rest] = raw.split(/\r?\n\r?\n/);
@@ -87,7 +89,7 @@ export class TestSmtpServer {
           });
           callback();
           this.wakeWaiters();
-        });
+        }, this.acceptDelayMs));
       },
     });
     const server = this.server;

@@ -233,7 +233,7 @@ export type AppConfig = {
    * Tests only, never an environment variable: the outbox's retry timing (MAIL_RETRY_POLICY by
    * default: minutes between attempts, for days).
    */
-  mailRetry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number; pollMs?: number };
+  mailRetry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number; pollMs?: number; claimMs?: number };
   /**
    * Tests only (`npm run test:servers`), never an environment variable: isolates this
    * installation on servers shared with others — EventStoreDB streams prefixed and the global

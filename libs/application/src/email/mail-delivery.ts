@@ -8,16 +8,16 @@ import { MAIL_OUTBOX } from '../ports/mail-outbox.port';
 import { MAIL_TRANSPORT } from '../ports/mail-transport.port';
 
 /**
- * How the outbox retries a mail the SMTP server could not take: after 30 s, then twice as long each
- * time up to an hour between attempts, for 60 attempts (about two and a half days of an SMTP server
- * away), then the mail is recorded as failed. Tests shorten it (AppConfig.mailRetry).
- */
-export const MAIL_RETRY_POLICY = { firstDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 60, pollMs: 1_000 };
-/**
  * How long a claim lasts: a process that dies while sending leaves its mails to others after
  * this. Well above one attempt's longest run (the SMTP transport's timeouts add up to under 2 min).
  */
 export const MAIL_CLAIM_MS = 5 * 60_000;
+/**
+ * How the outbox retries a mail the SMTP server could not take: after 30 s, then twice as long each
+ * time up to an hour between attempts, for 60 attempts (about two and a half days of an SMTP server
+ * away), then the mail is recorded as failed. Tests shorten it, and the claim (AppConfig.mailRetry).
+ */
+export const MAIL_RETRY_POLICY = { firstDelayMs: 30_000, maxDelayMs: 3_600_000, maxAttempts: 60, pollMs: 1_000, claimMs: MAIL_CLAIM_MS };
 /** Mails claimed per round. */
 const BATCH = 10;
 
@@ -107,18 +107,20 @@ export class MailDelivery implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** One round: claims up to BATCH due mails and sends them one by one; returns how many it claimed. */
+  /**
+   * One round: up to BATCH due mails, each claimed just before it is sent (a claim taken for a whole
+   * batch could lapse behind a slow SMTP server before its turn, and another process would send it
+   * too); returns how many it sent or tried.
+   */
   private async round(): Promise<number> {
-    const claimed = await this.outbox.claimDue(Date.now(), MAIL_CLAIM_MS, BATCH);
-    for (const mail of claimed) {
-      if (this.stopped) {
-        // Handed back at once instead of waiting for the claim to lapse.
-        await this.outbox.markRetry(mail.id, Date.now(), mail.lastError ?? 'not attempted: the process stopped');
-        continue;
-      }
+    let handled = 0;
+    while (handled < BATCH && !this.stopped) {
+      const [mail] = await this.outbox.claimDue(Date.now(), this.policy.claimMs, 1);
+      if (!mail) break;
       await this.deliver(mail);
+      handled++;
     }
-    return claimed.length;
+    return handled;
   }
 
   private async deliver(mail: OutboxMail): Promise<void> {
