@@ -87,7 +87,8 @@ export class MongoMailOutbox implements MailOutboxPort {
 
   async markFailed(id: string, now: number, error: string): Promise<void> {
     await this.outbox.updateOne({ _id: id, status: 'sending' }, [
-      { $set: { status: 'failed', next_attempt_at: now, last_error: error, mail: { to: '$mail.to', from: '$mail.from', fromName: '$mail.fromName', subject: '$mail.subject', text: '' } } },
+      // $literal: in a pipeline a string starting with `$` would be read as a field path.
+      { $set: { status: 'failed', next_attempt_at: now, last_error: { $literal: error }, mail: { to: '$mail.to', from: '$mail.from', fromName: '$mail.fromName', subject: '$mail.subject', text: '' } } },
     ]);
   }
 
