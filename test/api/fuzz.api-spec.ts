@@ -38,7 +38,7 @@ describe('fuzzing every endpoint', () => {
     const segments = ['1', '0', '-1', 'abc', '99999999999999999999', '%00', '%FF', '..%2F..%2Fetc%2Fpasswd', 'x'.repeat(300), '😀', '%2e%2e', '1.5', ''];
     const templates = [
       '/avatar/$', '/avatar/$/medium', '/user_uploads/$/$/$', '/user_uploads/temporary/$/$', '/user_uploads/download/$/$/$', `/user_uploads/${api.realmId}/$/$`,
-      '/user_avatars/$/emoji/images/$', '/static/images/realm-icon.svg', '/accounts/confirm_new_email/$', '/health', '/health/$',
+      '/user_avatars/$/emoji/images/$', '/static/images/realm-icon.svg', '/accounts/confirm_new_email/$', '/accounts/confirm_new_email/$/', '/emails', '/emails/raw/$', '/health', '/health/$',
     ];
     const failures: string[] = [];
     let n = 0;

@@ -25,12 +25,18 @@ const allEvents = async (api: ApiTestClient): Promise<RecordedEvent[]> => {
   }
 };
 
-/** Every secret the log holds, as recorded: API keys, password hashes, tokens, push keys. */
-function secretsIn(events: RecordedEvent[], api: ApiTestClient): string[] {
+/**
+ * Every secret the log holds, as recorded (API keys, password hashes, tokens, push keys, the digests
+ * of confirmation keys), and the confirmation keys mailed so far, which the log must not hold at all.
+ */
+async function secretsIn(events: RecordedEvent[], api: ApiTestClient): Promise<string[]> {
   const found = new Set<string>([...api.credentials.values()].map((c) => c.apiKey));
+  for (const to of new Set(events.filter((e) => e.type === 'EmailChangeRequested').map((e) => (e.data as { newEmail: string }).newEmail))) {
+    found.add(await api.emailChangeKey(to));
+  }
   const visit = (value: unknown, key = '') => {
     if (typeof value === 'string') {
-      if (/^(apiKey|passwordHash|token|revokedTokens|pushKey|encryptedPushRegistration)$/.test(key) && value.length >= 6) found.add(value);
+      if (/^(apiKey|passwordHash|token|revokedTokens|keyDigest|revokedKeyDigests|pushKey|encryptedPushRegistration)$/.test(key) && value.length >= 6) found.add(value);
     } else if (Array.isArray(value)) value.forEach((v) => visit(v, key));
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k);
   };
@@ -107,7 +113,7 @@ describe('audit history under the access rules', () => {
 
       await post('hamlet', '/api/v1/user_topics', { stream_id: await api.channelId('Denmark'), topic: 'muted-topic-name', visibility_policy: 1 });
       expectSuccess(await api.as('iago').patch('/api/v1/realm', { name: 'Acme Worldwide' }));
-      secrets = secretsIn(await allEvents(api), api);
+      secrets = await secretsIn(await allEvents(api), api);
     });
     afterAll(() => api.close());
 
@@ -173,7 +179,7 @@ describe('audit history under the access rules', () => {
 
       const settings = await history('iago', { user_id: id('hamlet') });
       expect(settings.find((e) => e.type === 'UserSettingChanged' && e.data.property === 'color_scheme')).toMatchObject({ changes: [{ field: 'color_scheme', old: HIDDEN, new: HIDDEN }] });
-      expect(settings.find((e) => e.type === 'EmailChangeRequested')).toMatchObject({ data: { userId: id('hamlet'), token: HIDDEN, newEmail: HIDDEN } });
+      expect(settings.find((e) => e.type === 'EmailChangeRequested')).toMatchObject({ data: { userId: id('hamlet'), keyDigest: HIDDEN, newEmail: HIDDEN } });
 
       const drafts = await history('desdemona', { stream: `drafts-${id('hamlet')}` });
       expect(drafts).toEqual([expect.objectContaining({ type: 'DraftsCreated', data: expect.objectContaining({ userId: id('hamlet'), drafts: HIDDEN }) })]);
@@ -243,7 +249,7 @@ describe('audit history under the access rules', () => {
     try {
       await coverageWorkload(api);
       const events = await allEvents(api);
-      const secrets = secretsIn(events, api);
+      const secrets = await secretsIn(events, api);
       expect(secrets.length).toBeGreaterThan(10);
       const streams = [...new Set(events.map((e) => e.streamId))];
       const cliOut: string[] = [];

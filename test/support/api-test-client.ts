@@ -23,6 +23,7 @@ import { AppModule, type AppOptions } from '../../apps/api/src/app.module';
 import { configureHttp } from '../../apps/api/src/http/configure-http';
 import { createHttpAdapter } from '../../apps/api/src/http/http-adapter';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { type FolderMail, MailFolder, mailFolderPath } from '@app/infrastructure';
 
 const SYSTEM_GROUP_ORDER = ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody'];
 
@@ -212,6 +213,29 @@ export class ApiTestClient {
     );
     await this.app.get(ProjectionWaiter).waitFor(position);
     await this.markEvents();
+  }
+
+  /**
+   * The mails sent so far to `to` (of one kind, when given), oldest first, waiting up to `timeoutMs`
+   * for at least `count` of them. Without EMAIL_HOST (the tests' default) the server writes mails to
+   * DATA_DIR/emails, the outbox's delivery a moment after the request that queued them.
+   */
+  async mailsTo(to: string, options: { kind?: string; count?: number; timeoutMs?: number } = {}): Promise<FolderMail[]> {
+    const folder = new MailFolder(mailFolderPath(this.app.get<AppConfig>(APP_CONFIG)));
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    for (;;) {
+      const mails = folder.list(10_000).filter((m) => m.to === to && (!options.kind || m.kind === options.kind)).reverse();
+      if (mails.length >= (options.count ?? 1) || Date.now() > deadline) return mails;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** The key of the latest email-change confirmation link mailed to `to` (`/accounts/confirm_new_email/<key>/`). */
+  async emailChangeKey(to: string, count = 1): Promise<string> {
+    const mails = await this.mailsTo(to, { kind: 'confirm_new_email', count });
+    const key = /\/accounts\/confirm_new_email\/([a-z0-9]+)\//.exec(mails.at(-1)?.text ?? '')?.[1];
+    if (!key) throw new Error(`no confirmation link mailed to ${to}`);
+    return key;
   }
 
   /** Starts counting events from now; `newEvents()` returns what was appended since. */

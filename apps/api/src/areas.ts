@@ -26,6 +26,7 @@ import { botStorageOpenApi } from './bot-storage/bot-storage.openapi';
  */
 export const API_AREAS: { readonly [Area in AreaName]: { openApi?: AreaOpenApi } } = {
   realms: {},
+  email: {},
   users: {},
   channels: { openApi: channelsOpenApi },
   subscriptions: {},

@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { AreaDescriptor, IdSequence } from './area-descriptor';
 import type { AreaClientEvents, AreaRegisterSections } from './events/area-contributions';
 import { realmsArea } from './realms/realms.area';
+import { emailArea } from './email/email.area';
 import { usersArea } from './users/users.area';
 import { channelsArea } from './channels/channels.area';
 import { subscriptionsArea } from './subscriptions/subscriptions.area';
@@ -38,6 +39,7 @@ import { botStorageArea } from './bot-storage/bot-storage.area';
  */
 export const AREAS = [
   realmsArea,
+  emailArea,
   usersArea,
   channelsArea,
   subscriptionsArea,

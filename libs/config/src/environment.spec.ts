@@ -143,4 +143,22 @@ describe('configuration from the environment', () => {
       ).toMatchObject({ logFormat: 'json', metrics: { token: 'a-token-of-16-chars', host: '0.0.0.0', port: 9464, workerPort: 0 } });
     });
   });
+
+  describe('outgoing email (Django\'s and Zulip\'s EMAIL_* settings)', () => {
+    it('has no SMTP server by default: submission port, STARTTLS required, no login, noreply@ the external host', () => {
+      expect(loadConfig({}).email).toEqual({ host: null, port: 587, user: null, password: null, useTls: true, noreplyAddress: 'noreply@127.0.0.1' });
+      expect(loadConfig({ EXTERNAL_URL: 'https://chat.example.com:8443/' }).email.noreplyAddress).toBe('noreply@chat.example.com');
+    });
+
+    it('reads the SMTP server, its login and the sender', () => {
+      expect(
+        loadConfig({ EMAIL_HOST: 'smtp.example.com', EMAIL_PORT: '2525', EMAIL_USE_TLS: 'false', EMAIL_HOST_USER: 'chat', EMAIL_HOST_PASSWORD: 'pw', NOREPLY_EMAIL_ADDRESS: 'no-reply@example.com' }).email,
+      ).toEqual({ host: 'smtp.example.com', port: 2525, user: 'chat', password: 'pw', useTls: false, noreplyAddress: 'no-reply@example.com' });
+    });
+
+    it('refuses a bad port or TLS flag, naming the variable', () => {
+      expect(configurationErrorOf({ EMAIL_PORT: '70000' }).message).toContain('EMAIL_PORT');
+      expect(configurationErrorOf({ EMAIL_USE_TLS: 'maybe' }).message).toContain('EMAIL_USE_TLS');
+    });
+  });
 });

@@ -143,6 +143,32 @@ export class EnvironmentVariables {
    */
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   PUSH_NOTIFICATIONS_BOUNCER_URL?: string;
+
+  /**
+   * Outgoing email, with Django's (and so Zulip's) meaning. EMAIL_HOST unset: no SMTP server, and
+   * mails are written to DATA_DIR/emails instead (GET /emails lists them in development).
+   */
+  @IsOptional() @IsString() @MinLength(1)
+  EMAIL_HOST?: string;
+
+  /** Zulip's default is the submission port with STARTTLS (587, EMAIL_USE_TLS=true). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  EMAIL_PORT = 587;
+
+  /** SMTP authentication (none when empty). */
+  @IsOptional() @IsString()
+  EMAIL_HOST_USER?: string;
+
+  @IsOptional() @IsString()
+  EMAIL_HOST_PASSWORD?: string;
+
+  /** Django's EMAIL_USE_TLS: STARTTLS is required on the connection (false: never attempted). */
+  @Transform(toBool) @IsBoolean()
+  EMAIL_USE_TLS = true;
+
+  /** The sender of the server's mails (Zulip's NOREPLY_EMAIL_ADDRESS). Default: noreply@<EXTERNAL_URL's host>. */
+  @IsOptional() @IsString() @MinLength(3)
+  NOREPLY_EMAIL_ADDRESS?: string;
 }
 
 export class ConfigurationError extends Error {}
@@ -194,6 +220,20 @@ export type AppConfig = {
     perUser: { requests: number; windowSeconds: number };
     perIp: { requests: number; windowSeconds: number };
   };
+  /** Outgoing email (docs/email.md). `host` null: mails go to DATA_DIR/emails. */
+  email: {
+    host: string | null;
+    port: number;
+    user: string | null;
+    password: string | null;
+    useTls: boolean;
+    noreplyAddress: string;
+  };
+  /**
+   * Tests only, never an environment variable: the outbox's retry timing (MAIL_RETRY_POLICY by
+   * default: minutes between attempts, for days).
+   */
+  mailRetry?: { firstDelayMs: number; maxDelayMs: number; maxAttempts: number; pollMs?: number; claimMs?: number };
   /**
    * Tests only (`npm run test:servers`), never an environment variable: isolates this
    * installation on servers shared with others — EventStoreDB streams prefixed and the global
@@ -209,11 +249,12 @@ export type AppConfig = {
 };
 
 export function toAppConfig(v: EnvironmentVariables): AppConfig {
+  const externalUrl = (v.EXTERNAL_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`).replace(/\/+$/, '');
   return {
     env: v.NODE_ENV,
     port: v.PORT,
     host: v.HOST,
-    externalUrl: (v.EXTERNAL_URL ?? `http://${v.HOST === '0.0.0.0' ? 'localhost' : v.HOST}:${v.PORT}`).replace(/\/+$/, ''),
+    externalUrl,
     dataDir: v.DATA_DIR,
     eventStoreDriver: v.EVENT_STORE_DRIVER ?? v.STORAGE_DRIVER,
     readStoreDriver: v.READ_STORE_DRIVER ?? v.STORAGE_DRIVER,
@@ -240,7 +281,24 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
     },
+    email: {
+      host: v.EMAIL_HOST ?? null,
+      port: v.EMAIL_PORT,
+      user: v.EMAIL_HOST_USER || null,
+      password: v.EMAIL_HOST_PASSWORD || null,
+      useTls: v.EMAIL_USE_TLS,
+      noreplyAddress: v.NOREPLY_EMAIL_ADDRESS ?? `noreply@${hostOf(externalUrl)}`,
+    },
   };
+}
+
+/** The host name of a URL (Zulip's EXTERNAL_HOST without its port), `localhost` when it has none. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '') || 'localhost';
+  } catch {
+    return 'localhost';
+  }
 }
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env, overrides: Partial<AppConfig> = {}): AppConfig => ({

@@ -16,3 +16,7 @@ export * from './scheduler.provider';
 export * from './embedded/timer-scheduler';
 export * from './system/prometheus-metrics';
 export * from './system/heap-growth';
+export * from './embedded/sqlite-mail-outbox';
+export * from './mail/directory-mail-transport';
+export * from './mail/smtp-mail-transport';
+export * from './mail-transport.provider';

@@ -1,4 +1,5 @@
 import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   APP_CONFIG,
@@ -32,6 +33,9 @@ import {
   advanceSequencesFromLog,
   SNAPSHOT_STORE,
   type SnapshotStorePort,
+  MAIL_OUTBOX,
+  MAIL_TRANSPORT,
+  type MailOutboxPort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -43,6 +47,7 @@ import { ReadModelsBeingLoadedError } from './embedded/sqlite';
 import { SqliteChangeWatcher } from './embedded/sqlite-change-watcher';
 import { SqlitePresenceStore } from './embedded/sqlite-presence-store';
 import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
+import { SqliteMailOutbox } from './embedded/sqlite-mail-outbox';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -50,6 +55,7 @@ import { PrometheusMetrics } from './system/prometheus-metrics';
 import { blobStoreProvider } from './blob-store.provider';
 import { rateLimitStoreProvider } from './rate-limit-store.provider';
 import { schedulerProvider } from './scheduler.provider';
+import { mailTransportProvider } from './mail-transport.provider';
 
 export type Adapters = {
   eventStore: EventStorePort;
@@ -65,6 +71,8 @@ export type Adapters = {
   readModelChanges: ReadModelChangesPort;
   /** Deciders' snapshots, which bound a command's read of its stream (docs/operations.md, "Command reads and snapshots"). */
   snapshotStore: SnapshotStorePort;
+  /** Outgoing mail waiting for (or past) its hand-off to the SMTP server (docs/email.md). */
+  mailOutbox: MailOutboxPort;
   close(): Promise<void>;
 };
 
@@ -133,6 +141,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let presenceStore: PresenceStorePort;
   let readModelChanges: ReadModelChangesPort;
   let snapshotStore: SnapshotStorePort;
+  let mailOutbox: MailOutboxPort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -149,6 +158,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     readModelChanges = new MongoCheckpointChanges(mongo.copies.db, logger);
     // Snapshots beside the read models, in a collection the copies never touch.
     snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
+    mailOutbox = new (await import('./mongodb/mongo-mail-outbox')).MongoMailOutbox(mongo.copies.db);
   } else {
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
@@ -167,6 +177,13 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
     snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));
+    // Mails hold confirmation links: the file is created readable by its owner only (SQLite gives
+    // its -wal and -shm files the same permissions).
+    mkdirSync(config.dataDir, { recursive: true });
+    const outboxFile = join(config.dataDir, 'mail-outbox.sqlite');
+    closeSync(openSync(outboxFile, 'a', 0o600));
+    chmodSync(outboxFile, 0o600);
+    mailOutbox = new SqliteMailOutbox(openEmbedded('mail-outbox.sqlite'));
   }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
   // what was appended since the last boot (the whole log once the sequences' store was dropped or
@@ -182,6 +199,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     presenceStore,
     readModelChanges,
     snapshotStore,
+    mailOutbox,
     async close() {
       // Every event this process appended took its ids from the allocator, so the log up to its
       // head holds no id above the sequences: the mark moves there, and the next boot scans only
@@ -194,6 +212,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       await readModelChanges.close();
       await presenceStore.close();
       await snapshotStore.close();
+      await mailOutbox.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -239,6 +258,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: READ_MODEL_CHANGES, useFactory: (a: Adapters) => a.readModelChanges, inject: [ADAPTERS] },
       { provide: PRESENCE_STORE, useFactory: (a: Adapters) => a.presenceStore, inject: [ADAPTERS] },
       { provide: SNAPSHOT_STORE, useFactory: (a: Adapters) => a.snapshotStore, inject: [ADAPTERS] },
+      { provide: MAIL_OUTBOX, useFactory: (a: Adapters) => a.mailOutbox, inject: [ADAPTERS] },
+      mailTransportProvider(options.config),
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -246,7 +267,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, MAIL_OUTBOX, MAIL_TRANSPORT],
     };
   }
 

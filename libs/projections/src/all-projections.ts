@@ -32,6 +32,7 @@ import { userGroupsProjection } from './user-groups/user-groups.projection';
  */
 export const PROJECTIONS_BY_AREA: { readonly [Area in AreaName]: readonly Projection[] } = {
   realms: [realmsProjection],
+  email: [],
   users: [usersProjection, credentialsProjection],
   channels: [channelsProjection],
   subscriptions: [subscriptionsProjection, channelMembersProjection],

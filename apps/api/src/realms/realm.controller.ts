@@ -33,6 +33,7 @@ export class RealmController {
           move_messages_between_streams_limit_seconds: params.move_messages_between_streams_limit_seconds,
           topics_policy: params.topics_policy,
           enable_read_receipts: params.enable_read_receipts,
+          email_changes_disabled: params.email_changes_disabled,
         },
         groups,
         moderationRequestChannelId: params.moderation_request_channel_id,

@@ -68,6 +68,9 @@ export class UpdateRealmDto {
   @BoolParam({ optional: true, description: 'Whether read receipts are available (GET /messages/{message_id}/read_receipts).' })
   enable_read_receipts?: boolean;
 
+  @BoolParam({ optional: true, description: 'Whether members may not change their own email address (administrators always may).' })
+  email_changes_disabled?: boolean;
+
   @StringParam({ optional: true, description: 'The organization\'s description (at most 1000 characters).' })
   description?: string;
 

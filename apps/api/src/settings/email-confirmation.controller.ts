@@ -12,18 +12,20 @@ const page = (title: string, body: string) =>
 /**
  * The link of a change of address (zerver/views/user_settings.py confirm_email_change): a web
  * page, not an API endpoint. An unknown, used, revoked or expired link is a 404 page, as Zulip's
- * render_confirmation_key_error renders it; an address taken meanwhile is refused with its reason.
+ * render_confirmation_key_error renders it; an address taken meanwhile, changes of address disabled
+ * meanwhile, or a deactivated account are refused with their reason (and the link stays usable).
  */
 @Controller('accounts/confirm_new_email')
 export class EmailConfirmationController {
   constructor(private readonly commands: CommandBus) {}
 
-  @Get(':token')
+  // Zulip's links end in a slash (`/accounts/confirm_new_email/<key>/`); both forms are served.
+  @Get(':key')
   @Public()
-  async confirm(@Param('token') token: string, @Res({ passthrough: true }) response: Response): Promise<string> {
+  async confirm(@Param('key') key: string, @Res({ passthrough: true }) response: Response): Promise<string> {
     response.type('html');
     try {
-      const { oldEmail, newEmail } = await this.commands.execute(new ConfirmEmailChangeCommand(token));
+      const { oldEmail, newEmail } = await this.commands.execute(new ConfirmEmailChangeCommand(key));
       return page(
         'Email address changed',
         `The email address for your account was changed from <a href="mailto:${escapeHtml(oldEmail)}">${escapeHtml(oldEmail)}</a> to <a href="mailto:${escapeHtml(newEmail)}">${escapeHtml(newEmail)}</a>.`,

@@ -7,8 +7,8 @@ describe('audit history visibility (per event type)', () => {
       data: { ...created, apiKey: HIDDEN, passwordHash: HIDDEN },
       hidden: ['apiKey', 'passwordHash'],
     });
-    const requested = { realmId: 1, userId: 5, oldEmail: 'a', newEmail: 'b', token: 't0k', expiresAt: 'E', revokedTokens: ['old'], actorId: 5, at: 'T' };
-    expect(redactEvent('EmailChangeRequested', requested, { values: 'all' }).data).toEqual({ ...requested, token: HIDDEN, revokedTokens: HIDDEN });
+    const requested = { realmId: 1, userId: 5, oldEmail: 'a', newEmail: 'b', keyDigest: 'd1g', expiresAt: 'E', revokedKeyDigests: ['old'], actorId: 5, at: 'T' };
+    expect(redactEvent('EmailChangeRequested', requested, { values: 'all' }).data).toEqual({ ...requested, keyDigest: HIDDEN, revokedKeyDigests: HIDDEN });
     const pushed = { realmId: 1, userId: 5, deviceId: 2, pushKey: 'pk', pushKeyId: 9, tokenKind: 'fcm', tokenId: 'id', bouncerPublicKey: 'pub', encryptedPushRegistration: 'enc', at: 'T' };
     expect(redactEvent('PushDeviceRegistered', pushed, { values: 'all' }).data).toEqual({ ...pushed, pushKey: HIDDEN, encryptedPushRegistration: HIDDEN });
   });

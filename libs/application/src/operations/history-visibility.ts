@@ -80,9 +80,10 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   UserStatusChanged: administrators,
   CustomProfileFieldValueChanged: administrators,
   CustomProfileFieldValueRemoved: administrators,
-  // The address a user asked to move to is theirs until confirmed; the confirmation key is a secret.
-  EmailChangeRequested: ownData('userId', [], ['token', 'revokedTokens']),
-  EmailChangeConfirmed: { read: 'administrators', secrets: ['token'] },
+  // The address a user asked to move to is theirs until confirmed. The confirmation key never enters
+  // the log; its digest is hidden too (it names the link, and nobody reading history needs it).
+  EmailChangeRequested: ownData('userId', [], ['keyDigest', 'revokedKeyDigests']),
+  EmailChangeConfirmed: { read: 'administrators', secrets: ['keyDigest'] },
   UserSettingChanged: ownData('userId', ['property', 'editedBySelf']),
 
   // Channels, their members, folders and groups: administrators see every channel's settings and subscribers.

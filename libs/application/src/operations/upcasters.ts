@@ -1,4 +1,5 @@
 import type { Upcaster } from '../shared/event-upcasting';
+import { confirmationKeyDigest } from '../shared/confirmation-keys';
 import { UpcasterRegistry } from '../shared/event-upcasting';
 
 /**
@@ -20,7 +21,35 @@ export const userStatusChangedV1: Upcaster = {
   },
 };
 
+/**
+ * EmailChangeRequested v1 → v2. Version 1 carried the confirmation key itself (`token`) and the keys
+ * it revoked (`revokedTokens`); version 2 carries only their SHA-256 digests (`keyDigest`,
+ * `revokedKeyDigests`): the key is a secret (docs/security.md). Links mailed before the upgrade keep
+ * working, since following one presents the key, whose digest is what v2 holds. (The v1 events still
+ * hold the keys in the stored log until the credential migration rewrites them; they expire in a day.)
+ */
+export const emailChangeRequestedV1: Upcaster = {
+  type: 'EmailChangeRequested',
+  fromVersion: 1,
+  upcast(data: Record<string, unknown>) {
+    if (!('token' in data)) return data;
+    const { token, revokedTokens, ...rest } = data as { token: string; revokedTokens?: string[] };
+    return { ...rest, keyDigest: confirmationKeyDigest(token), revokedKeyDigests: (revokedTokens ?? []).map(confirmationKeyDigest) };
+  },
+};
+
+/** EmailChangeConfirmed v1 → v2: the key it confirmed (`token`) becomes its digest (`keyDigest`). */
+export const emailChangeConfirmedV1: Upcaster = {
+  type: 'EmailChangeConfirmed',
+  fromVersion: 1,
+  upcast(data: Record<string, unknown>) {
+    if (!('token' in data)) return data;
+    const { token, ...rest } = data as { token: string };
+    return { ...rest, keyDigest: confirmationKeyDigest(token) };
+  },
+};
+
 /** Every upcaster of the product. A payload shape change registers one here (never rewrite stored events). */
-export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1];
+export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1, emailChangeRequestedV1, emailChangeConfirmedV1];
 
 export const upcasterRegistry = (): UpcasterRegistry => new UpcasterRegistry(ALL_UPCASTERS);

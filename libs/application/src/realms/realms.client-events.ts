@@ -24,7 +24,7 @@ export class RealmsClientEvents implements AreaClientEvents {
     const d = e.data;
     // do_set_realm_property: `update` for plain properties; update_dict only for the message-edit settings.
     // do_set_realm_stream: moderation_request_channel_id as `update` too (-1: none).
-    if (d.property === 'name' || d.property === 'description' || d.property === 'enable_read_receipts' || d.property === 'moderation_request_channel_id') {
+    if (d.property === 'name' || d.property === 'description' || d.property === 'enable_read_receipts' || d.property === 'moderation_request_channel_id' || d.property === 'email_changes_disabled') {
       return toRealm(c, d.realmId, { type: 'realm', op: 'update', property: d.property, value: d.newValue });
     }
     const data: Record<string, unknown> = { [d.property]: d.newValue };

@@ -19,7 +19,6 @@ const FIXED_REALM_PROPERTIES = {
   message_edit_history_visibility_policy: 'all',
   avatar_changes_disabled: false,
   name_changes_disabled: false,
-  email_changes_disabled: false,
   default_code_block_language: '',
   default_language: 'en',
   digest_emails_enabled: false,

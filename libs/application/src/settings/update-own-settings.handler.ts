@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { Logger } from 'pino';
 import type { AppConfig } from '@app/config';
 import {
   type Actor,
@@ -17,7 +16,9 @@ import {
 import type { ClockPort } from '../ports/clock.port';
 import type { GlobalPosition } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
-import { APP_CONFIG, CLOCK, LOGGER, RANDOM } from '../ports/tokens';
+import { APP_CONFIG, CLOCK, RANDOM } from '../ports/tokens';
+import { Mailer } from '../email/mailer';
+import { confirmationKeyDigest, newConfirmationKey } from '../shared/confirmation-keys';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
 import { AuthenticationService } from '../users/authentication.service';
@@ -27,6 +28,7 @@ import { passwordPolicy } from '../shared/password-policy';
 import { UserQueries } from '../users/user.queries';
 import type { UserDocument } from '../users/user.documents';
 import { EmailChangeChecks } from './email-change.checks';
+import { confirmNewEmailMail } from './email-change.mails';
 import { settingEntries } from './settings-changes';
 import { SettingsWriter } from './settings-writer';
 import { UpdateOwnSettingsCommand } from './update-own-settings.command';
@@ -49,10 +51,10 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
     private readonly users: UserQueries,
     private readonly authentication: AuthenticationService,
     private readonly emailChecks: EmailChangeChecks,
+    private readonly mailer: Mailer,
     @Inject(CLOCK) private readonly clock: ClockPort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute({ context: { actor }, changes }: UpdateOwnSettingsCommand): Promise<Record<string, never>> {
@@ -62,7 +64,10 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
     if (changes.newPassword !== undefined) await this.checkPasswordChange(actor, user, changes.oldPassword, changes.newPassword);
     const newEmail = changes.email === undefined ? undefined : pythonStrip(changes.email);
     const emailChanges = newEmail !== undefined && newEmail !== user.delivery_email;
-    if (emailChanges) await this.emailChecks.check(actor.realmId, newEmail);
+    if (emailChanges) {
+      await this.emailChecks.checkAllowed(actor, user.is_active);
+      await this.emailChecks.check(actor.realmId, newEmail);
+    }
     const nameChanges = changes.fullName !== undefined && changes.fullName !== user.full_name;
     if (nameChanges) checkFullName(changes.fullName!);
 
@@ -87,21 +92,24 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
     if (!isStrongEnoughPassword(newPassword, passwordPolicy(this.config).minLength)) throw new NewPasswordTooWeakError();
   }
 
-  /** do_start_email_change_process: the pending change, and the link (logged outside production, where no mail is sent). */
+  /**
+   * do_start_email_change_process: the pending change (the key's digest only: the key is a secret),
+   * then the confirmation mail to the new address, whose link carries the key. The mail is queued
+   * after the change is recorded: a failed append sends no mail with a dead link.
+   */
   private async requestEmailChange(actor: Actor, user: UserDocument, newEmail: string): Promise<GlobalPosition | undefined> {
     const now = this.clock.now();
-    const token = this.random.alphanumeric(24).toLowerCase();
-    const { position } = await this.runner.run(userSettingsDecider, userSettingsStream(user.user_id), {
+    const key = newConfirmationKey(this.random);
+    const { newEvents, position } = await this.runner.run(userSettingsDecider, userSettingsStream(user.user_id), {
       type: 'RequestEmailChange',
       data: {
         realmId: actor.realmId, userId: user.user_id, actorId: actor.userId, now: now.toISOString(),
-        currentEmail: user.delivery_email, newEmail, token, expiresAt: new Date(now.getTime() + EMAIL_CHANGE_LINK_VALIDITY_MS).toISOString(),
+        currentEmail: user.delivery_email, newEmail, keyDigest: confirmationKeyDigest(key), expiresAt: new Date(now.getTime() + EMAIL_CHANGE_LINK_VALIDITY_MS).toISOString(),
       },
     });
-    if (this.config.env === 'production') {
-      this.logger.warn({ userId: user.user_id }, 'email change requested; no mail is sent by this server');
-    } else {
-      this.logger.info({ userId: user.user_id, url: `${this.config.externalUrl}/accounts/confirm_new_email/${token}` }, 'confirm the new email address at this link');
+    if (newEvents.length > 0) {
+      const realmUrl = this.config.externalUrl;
+      await this.mailer.send(confirmNewEmailMail({ realmUrl, oldEmail: user.delivery_email, newEmail, activateUrl: `${realmUrl}/accounts/confirm_new_email/${key}/` }));
     }
     return position;
   }

@@ -8,11 +8,12 @@ import type { UserSettingValues } from '@app/domain';
 export type UserSettingsDocument = Partial<Omit<UserSettingValues, 'timezone'>> & { user_id: number; realm_id: number };
 
 /**
- * A pending change of address (id = the confirmation token), from `PATCH /settings` `email`
- * until `GET /accounts/confirm_new_email/<token>` confirms it (Zulip's EmailChangeStatus).
+ * A pending change of address (id = the SHA-256 of its confirmation key), from `PATCH /settings`
+ * `email` until `GET /accounts/confirm_new_email/<key>` confirms it (Zulip's EmailChangeStatus).
+ * The key itself is nowhere but in the mail.
  */
 export type EmailChangeDocument = {
-  token: string;
+  key_digest: string;
   user_id: number;
   realm_id: number;
   old_email: string;

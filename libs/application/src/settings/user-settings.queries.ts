@@ -44,9 +44,9 @@ export class UserSettingsQueries {
     return new Set(docs.map((d) => d.user_id));
   }
 
-  /** A pending (or used, or revoked) change of address by its confirmation token. */
-  emailChange(token: string): Promise<EmailChangeDocument | null> {
-    return this.readStore.get<EmailChangeDocument>(EMAIL_CHANGES, token);
+  /** A pending (or used, or revoked) change of address by the digest of its key (confirmationKeyDigest). */
+  emailChange(keyDigest: string): Promise<EmailChangeDocument | null> {
+    return this.readStore.get<EmailChangeDocument>(EMAIL_CHANGES, keyDigest);
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStorePort, EventToAppend, RecordedEvent } from '../ports/event-store.port';
@@ -35,6 +36,19 @@ describe('event versions', () => {
     expect(registry.upcast(current)).toBe(current);
     const flatV1 = { ...current, metadata: { schemaVersion: 1 } };
     expect(registry.upcast(flatV1)).toBe(flatV1);
+  });
+
+  it('upcasts email-change events that held the confirmation key (v1) to its digest (v2)', () => {
+    const registry = upcasterRegistry();
+    const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+    const recorded = (type: string, data: object): RecordedEvent =>
+      ({ id: 'e', streamId: 'user_settings-10', type, data, metadata: { schemaVersion: 1 }, revision: 0n, position: 1n }) as RecordedEvent;
+    const requested = registry.upcast(recorded('EmailChangeRequested', { realmId: 1, userId: 10, oldEmail: 'a@x', newEmail: 'b@x', token: 'newkey', expiresAt: 'E', revokedTokens: ['oldkey'], actorId: 10, at: 'T' }));
+    expect(requested.data).toEqual({ realmId: 1, userId: 10, oldEmail: 'a@x', newEmail: 'b@x', keyDigest: sha256('newkey'), expiresAt: 'E', revokedKeyDigests: [sha256('oldkey')], actorId: 10, at: 'T' });
+    expect(requested.metadata).toMatchObject({ schemaVersion: 2, upcastFrom: 1 });
+    const confirmed = registry.upcast(recorded('EmailChangeConfirmed', { realmId: 1, userId: 10, token: 'newkey', oldEmail: 'a@x', newEmail: 'b@x', at: 'T' }));
+    expect(confirmed.data).toEqual({ realmId: 1, userId: 10, keyDigest: sha256('newkey'), oldEmail: 'a@x', newEmail: 'b@x', at: 'T' });
+    expect(JSON.stringify([requested.data, confirmed.data])).not.toMatch(/newkey|oldkey/);
   });
 
   it('chains upcasters one version at a time and refuses two for one version', () => {

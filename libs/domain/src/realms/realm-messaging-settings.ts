@@ -39,6 +39,11 @@ export type RealmMessagingSettings = {
    * -1: none, and reporting is disabled (Zulip's Realm.moderation_request_channel, feature level 331).
    */
   moderation_request_channel_id: number;
+  /**
+   * Whether members may not change their own email address (PATCH /settings `email`, and the link
+   * that confirms it); administrators always may (Zulip's Realm.email_changes_disabled).
+   */
+  email_changes_disabled: boolean;
 };
 export type RealmMessagingProperty = keyof RealmMessagingSettings;
 
@@ -51,6 +56,7 @@ export const DEFAULT_REALM_MESSAGING_SETTINGS: RealmMessagingSettings = {
   topics_policy: 'allow_empty_topic',
   enable_read_receipts: true,
   moderation_request_channel_id: MODERATION_REQUEST_CHANNEL_DISABLED,
+  email_changes_disabled: false,
 };
 
 /** The time-limit settings, which take a positive integer or "unlimited" (parse_message_time_limit_setting). */

@@ -45,6 +45,7 @@ export type RealmMessagingSettingsInput = {
   move_messages_between_streams_limit_seconds?: number | string;
   topics_policy?: RealmTopicsPolicy;
   enable_read_receipts?: boolean;
+  email_changes_disabled?: boolean;
 };
 
 export type ChangeRealmSettings = {
@@ -106,6 +107,7 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
   if (messaging.allow_message_editing !== undefined) changes.push({ property: 'allow_message_editing', value: messaging.allow_message_editing });
   if (messaging.topics_policy !== undefined) changes.push({ property: 'topics_policy', value: messaging.topics_policy });
   if (messaging.enable_read_receipts !== undefined) changes.push({ property: 'enable_read_receipts', value: messaging.enable_read_receipts });
+  if (messaging.email_changes_disabled !== undefined) changes.push({ property: 'email_changes_disabled', value: messaging.email_changes_disabled });
   const moderation = command.data.moderationRequestChannel;
   if (moderation !== undefined) changes.push({ property: 'moderation_request_channel_id', value: moderationRequestChannelId(moderation) });
 

@@ -95,28 +95,28 @@ describe('userSettingsDecider', () => {
   });
 
   describe('email changes', () => {
-    const request = (token: string, newEmail = 'prince@acme.test'): UserSettingsCommand => ({
+    const request = (keyDigest: string, newEmail = 'prince@acme.test'): UserSettingsCommand => ({
       type: 'RequestEmailChange',
-      data: { realmId: 1, userId: HAMLET, actorId: HAMLET, now: NOW, currentEmail: 'hamlet@acme.test', newEmail, token, expiresAt: '2026-02-04T04:05:06.000Z' },
+      data: { realmId: 1, userId: HAMLET, actorId: HAMLET, now: NOW, currentEmail: 'hamlet@acme.test', newEmail, keyDigest, expiresAt: '2026-02-04T04:05:06.000Z' },
     });
-    const confirm = (token: string, now = NOW): UserSettingsCommand => ({ type: 'ConfirmEmailChange', data: { realmId: 1, userId: HAMLET, actorId: HAMLET, now, token } });
-    const requested = (token: string, revokedTokens: string[] = []): UserSettingsEvent[] => [
-      { type: 'EmailChangeRequested', data: { realmId: 1, userId: HAMLET, oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', token, expiresAt: '2026-02-04T04:05:06.000Z', revokedTokens, actorId: HAMLET, at: NOW } },
+    const confirm = (keyDigest: string, now = NOW): UserSettingsCommand => ({ type: 'ConfirmEmailChange', data: { realmId: 1, userId: HAMLET, actorId: HAMLET, now, keyDigest } });
+    const requested = (keyDigest: string, revokedKeyDigests: string[] = []): UserSettingsEvent[] => [
+      { type: 'EmailChangeRequested', data: { realmId: 1, userId: HAMLET, oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', keyDigest, expiresAt: '2026-02-04T04:05:06.000Z', revokedKeyDigests, actorId: HAMLET, at: NOW } },
     ];
 
     it('starts a change of address that waits for its link', () =>
       given([]).when(request('abc')).then([
-        { type: 'EmailChangeRequested', data: { realmId: 1, userId: HAMLET, oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', token: 'abc', expiresAt: '2026-02-04T04:05:06.000Z', revokedTokens: [], actorId: HAMLET, at: NOW } },
+        { type: 'EmailChangeRequested', data: { realmId: 1, userId: HAMLET, oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', keyDigest: 'abc', expiresAt: '2026-02-04T04:05:06.000Z', revokedKeyDigests: [], actorId: HAMLET, at: NOW } },
       ]));
 
     it('revokes the pending link when another change is requested', () =>
-      given(requested('abc')).when(request('def', 'other@acme.test')).thenMatches([{ data: { token: 'def', revokedTokens: ['abc'] } }]));
+      given(requested('abc')).when(request('def', 'other@acme.test')).thenMatches([{ data: { keyDigest: 'def', revokedKeyDigests: ['abc'] } }]));
 
     it('asks nothing when the address is the current one', () => given([]).when(request('abc', 'hamlet@acme.test')).thenNothingHappened());
 
     it('confirms the pending link once', () => {
       given(requested('abc')).when(confirm('abc')).then([
-        { type: 'EmailChangeConfirmed', data: { realmId: 1, userId: HAMLET, token: 'abc', oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', at: NOW } },
+        { type: 'EmailChangeConfirmed', data: { realmId: 1, userId: HAMLET, keyDigest: 'abc', oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', at: NOW } },
       ]);
       const used = [...requested('abc'), ...userSettingsDecider.decide(confirm('abc'), foldEvents(userSettingsDecider, requested('abc')))];
       given(used).when(confirm('abc')).thenThrows(ConfirmationLinkError, 'The confirmation link has expired or been deactivated.');

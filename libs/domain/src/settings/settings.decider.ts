@@ -22,18 +22,22 @@ export type ChangeUserSettings = {
   };
 };
 
-/** do_start_email_change_process. The handler checks the address against the organization first. */
+/**
+ * do_start_email_change_process. The handler checks the address against the organization first.
+ * `keyDigest` is the SHA-256 of the confirmation key: the key is a secret and never enters the log;
+ * the link mailed to the new address carries it, and following the link presents it again.
+ */
 export type RequestEmailChange = {
   type: 'RequestEmailChange';
-  data: Meta & { currentEmail: string; newEmail: string; token: string; expiresAt: string };
+  data: Meta & { currentEmail: string; newEmail: string; keyDigest: string; expiresAt: string };
 };
 
-/** The confirmation link was followed (confirm_email_change). */
-export type ConfirmEmailChange = { type: 'ConfirmEmailChange'; data: Meta & { token: string } };
+/** The confirmation link was followed (confirm_email_change): the digest of the key it carried. */
+export type ConfirmEmailChange = { type: 'ConfirmEmailChange'; data: Meta & { keyDigest: string } };
 
 export type UserSettingsCommand = ChangeUserSettings | RequestEmailChange | ConfirmEmailChange;
 
-type PendingEmailChange = { token: string; oldEmail: string; newEmail: string; expiresAt: string };
+type PendingEmailChange = { keyDigest: string; oldEmail: string; newEmail: string; expiresAt: string };
 export type UserSettingsState = {
   /** Values set on this stream. */
   values: Partial<Record<SettingProperty, SettingValue>>;
@@ -44,7 +48,8 @@ export type UserSettingsState = {
 
 /** The settings of one user (stream `user_settings-<userId>`). */
 export const userSettingsDecider: Decider<UserSettingsCommand, UserSettingsEvent, UserSettingsState> = {
-  snapshot: { name: 'user-settings', version: 1 },
+  // Version 2: the pending change holds the key's digest, not the key.
+  snapshot: { name: 'user-settings', version: 2 },
   initialState: () => ({ values: {}, editedBySelf: [], pendingEmailChange: null }),
 
   decide: (command, state) => {
@@ -70,17 +75,17 @@ export const userSettingsDecider: Decider<UserSettingsCommand, UserSettingsEvent
         return events;
       }
       case 'RequestEmailChange': {
-        const { currentEmail, newEmail, token, expiresAt } = command.data;
+        const { currentEmail, newEmail, keyDigest, expiresAt } = command.data;
         if (newEmail === currentEmail) return [];
-        const revokedTokens = state.pendingEmailChange ? [state.pendingEmailChange.token] : [];
-        return [{ type: 'EmailChangeRequested', data: { realmId, userId, oldEmail: currentEmail, newEmail, token, expiresAt, revokedTokens, actorId, at } }];
+        const revokedKeyDigests = state.pendingEmailChange ? [state.pendingEmailChange.keyDigest] : [];
+        return [{ type: 'EmailChangeRequested', data: { realmId, userId, oldEmail: currentEmail, newEmail, keyDigest, expiresAt, revokedKeyDigests, actorId, at } }];
       }
       case 'ConfirmEmailChange': {
         const pending = state.pendingEmailChange;
         // A used or revoked link is reported like an expired one (get_object_from_key).
-        if (!pending || pending.token !== command.data.token) throw ConfirmationLinkError.expired();
+        if (!pending || pending.keyDigest !== command.data.keyDigest) throw ConfirmationLinkError.expired();
         if (Date.parse(at) > Date.parse(pending.expiresAt)) throw ConfirmationLinkError.expired();
-        return [{ type: 'EmailChangeConfirmed', data: { realmId, userId, token: pending.token, oldEmail: pending.oldEmail, newEmail: pending.newEmail, at } }];
+        return [{ type: 'EmailChangeConfirmed', data: { realmId, userId, keyDigest: pending.keyDigest, oldEmail: pending.oldEmail, newEmail: pending.newEmail, at } }];
       }
     }
   },
@@ -96,8 +101,8 @@ export const userSettingsDecider: Decider<UserSettingsCommand, UserSettingsEvent
         };
       }
       case 'EmailChangeRequested': {
-        const { token, oldEmail, newEmail, expiresAt } = event.data;
-        return { ...state, pendingEmailChange: { token, oldEmail, newEmail, expiresAt } };
+        const { keyDigest, oldEmail, newEmail, expiresAt } = event.data;
+        return { ...state, pendingEmailChange: { keyDigest, oldEmail, newEmail, expiresAt } };
       }
       case 'EmailChangeConfirmed':
         return { ...state, pendingEmailChange: null };

@@ -109,3 +109,10 @@ export class ConfirmationLinkError extends DomainError {
     super(reason === 'expired' ? 'The confirmation link has expired or been deactivated.' : 'Whoops. The confirmation link does not exist.', 'BAD_REQUEST', 404);
   }
 }
+
+/** validate_email_change_request: the organization's `email_changes_disabled`, for non-administrators. */
+export class EmailChangesDisabledError extends DomainError {
+  constructor() {
+    super('Email address changes are disabled in this organization.');
+  }
+}

@@ -20,8 +20,10 @@ export type UserSettingChanged = {
 };
 
 /**
- * do_start_email_change_process: a change of address waits for the link sent to the new address.
- * A new request revokes the pending one (`revokedTokens`).
+ * do_start_email_change_process: a change of address waits for the link mailed to the new address.
+ * A new request revokes the pending one (`revokedKeyDigests`). The confirmation key is a secret and
+ * is not here: `keyDigest` is its SHA-256 (hex), which identifies the link without opening it.
+ * (Version 1 carried the key itself as `token`; upcast to its digest.)
  */
 export type EmailChangeRequested = {
   type: 'EmailChangeRequested';
@@ -30,9 +32,9 @@ export type EmailChangeRequested = {
     userId: number;
     oldEmail: string;
     newEmail: string;
-    token: string;
+    keyDigest: string;
     expiresAt: string;
-    revokedTokens: string[];
+    revokedKeyDigests: string[];
     actorId: number | null;
     at: string;
   };
@@ -41,7 +43,7 @@ export type EmailChangeRequested = {
 /** The link was followed; the users stream records the new address (UserEmailChanged). */
 export type EmailChangeConfirmed = {
   type: 'EmailChangeConfirmed';
-  data: { realmId: number; userId: number; token: string; oldEmail: string; newEmail: string; at: string };
+  data: { realmId: number; userId: number; keyDigest: string; oldEmail: string; newEmail: string; at: string };
 };
 
 export type UserSettingsEvent = UserSettingChanged | EmailChangeRequested | EmailChangeConfirmed;

@@ -5,9 +5,9 @@ const AT = '2026-01-01T00:00:00.000Z';
 const settingChanged = (property: string, oldValue: unknown, newValue: unknown, userId = 10) => ({
   type: 'UserSettingChanged', data: { realmId: 1, userId, property, oldValue, newValue, actorId: userId, editedBySelf: true, at: AT },
 });
-const emailRequested = (token: string, revokedTokens: string[] = []) => ({
+const emailRequested = (keyDigest: string, revokedKeyDigests: string[] = []) => ({
   type: 'EmailChangeRequested',
-  data: { realmId: 1, userId: 10, oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', token, expiresAt: '2026-01-02T00:00:00.000Z', revokedTokens, actorId: 10, at: AT },
+  data: { realmId: 1, userId: 10, oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', keyDigest, expiresAt: '2026-01-02T00:00:00.000Z', revokedKeyDigests, actorId: 10, at: AT },
 });
 
 describe('userSettingsProjection', () => {
@@ -52,11 +52,11 @@ describe('emailChangesProjection', () => {
     const docs = replay(emailChangesProjection, recorded([emailRequested('abc'), emailRequested('def', ['abc'])]));
     expect(docs.get('abc')).toMatchObject({ status: 'revoked', new_email: 'prince@acme.test' });
     expect(docs.get('def')).toEqual({
-      token: 'def', user_id: 10, realm_id: 1, old_email: 'hamlet@acme.test', new_email: 'prince@acme.test', expires_at: '2026-01-02T00:00:00.000Z', status: 'pending',
+      key_digest: 'def', user_id: 10, realm_id: 1, old_email: 'hamlet@acme.test', new_email: 'prince@acme.test', expires_at: '2026-01-02T00:00:00.000Z', status: 'pending',
     });
     const used = replay(emailChangesProjection, recorded([
       emailRequested('abc'),
-      { type: 'EmailChangeConfirmed', data: { realmId: 1, userId: 10, token: 'abc', oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', at: AT } },
+      { type: 'EmailChangeConfirmed', data: { realmId: 1, userId: 10, keyDigest: 'abc', oldEmail: 'hamlet@acme.test', newEmail: 'prince@acme.test', at: AT } },
     ]));
     expect(used.get('abc')!.status).toBe('used');
   });

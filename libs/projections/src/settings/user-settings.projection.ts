@@ -31,20 +31,20 @@ export const userSettingsProjection = defineProjection<UserSettingsDocument, Use
   },
 });
 
-/** Changes of address waiting for confirmation, by token (Zulip's EmailChangeStatus). */
+/** Changes of address waiting for confirmation, by the digest of their key (Zulip's EmailChangeStatus). */
 export const emailChangesProjection = defineProjection<EmailChangeDocument, UserSettingsEvent>({
   name: 'email_changes',
   collection: { name: EMAIL_CHANGES, fields: [] },
   handles: ['EmailChangeRequested', 'EmailChangeConfirmed'],
   idsOf: (e) => {
-    if (e.type === 'EmailChangeRequested') return [e.data.token, ...e.data.revokedTokens];
-    return e.type === 'EmailChangeConfirmed' ? [e.data.token] : [];
+    if (e.type === 'EmailChangeRequested') return [e.data.keyDigest, ...e.data.revokedKeyDigests];
+    return e.type === 'EmailChangeConfirmed' ? [e.data.keyDigest] : [];
   },
   evolve: (doc, e, id) => {
     if (e.type === 'EmailChangeRequested') {
-      if (id !== e.data.token) return doc && { ...doc, status: 'revoked' };
+      if (id !== e.data.keyDigest) return doc && { ...doc, status: 'revoked' };
       return {
-        token: e.data.token, user_id: e.data.userId, realm_id: e.data.realmId, old_email: e.data.oldEmail,
+        key_digest: e.data.keyDigest, user_id: e.data.userId, realm_id: e.data.realmId, old_email: e.data.oldEmail,
         new_email: e.data.newEmail, expires_at: e.data.expiresAt, status: 'pending',
       };
     }

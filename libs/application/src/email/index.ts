@@ -1,0 +1,3 @@
+export * from './mail-delivery';
+export * from './mailer';
+export * from './email.area';
