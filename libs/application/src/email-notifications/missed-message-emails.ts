@@ -127,8 +127,19 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     });
   }
 
+  /**
+   * Runs the work after the previous one; a failure ensures the collection and tries once more: a
+   * rebuild of every read model switches to a fresh copy of the read store, which lacks this
+   * collection until it is ensured there (the rows of the old copy are lost with it: docs/email.md).
+   */
   private serially<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(work, work);
+    const attempt = () =>
+      work().catch(async (error: unknown) => {
+        if (this.stopped) throw error;
+        await this.readStore.ensureCollection(MISSED_MESSAGE_EMAILS_COLLECTION);
+        return work();
+      });
+    const run = this.chain.then(attempt, attempt);
     this.chain = run.catch(() => undefined);
     return run;
   }
