@@ -28,13 +28,15 @@ function groupDisplayName(names: string[]): string {
 }
 
 /** zerver/lib/url_encoding.py personal_narrow_url / direct_message_group_narrow_url / topic_narrow_url. */
-function narrowUrl(realmUrl: string, message: ApiMessage, userId: number): string {
+function narrowUrl(realmUrl: string, message: ApiMessage, userId: number, withNames: boolean): string {
   if (message.type === 'stream') {
     return `${realmUrl}/#narrow/channel/${encodeChannel(message.stream_id!, String(message.display_recipient))}/topic/${hashUtilEncode(message.subject)}`;
   }
   const others = otherParticipants(message, userId);
   if (others.length <= 1) {
-    const slug = message.sender_full_name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '');
+    // Clients read the ids before the first "-"; the name after it is for people, left out when
+    // the mail hides names (message_content_in_email_notifications off).
+    const slug = withNames ? message.sender_full_name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') : 'dm';
     return `${realmUrl}/#narrow/dm/${message.sender_id}-${hashUtilEncode(slug)}`;
   }
   return `${realmUrl}/#narrow/dm/${others.map((u) => u.id).sort((a, b) => a - b).join(',')}-group`;
@@ -91,7 +93,7 @@ export function missedMessageMail(c: MissedMessageMailContext, missed: MissedMes
   if (!c.showContent) subject = 'New messages';
   if (c.includeRealmName) subject += ` [${c.realmName}]`;
 
-  const url = narrowUrl(c.realmUrl, first, c.recipient.userId);
+  const url = narrowUrl(c.realmUrl, first, c.recipient.userId, c.showContent);
   const why = reason(triggers, channel, topic);
   const footer = [
     ...(why ? [why] : []),
