@@ -1,4 +1,5 @@
 import { MAIL_OUTBOX, type MailOutboxPort, MissedMessageEmails } from '@app/application';
+import { ProjectionRebuilder } from '@app/projections';
 import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
 
@@ -134,6 +135,15 @@ describe('missed-message emails', () => {
     await api.restart();
     await passTime(60);
     expect(await queuedFor('cordelia')).toHaveLength(1);
+  });
+
+  it('carries on after a rebuild of every read model switches the read store to a fresh copy', async () => {
+    expectSuccess(await api.as('iago').post('/api/v1/svc/projections/rebuild', {}));
+    await api.app.get(ProjectionRebuilder).settled();
+    await send('hamlet', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: 'After the rebuild' });
+    await passTime(11);
+    const [mail] = await api.mailsTo(email('cordelia'), { kind: 'missed_message' });
+    expect(mail.text).toContain('> After the rebuild');
   });
 
   it('mails nothing for a message deleted before the batch is due', async () => {
