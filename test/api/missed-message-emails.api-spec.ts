@@ -2,6 +2,7 @@ import { MAIL_OUTBOX, type MailOutboxPort, MissedMessageEmails } from '@app/appl
 import { ProjectionRebuilder } from '@app/projections';
 import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess } from '../support';
+import { TestSmtpServer } from '../support/smtp-test-server';
 
 /**
  * Missed-message email notifications (Zulip's missedmessage_emails worker and
@@ -151,5 +152,31 @@ describe('missed-message emails', () => {
     expectSuccess(await api.as('hamlet').delete(`/api/v1/messages/${messageId}`));
     await passTime(11);
     expect(await queuedFor('cordelia')).toEqual([]);
+  });
+});
+
+describe('missed-message emails through a real SMTP server', () => {
+  let smtp: TestSmtpServer;
+  let api: ApiTestClient;
+  beforeEach(async () => {
+    smtp = await TestSmtpServer.start();
+    api = await ApiTestClient.start({ personas: ['hamlet', 'cordelia'], config: { email: smtp.emailConfig() } });
+  });
+  afterEach(async () => {
+    await api.close();
+    await smtp.stop();
+  });
+
+  it('hands the mail of a missed direct message to the SMTP server, addressed to the recipient', async () => {
+    expectSuccess(await api.as('cordelia').patch('/api/v1/settings', { email_notifications_batching_period_seconds: 1 }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/messages', { type: 'direct', to: JSON.stringify([api.user('cordelia').userId]), content: 'Over SMTP' }));
+    const missed = api.background.get(MissedMessageEmails);
+    await missed.handledThrough(await api.eventStore.headPosition());
+    api.clock.advance(2000);
+    await missed.sendDue();
+    const [received] = await smtp.waitForMails(1);
+    expect(received).toMatchObject({ from: 'noreply@acme.test', to: ['cordelia@acme.test'], subject: 'DMs with King Hamlet' });
+    expect(received.raw).toMatch(/^From: Zulip notifications <noreply@acme\.test>$/m);
+    expect(received.body).toContain('> Over SMTP');
   });
 });
