@@ -105,6 +105,21 @@ describe('missed-message emails', () => {
     expect(mails.find((m) => m.subject === '#Denmark > moat')!.text).toContain('You are receiving this because you were personally mentioned.');
   });
 
+  it('mails a mention added by an edit, once; an edit of a direct message mails nothing more', async () => {
+    await createChannel('hamlet', 'Denmark', { principals: JSON.stringify([id('hamlet'), id('cordelia')]) });
+    const messageId = await sendToChannel('hamlet', 'Denmark', 'castle', 'Where is everyone?');
+    const direct = await send('hamlet', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: 'Psst' });
+    expectSuccess(await api.as('hamlet').patch(`/api/v1/messages/${messageId}`, { content: 'Where is @**Cordelia Lear**?' }));
+    expectSuccess(await api.as('hamlet').patch(`/api/v1/messages/${messageId}`, { content: 'Where is @**Cordelia Lear**, really?' }));
+    expectSuccess(await api.as('hamlet').patch(`/api/v1/messages/${direct}`, { content: 'Psst, @**Cordelia Lear**' }));
+    await passTime(11);
+    const mails = await api.mailsTo(email('cordelia'), { kind: 'missed_message', count: 2 });
+    expect(mails.map((m) => m.subject).sort()).toEqual(['#Denmark > castle', 'DMs with King Hamlet']);
+    expect(mails.find((m) => m.subject === '#Denmark > castle')!.text).toContain('> Where is @**Cordelia Lear**, really?');
+    await passTime(60);
+    expect(await queuedFor('cordelia')).toHaveLength(2);
+  });
+
   it('leaves the content out with message_content_in_email_notifications off, and names the organization as the policy says', async () => {
     await setSettings('cordelia', { message_content_in_email_notifications: false, realm_name_in_email_notifications_policy: 2 });
     await send('hamlet', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: 'Secret plans' });

@@ -4,6 +4,7 @@ import type { AppConfig } from '@app/config';
 import {
   type EmailNotificationTrigger,
   MESSAGE_FLAG_BITS,
+  type MessageContentEdited,
   type MessageSent,
   VISIBILITY_POLICY,
   type VisibilityPolicy,
@@ -40,6 +41,38 @@ import { type MissedMessage, missedMessageMail } from './missed-message.mails';
 export const MISSED_MESSAGE_CHECK_MS = 5_000;
 /** Due rows handled per round (a round repeats while it finds a full one). */
 const ROUND = 1_000;
+
+/** A message that may notify its recipients: a send, or an edit that adds mentions. */
+type Notice = {
+  realmId: number;
+  messageId: number;
+  /** Who sent or edited it: never notified. */
+  actingUserId: number;
+  /** The message's sender (mutes are of the sender). */
+  senderId: number;
+  direct: boolean;
+  channel: { streamId: number; topic: string } | null;
+  /** Users who may be notified. */
+  candidates: number[];
+  mentionedUserIds: number[];
+  streamWildcardMentioned: boolean;
+  topicWildcardMentionedUserIds: number[];
+  edit: boolean;
+};
+
+const sentNotice = (d: MessageSent['data']): Notice => ({
+  realmId: d.realmId,
+  messageId: d.messageId,
+  actingUserId: d.senderId,
+  senderId: d.senderId,
+  direct: d.recipient.type === 'direct',
+  channel: d.recipient.type === 'stream' ? { streamId: d.recipient.streamId, topic: d.recipient.topic } : null,
+  candidates: d.recipientIds,
+  mentionedUserIds: d.mentionedUserIds,
+  streamWildcardMentioned: d.streamWildcardMentioned,
+  topicWildcardMentionedUserIds: d.topicWildcardMentionedUserIds,
+  edit: false,
+});
 
 /**
  * Missed-message email notifications (docs/email.md, "Missed messages"), in the process that runs
@@ -166,9 +199,11 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     const ops: WriteOperation[] = [];
     const dueByUser = new Map<number, number>();
     for (const recorded of batch) {
-      if (recorded.type !== 'MessageSent') continue;
-      const event = recorded as unknown as MessageSent & { position: GlobalPosition };
-      for (const doc of await this.missedBy(event.data, dueByUser)) {
+      let notice: Notice | null = null;
+      if (recorded.type === 'MessageSent') notice = sentNotice((recorded as unknown as MessageSent).data);
+      else if (recorded.type === 'MessageContentEdited') notice = await this.editNotice((recorded as unknown as MessageContentEdited).data);
+      if (!notice) continue;
+      for (const doc of await this.missedBy(notice, dueByUser)) {
         ops.push({ type: 'put', id: missedMessageEmailId(doc.user_id, doc.message_id), doc, position: recorded.position });
       }
     }
@@ -187,10 +222,10 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
    * The recipients who would be mailed this message and are away now (process_message_event:
    * is_email_notifiable with idle = presence idle), each with the row joining their batch.
    */
-  private async missedBy(d: MessageSent['data'], dueByUser: Map<number, number>): Promise<MissedMessageEmailDocument[]> {
-    const candidates = d.recipientIds.filter((id) => id !== d.senderId);
+  private async missedBy(d: Notice, dueByUser: Map<number, number>): Promise<MissedMessageEmailDocument[]> {
+    const candidates = d.candidates.filter((id) => id !== d.actingUserId);
     if (candidates.length === 0) return [];
-    const channel = d.recipient.type === 'stream' ? d.recipient : null;
+    const channel = d.channel;
     const [settings, subscriptions, policies] = await Promise.all([
       this.settings.settingsOfMany(candidates),
       channel ? this.readStore.getMany<SubscriptionDocument>(SUBSCRIPTIONS, candidates.map((id) => subscriptionDocumentId(id, channel.streamId))) : [],
@@ -200,28 +235,34 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     const policyOf = new Map(policies.map((p) => [p.doc.user_id, p.doc.visibility_policy as VisibilityPolicy]));
     const mentioned = new Set(d.mentionedUserIds);
     const topicWildcard = new Set(d.topicWildcardMentionedUserIds);
-    const trigger = (userId: number, isBot: boolean, senderMuted: boolean): EmailNotificationTrigger | null => {
+    const trigger = (userId: number, isBot: boolean, senderMuted: boolean, mentions = true): EmailNotificationTrigger | null => {
       const s = settings.get(userId);
       const sub = subscriptionOf.get(userId);
       if (!s) return null;
       return emailNotificationTrigger({
         userId,
-        senderId: d.senderId,
+        senderId: d.actingUserId,
         isBot,
         senderMuted,
-        direct: d.recipient.type === 'direct',
-        mentioned: mentioned.has(userId),
-        streamWildcardMentioned: d.streamWildcardMentioned,
-        topicWildcardMentioned: topicWildcard.has(userId),
+        direct: d.direct,
+        mentioned: mentions && mentioned.has(userId),
+        streamWildcardMentioned: mentions && d.streamWildcardMentioned,
+        topicWildcardMentioned: mentions && topicWildcard.has(userId),
         settings: s,
         ...(sub ? { subscription: sub } : {}),
         visibilityPolicy: policyOf.get(userId) ?? VISIBILITY_POLICY.INHERIT,
       });
     };
+    // An edit that adds a mention notifies only those the message did not notify when sent
+    // (maybe_enqueue_notifications_for_message_update: not for channel or followed-topic email).
+    const eligible = (userId: number) => trigger(userId, false, false) !== null && !(d.edit && trigger(userId, false, false, false) !== null);
     const now = this.clock.now().getTime();
     const rows: MissedMessageEmailDocument[] = [];
     // The settings first (one read for everyone); users, mutes and presence only for those left.
-    for (const userId of candidates.filter((id) => trigger(id, false, false) !== null)) {
+    const rowsOf = d.edit ? await this.userMessages.flagsForUsers(candidates, [d.messageId]) : null;
+    for (const userId of candidates.filter(eligible)) {
+      // An edit notifies only users who received the message.
+      if (rowsOf && !rowsOf.get(userId)?.has(d.messageId)) continue;
       const [user, muted, presence] = await Promise.all([
         this.users.byId(d.realmId, userId),
         this.mutedUsers.mutedUserIds(userId),
@@ -240,6 +281,34 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
       rows.push({ user_id: userId, realm_id: d.realmId, message_id: d.messageId, trigger: why, scheduled_timestamp: due });
     }
     return rows;
+  }
+
+  /**
+   * An edit of a message's content (process_message_update_event): the users it newly mentions
+   * (personally or by a topic wildcard; not prior_mention_user_ids), with the message's current
+   * place. The sender of the message is the one their mutes are checked against; the editor is
+   * never notified.
+   */
+  private async editNotice(d: MessageContentEdited['data']): Promise<Notice | null> {
+    const before = new Set([...(d.prevMentionedUserIds ?? []), ...(d.prevTopicWildcardMentionedUserIds ?? [])]);
+    const candidates = [...new Set([...d.mentionedUserIds, ...d.topicWildcardMentionedUserIds])].filter((id) => !before.has(id));
+    if (candidates.length === 0) return null;
+    const message = await this.messages.deliveredMessage(d.realmId, d.messageId);
+    if (!message) return null;
+    return {
+      realmId: d.realmId,
+      messageId: d.messageId,
+      actingUserId: d.editorId,
+      senderId: message.sender_id,
+      direct: message.type === 'private',
+      channel: message.type === 'stream' ? { streamId: message.stream_id!, topic: message.subject } : null,
+      candidates,
+      mentionedUserIds: d.mentionedUserIds,
+      // A channel-wide wildcard added by an edit is not looked for (every subscriber would be a candidate).
+      streamWildcardMentioned: false,
+      topicWildcardMentionedUserIds: d.topicWildcardMentionedUserIds,
+      edit: true,
+    };
   }
 
   /** Up to ROUND due rows: each user's batch mailed, then the rows deleted (whatever the outcome, as Zulip). */
