@@ -258,8 +258,8 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     const eligible = (userId: number) => trigger(userId, false, false) !== null && !(d.edit && trigger(userId, false, false, false) !== null);
     const now = this.clock.now().getTime();
     const rows: MissedMessageEmailDocument[] = [];
-    // The settings first (one read for everyone); users, mutes and presence only for those left.
     const rowsOf = d.edit ? await this.userMessages.flagsForUsers(candidates, [d.messageId]) : null;
+    // The settings first (one read for everyone); users, mutes and presence only for those left.
     for (const userId of candidates.filter(eligible)) {
       // An edit notifies only users who received the message.
       if (rowsOf && !rowsOf.get(userId)?.has(d.messageId)) continue;

@@ -35,6 +35,7 @@ export type EmailNotificationSettings = {
 /** One recipient of one message, as the notification decision sees it. */
 export type EmailNotificationFacts = {
   userId: number;
+  /** Who sent the message (or, for an edit, edited it): never notified (trivially_should_not_notify). */
   senderId: number;
   isBot: boolean;
   /** A direct message (1:1 or group). */
