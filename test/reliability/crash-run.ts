@@ -318,6 +318,12 @@ async function verify(failures: string[]): Promise<void> {
  */
 const LEVELS: Record<string, string> = { um_inbox: 'um_user_messages', um_unread: 'um_user_messages', um_inbox_messages: '' };
 
+/**
+ * Not read models: the missed-message emails waiting for their batch (docs/email.md, "Missed
+ * messages") depend on presence at the time, which the log does not hold; a rebuild has none.
+ */
+const NOT_PROJECTED = new Set(['rm_missed_message_emails']);
+
 /** Every table of read-models.sqlite but the checkpoints, rows sorted: what a client can observe. */
 function readModelTables(dataDir: string): Map<string, string[]> {
   const db = new Database(join(dataDir, 'read-models.sqlite'), { readonly: true });
@@ -325,6 +331,7 @@ function readModelTables(dataDir: string): Map<string, string[]> {
   try {
     const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'checkpoints' ORDER BY name").all() as { name: string }[];
     for (const { name } of names) {
+      if (NOT_PROJECTED.has(name)) continue;
       const logical = name in LEVELS ? LEVELS[name] : name;
       if (logical === '') continue;
       const rows = db.prepare(`SELECT * FROM "${name}"`).all().map((row) => JSON.stringify(row, Object.keys(row as object).sort()));

@@ -18,6 +18,8 @@ import {
 import { CURRENT_SCHEMA_VERSION, operatorActor } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { expectError, expectSuccess, FakeClock, makeTempDir, PERSONAS, type PersonaName, testConfig } from '@app/testing';
 import { AppModule, type AppOptions } from '../../apps/api/src/app.module';
 import { configureHttp } from '../../apps/api/src/http/configure-http';
@@ -84,13 +86,15 @@ export class ApiTestClient {
 
   private constructor(
     /** The API application (the first one in the split layout: unauthenticated requests go there). */
-    readonly app: NestExpressApplication,
+    public app: NestExpressApplication,
     readonly clock: FakeClock,
     readonly realmId: number,
     private readonly removeDir: () => void,
     /** Every API application (one, or SPLIT_API_PROCESSES in the split layout). */
-    readonly apps: NestExpressApplication[] = [app],
-    private readonly worker?: INestApplicationContext,
+    public apps: NestExpressApplication[] = [app],
+    private worker?: INestApplicationContext,
+    /** Starts the applications again on the same data directory and clock (restart). */
+    private readonly boot?: () => Promise<{ apps: NestExpressApplication[]; worker?: INestApplicationContext }>,
   ) {}
 
   static async start(options: { personas?: PersonaName[]; config?: Partial<AppConfig>; logger?: AppOptions['logger'] } = {}): Promise<ApiTestClient> {
@@ -104,23 +108,21 @@ export class ApiTestClient {
       await app.init();
       return app;
     };
-    let apps: NestExpressApplication[];
-    let worker: INestApplicationContext | undefined;
-    if (SPLIT_LAYOUT) {
+    const boot = async () => {
+      if (!SPLIT_LAYOUT) return { apps: [await startApp(config)] };
       // The worker first: it creates the read models; the API applications open them.
       const workerRef = await Test.createTestingModule({ imports: [WorkerModule.forRoot({ config: { ...config, runProjectors: true }, clock, logger: options.logger })] }).compile();
       await workerRef.init();
-      worker = workerRef;
       const apiConfig: AppConfig = { ...config, runProjectors: false, runScheduledJobs: false };
-      apps = [];
+      const apps: NestExpressApplication[] = [];
       for (let i = 0; i < SPLIT_API_PROCESSES; i++) apps.push(await startApp(apiConfig));
-    } else {
-      apps = [await startApp(config)];
-    }
+      return { apps, worker: workerRef };
+    };
+    const { apps, worker } = await boot();
     const app = apps[0];
     const bus = app.get(CommandBus);
     const { realmId } = await bus.execute(new CreateRealmCommand('acme', 'Acme Corp'));
-    const client = new ApiTestClient(app, clock, realmId, dir.remove, apps, worker);
+    const client = new ApiTestClient(app, clock, realmId, dir.remove, apps, worker, boot);
     for (const name of options.personas ?? (Object.keys(PERSONAS) as PersonaName[])) {
       const persona = PERSONAS[name];
       const { userId, apiKey } = await bus.execute(
@@ -245,6 +247,24 @@ export class ApiTestClient {
 
   async newEvents(): Promise<RecordedEvent[]> {
     return this.eventStore.readAll({ after: this.eventsMark, maxCount: 10_000 });
+  }
+
+  /**
+   * A restart: every application (and the worker) closes and starts again on the same data
+   * directory, configuration and clock; the personas keep their credentials.
+   */
+  async restart(): Promise<void> {
+    for (const app of this.apps) await app.close();
+    await this.worker?.close();
+    const { apps, worker } = await this.boot!();
+    this.apps = apps;
+    this.app = apps[0];
+    this.worker = worker;
+    // The tus store creates its folder in the background at start (an unawaited mkdir, which
+    // throws if the folder is removed first): a test that ends soon after a restart waits for it.
+    const tus = join(this.app.get<AppConfig>(APP_CONFIG).dataDir, 'tus');
+    while (!existsSync(tus)) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   async close(): Promise<void> {

@@ -51,4 +51,5 @@ export const API_AREAS: { readonly [Area in AreaName]: { openApi?: AreaOpenApi }
   'user-groups': {},
   'push-devices': { openApi: pushDevicesOpenApi },
   'bot-storage': { openApi: botStorageOpenApi },
+  'email-notifications': {},
 };

@@ -36,6 +36,7 @@ export * from './saved-snippets';
 export * from './muted-users';
 export * from './alert-words';
 export * from './presence';
+export * from './notifications';
 export * from './bot-storage';
 export * from './settings/settings.catalog';
 export * from './settings/settings.events';

@@ -57,6 +57,7 @@ export const PROJECTIONS_BY_AREA: { readonly [Area in AreaName]: readonly Projec
   'user-groups': [userGroupsProjection],
   'push-devices': [pushRegistrationsProjection],
   'bot-storage': [botStorageProjection],
+  'email-notifications': [],
 };
 
 /** Every read model of the product, area by area in the order of AREAS. */

@@ -1,0 +1,1 @@
+export * from './missed-message-email.rules';
