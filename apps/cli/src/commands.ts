@@ -185,7 +185,7 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const credentials = await users.credentialsById(user.user_id);
         if (!credentials) throw new DomainError('No such user');
         // Only the key, so that scripts can capture it: KEY=$(team-chat api-key --email …).
-        output.out(credentials.api_key);
+        output.out(await users.apiKeyById(user.user_id));
       }),
     );
 

@@ -32,6 +32,9 @@ import {
   advanceSequencesFromLog,
   SNAPSHOT_STORE,
   type SnapshotStorePort,
+  CREDENTIAL_STORE,
+  CREDENTIAL_KEY,
+  type CredentialStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -43,6 +46,8 @@ import { ReadModelsBeingLoadedError } from './embedded/sqlite';
 import { SqliteChangeWatcher } from './embedded/sqlite-change-watcher';
 import { SqlitePresenceStore } from './embedded/sqlite-presence-store';
 import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
+import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite-credential-store';
+import { loadCredentialKey } from './system/credential-key';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -65,6 +70,8 @@ export type Adapters = {
   readModelChanges: ReadModelChangesPort;
   /** Deciders' snapshots, which bound a command's read of its stream (docs/operations.md, "Command reads and snapshots"). */
   snapshotStore: SnapshotStorePort;
+  /** API keys and password hashes, sealed, outside the log and the read models (docs/security.md). */
+  credentialStore: CredentialStorePort;
   close(): Promise<void>;
 };
 
@@ -133,6 +140,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let presenceStore: PresenceStorePort;
   let readModelChanges: ReadModelChangesPort;
   let snapshotStore: SnapshotStorePort;
+  let credentialStore: CredentialStorePort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -149,6 +157,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     readModelChanges = new MongoCheckpointChanges(mongo.copies.db, logger);
     // Snapshots beside the read models, in a collection the copies never touch.
     snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
+    credentialStore = new (await import('./mongodb/mongo-credential-store')).MongoCredentialStore(mongo.copies.db);
   } else {
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
@@ -167,6 +176,10 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
     snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));
+    // Its own file, owner-only (created 0600 before SQLite opens it).
+    const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
+    sqlite.set('credentials.sqlite', credentialsDb);
+    credentialStore = new SqliteCredentialStore(credentialsDb);
   }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
   // what was appended since the last boot (the whole log once the sequences' store was dropped or
@@ -182,6 +195,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     presenceStore,
     readModelChanges,
     snapshotStore,
+    credentialStore,
     async close() {
       // Every event this process appended took its ids from the allocator, so the log up to its
       // head holds no id above the sequences: the mark moves there, and the next boot scans only
@@ -194,6 +208,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       await readModelChanges.close();
       await presenceStore.close();
       await snapshotStore.close();
+      await credentialStore.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -239,6 +254,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: READ_MODEL_CHANGES, useFactory: (a: Adapters) => a.readModelChanges, inject: [ADAPTERS] },
       { provide: PRESENCE_STORE, useFactory: (a: Adapters) => a.presenceStore, inject: [ADAPTERS] },
       { provide: SNAPSHOT_STORE, useFactory: (a: Adapters) => a.snapshotStore, inject: [ADAPTERS] },
+      { provide: CREDENTIAL_STORE, useFactory: (a: Adapters) => a.credentialStore, inject: [ADAPTERS] },
+      { provide: CREDENTIAL_KEY, useFactory: () => loadCredentialKey(options.config) },
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -246,7 +263,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, CREDENTIAL_STORE, CREDENTIAL_KEY],
     };
   }
 

@@ -30,5 +30,6 @@ export * from './contracts/rate-limit-store.contract';
 export * from './contracts/read-model-copies.contract';
 export * from './contracts/presence-store.contract';
 export * from './contracts/snapshot-store.contract';
+export * from './contracts/credential-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';

@@ -1,5 +1,6 @@
 import type { Upcaster } from '../shared/event-upcasting';
 import { UpcasterRegistry } from '../shared/event-upcasting';
+import { legacyCredentialUpcasters } from '../users/legacy-credentials';
 
 /**
  * UserStatusChanged v1 → v2. Version 1 carried the status emoji as one nested object
@@ -21,6 +22,6 @@ export const userStatusChangedV1: Upcaster = {
 };
 
 /** Every upcaster of the product. A payload shape change registers one here (never rewrite stored events). */
-export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1];
+export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1, ...legacyCredentialUpcasters];
 
 export const upcasterRegistry = (): UpcasterRegistry => new UpcasterRegistry(ALL_UPCASTERS);
