@@ -99,7 +99,8 @@ describe('CLI commands', () => {
       const userId = Number(/id (\d+)/.exec(out[0])![1]);
       await withApp(async (app) => {
         const users = app.get(UserQueries);
-        expect(await users.credentialsByEmail(1, 'IAGO@acme.test')).toMatchObject({ user_id: userId, api_key: apiKey, password_hash: null });
+        expect(await users.credentialsByEmail(1, 'IAGO@acme.test')).toMatchObject({ user_id: userId, password_id: null });
+        expect(await users.apiKeyById(userId)).toBe(apiKey);
         expect(await users.byId(1, userId)).toMatchObject({ email: 'iago@acme.test', full_name: 'Iago', role: 200, is_admin: true });
       });
     });

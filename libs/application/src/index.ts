@@ -24,6 +24,8 @@ export * from './users/create-user.command';
 export * from './users/user.queries';
 export * from './users/passwords';
 export * from './users/credential-vault';
+export * from './users/credential-migration';
+export * from './users/legacy-credentials';
 export * from './shared/password-policy';
 export * from './application.module';
 export * from './server/server-version';

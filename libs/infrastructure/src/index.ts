@@ -16,3 +16,4 @@ export * from './scheduler.provider';
 export * from './embedded/timer-scheduler';
 export * from './system/prometheus-metrics';
 export * from './system/heap-growth';
+export * from './credential-migration';

@@ -34,6 +34,7 @@ import {
   type SnapshotStorePort,
   CREDENTIAL_STORE,
   CREDENTIAL_KEY,
+  CREDENTIALS_MIGRATED_MARK,
   type CredentialStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
@@ -48,6 +49,7 @@ import { SqlitePresenceStore } from './embedded/sqlite-presence-store';
 import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
 import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite-credential-store';
 import { loadCredentialKey } from './system/credential-key';
+import { migrateEmbeddedCredentials } from './embedded/sqlite-credential-migration';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -159,6 +161,18 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
     credentialStore = new (await import('./mongodb/mongo-credential-store')).MongoCredentialStore(mongo.copies.db);
   } else {
+    // Its own file, owner-only (created 0600 before SQLite opens it).
+    const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
+    sqlite.set('credentials.sqlite', credentialsDb);
+    credentialStore = new SqliteCredentialStore(credentialsDb);
+    // A data directory written before issue 35 has API keys and password hashes in its events
+    // and read models: moved to the credential store and scrubbed (VACUUM) before anything reads
+    // them. Once done, a mark in the store makes this a single lookup. The process that owns the
+    // read models does it (an API process beside a worker leaves it to the worker).
+    if (rawEvents instanceof SqliteEventStore && config.runProjectors) {
+      const done = await migrateEmbeddedCredentials(rawEvents.db, config.dataDir, credentialStore, loadCredentialKey(config), new CryptoRandom());
+      if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'moved API keys and password hashes out of the event log into the credential store (issue 35); older backups and exports still hold them');
+    }
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
     const sqliteCopies = config.runProjectors
@@ -176,10 +190,13 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
     snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));
-    // Its own file, owner-only (created 0600 before SQLite opens it).
-    const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
-    sqlite.set('credentials.sqlite', credentialsDb);
-    credentialStore = new SqliteCredentialStore(credentialsDb);
+  }
+  // EventStoreDB written before issue 35: its old events' secrets are copied into the credential
+  // store (so that their keys keep working); removing them from the log is an offline step.
+  if (config.eventStoreDriver === 'servers' && config.runProjectors && (await credentialStore.mark(CREDENTIALS_MIGRATED_MARK)) === null) {
+    const { runCredentialMigration } = await import('./credential-migration');
+    const done = await runCredentialMigration({ eventStore, store: credentialStore, config, log: (m) => logger?.info(m), storeOnly: true });
+    if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'the event log still holds API keys or password hashes written before issue 35: run `npm run cli -- migrate-credentials` with the servers stopped (docs/security.md)');
   }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
   // what was appended since the last boot (the whole log once the sequences' store was dropped or
