@@ -67,7 +67,8 @@ export class SqliteLegacyCredentialLog implements LegacyCredentialLog {
     for (const file of readModelFiles(this.dataDir)) {
       const db = openSqlite(join(this.dataDir, file));
       try {
-        if (tableExists(db, 'credentials')) db.exec('DELETE FROM credentials');
+        // The read store keeps a collection in table rm_<collection>.
+        if (tableExists(db, 'rm_credentials')) db.exec('DELETE FROM rm_credentials');
         if (tableExists(db, 'checkpoints')) {
           db.prepare(`DELETE FROM checkpoints WHERE name IN (${CREDENTIAL_CHECKPOINTS.map(() => '?').join(', ')})`).run(...CREDENTIAL_CHECKPOINTS);
         }
