@@ -35,6 +35,7 @@ import {
   CREDENTIAL_STORE,
   CREDENTIAL_KEY,
   CREDENTIALS_MIGRATED_MARK,
+  CREDENTIALS,
   type CredentialStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
@@ -190,6 +191,15 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
     snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));
+  }
+  // The credentials read model before issue 35 (checkpoint `credentials`) held the keys and hashes
+  // themselves: dropped, so that `credentials.v2` replays into an empty collection (a replay over
+  // documents written at later positions would leave them as they are). The embedded migration
+  // above already did this, with a VACUUM; this is the servers' (MongoDB) case.
+  if (config.runProjectors && (await readStore.getCheckpoint('credentials')) !== undefined) {
+    await readStore.dropCollection(CREDENTIALS);
+    for (const name of ['credentials', 'credentials.v2']) await readStore.deleteCheckpoint(name);
+    logger?.warn('dropped the credentials read model written before issue 35 (it held API keys and password hashes); it is rebuilt from the log now');
   }
   // EventStoreDB written before issue 35: its old events' secrets are copied into the credential
   // store (so that their keys keep working); removing them from the log is an offline step.
