@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AuthenticationService,
@@ -36,9 +36,13 @@ describe('migrate-credentials (embedded)', () => {
   const keys = new Map<string, string>(); // email → current API key
   const secrets = new Set<string>();
   let oldHamletKey: string;
+  /** The old-style log as an export taken before the upgrade would hold it (outside every data directory). */
+  let oldExport: ReturnType<typeof makeTempDir>;
+  /** The data directory the CLI runs on (the migrated one, or the one an old export is imported into). */
+  let target: string;
 
   const withApp = async <T>(fn: (app: INestApplicationContext) => Promise<T>): Promise<T> => {
-    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dir.path) }), { logger: false });
+    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(target) }), { logger: false });
     await app.init();
     try {
       return await fn(app);
@@ -54,12 +58,12 @@ describe('migrate-credentials (embedded)', () => {
   const apiKeyPrinted = (lines: string[]) => lines.find((l) => l.startsWith('API key: '))!.slice('API key: '.length);
 
   /** Every file under the data directory that holds one of the secrets, and which. */
-  const hits = (): string[] => {
+  const hits = (root = dir.path): string[] => {
     const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : [join(d, n)]));
     const found: string[] = [];
-    for (const file of files(dir.path)) {
+    for (const file of files(root)) {
       const bytes = readFileSync(file);
-      for (const secret of secrets) if (bytes.includes(Buffer.from(secret, 'utf8'))) found.push(`${file.slice(dir.path.length + 1)} holds ${secret.slice(0, 8)}…`);
+      for (const secret of secrets) if (bytes.includes(Buffer.from(secret, 'utf8'))) found.push(`${file.slice(root.length + 1)} holds ${secret.slice(0, 8)}…`);
     }
     return found;
   };
@@ -108,6 +112,13 @@ describe('migrate-credentials (embedded)', () => {
       readModels.prepare('UPDATE rm_credentials SET doc = ? WHERE id = ?').run(JSON.stringify(old), id);
     }
     readModels.prepare("UPDATE checkpoints SET name = 'credentials' WHERE name = 'credentials.v2'").run();
+    // What export-events wrote before the upgrade: every event verbatim, at the version it was written with.
+    const log = openSqlite(join(dir.path, 'events.sqlite'));
+    const lines = (log.prepare('SELECT * FROM events ORDER BY position').all() as (Row & { stream_id: string; revision: number; recorded_at: string })[]).map((r) =>
+      JSON.stringify({ streamId: r.stream_id, revision: String(r.revision), id: r.event_id, type: r.type, data: JSON.parse(r.data), metadata: JSON.parse(r.metadata), recordedAt: r.recorded_at }),
+    );
+    log.close();
+    writeFileSync(join(oldExport.path, 'old.ndjson'), `${lines.join('\n')}\n`);
     readModels.close();
     credentialsDb.close();
     for (const file of readdirSync(dir.path).filter((f) => f.startsWith('credentials.'))) rmSync(join(dir.path, file));
@@ -115,6 +126,8 @@ describe('migrate-credentials (embedded)', () => {
 
   beforeAll(async () => {
     dir = makeTempDir('credential-migration-');
+    oldExport = makeTempDir('credential-migration-export-');
+    target = dir.path;
     await run('create-realm', '--string-id', 'acme', '--name', 'Acme');
     keys.set('hamlet@acme.test', apiKeyPrinted(await run('create-user', '--email', 'hamlet@acme.test', '--full-name', 'King Hamlet', '--password', 'hamlet-password')));
     keys.set('cordelia@acme.test', apiKeyPrinted(await run('create-user', '--email', 'cordelia@acme.test', '--full-name', 'Cordelia Lear', '--password', 'cordelia-password')));
@@ -126,7 +139,10 @@ describe('migrate-credentials (embedded)', () => {
     await downgrade();
     for (const key of [...keys.values(), oldHamletKey]) secrets.add(key);
   });
-  afterAll(() => dir?.remove());
+  afterAll(() => {
+    dir?.remove();
+    oldExport?.remove();
+  });
 
   it('starts from a data directory with the keys and hashes in its events and read models', () => {
     expect(secrets.size).toBe(4 + 1 + 3); // 4 accounts' keys and hamlet's old one; 2 passwords and the legacy change
@@ -191,5 +207,24 @@ describe('migrate-credentials (embedded)', () => {
     expect(text).toContain('"apiKeyId"');
     for (const secret of secrets) expect(text.includes(secret) ? secret : null).toBeNull();
     rmSync(file);
+  });
+
+  it('an export taken before the upgrade, imported into a new data directory, leaves no secret there and every account logs in', async () => {
+    const fresh = makeTempDir('credential-migration-import-');
+    try {
+      target = fresh.path;
+      expect(readFileSync(join(oldExport.path, 'old.ndjson'), 'utf8')).toContain(keys.get('cordelia@acme.test'));
+      const printed = await run('import-events', '--in', join(oldExport.path, 'old.ndjson'));
+      expect(printed).toContain('Moved the credentials of 6 imported events into the credential store.');
+      expect(hits(fresh.path)).toEqual([]);
+      await withApp(async (app) => {
+        const auth = app.get(AuthenticationService);
+        for (const [email, key] of keys) expect((await auth.authenticateApiKey(1, email, key)).user.email).toBe(email);
+        expect((await auth.authenticatePassword(1, 'hamlet@acme.test', 'hamlet-legacy-password')).apiKey).toBe(keys.get('hamlet@acme.test'));
+      });
+    } finally {
+      target = dir.path;
+      fresh.remove();
+    }
   });
 });
