@@ -61,6 +61,8 @@ describe('credentials never in an event, a read model or a snapshot', () => {
     expectSuccess(await api.as('hamlet').patch('/api/v1/settings', { old_password: 'hamlet-password', new_password: 'hamlet-new-password' }));
     const bot = expectSuccess(await api.as('cordelia').post('/api/v1/bots', { full_name: 'Secret Bot', short_name: 'secret' }));
     botEmail = (await api.app.get(UserQueries).byId(api.realmId, bot.user_id))!.email;
+    // Used once, so that authentication remembers it for the cached account: the regeneration must still end it.
+    expectSuccess(await api.http.get('/api/v1/users/me').auth(botEmail, bot.api_key));
     const bus = api.app.get(CommandBus);
     const regenerated = await bus.execute(new RegenerateApiKeyCommand({ actor: operatorActor(api.realmId) }, bot.user_id));
     botKey = regenerated.apiKey;
