@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateRealmCommand, CreateUserCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
+import { CreateRealmCommand, CredentialVault, CreateUserCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
 import { loadConfig } from '@app/config';
 import { CURRENT_SCHEMA_VERSION, operatorActor, usersStream } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
@@ -45,13 +45,16 @@ export async function seedUsers(app: NestExpressApplication, realmId: number, n:
   const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('user', n);
   const at = new Date().toISOString();
   const ids = Array.from({ length: n }, (_, i) => first + i);
+  // Their keys go to the credential store, as CreateUser's handler does; the events name the entries.
+  const vault = app.get(CredentialVault);
+  const keyIds = await Promise.all(ids.map((userId) => vault.storeApiKey(realmId, userId, randomUUID().replace(/-/g, ''))));
   const { revision } = await events.readStream(usersStream(realmId));
   const { position } = await events.appendToStream(
     usersStream(realmId),
-    ids.map((userId) => ({
+    ids.map((userId, i) => ({
       id: randomUUID(),
       type: 'UserCreated',
-      data: { realmId, userId, email: `user${userId}@bench.test`, fullName: `User ${userId}`, role: 'member', isBot: false, botType: null, botOwnerId: null, apiKey: randomUUID().replace(/-/g, ''), passwordHash: null, timezone: '', actorId: null, at },
+      data: { realmId, userId, email: `user${userId}@bench.test`, fullName: `User ${userId}`, role: 'member', isBot: false, botType: null, botOwnerId: null, apiKeyId: keyIds[i], passwordId: null, timezone: '', actorId: null, at },
       metadata: { schemaVersion: CURRENT_SCHEMA_VERSION },
     })),
     { expectedRevision: revision },

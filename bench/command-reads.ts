@@ -37,7 +37,7 @@ const createUser = (userId: number, email: string): UsersCommand => ({
   type: 'CreateUser',
   data: {
     realmId: REALM, actorId: null, now: AT, userId, email, fullName: `Bench User ${userId}`, role: 'member', isBot: false, botType: null,
-    botOwnerId: null, apiKey: 'k'.repeat(32), passwordHash: null, timezone: '',
+    botOwnerId: null, apiKeyId: `api_key-${userId}`, passwordId: null, timezone: '',
   },
 });
 

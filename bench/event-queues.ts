@@ -23,7 +23,7 @@ import 'reflect-metadata';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { CREDENTIALS, type CredentialDocument, CreateRealmCommand, CreateUserCommand, EventQueues, READ_STORE, type ReadStorePort } from '@app/application';
+import { CREDENTIALS, type CredentialDocument, CreateRealmCommand, CreateUserCommand, CredentialVault, EventQueues, READ_STORE, type ReadStorePort } from '@app/application';
 import { operatorActor } from '@app/domain';
 import { RegisterCoordinator } from '../apps/api/src/events/register-coordinator';
 import { type HttpMethod, jsonOk, seedUsers, startApp, writeDocSection } from './app-harness';
@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     const keys = new Map<number, string>();
     // seedUsers' API keys are random: read them back from the credentials read model.
     const readStore = app.get<ReadStorePort>(READ_STORE);
-    for (const doc of await readStore.find<CredentialDocument>(CREDENTIALS, { where: { realm_id: realmId } })) keys.set(doc.user_id, doc.api_key);
+    const vault = app.get(CredentialVault);
+    for (const doc of await readStore.find<CredentialDocument>(CREDENTIALS, { where: { realm_id: realmId } })) keys.set(doc.user_id, (await vault.apiKey(doc.api_key_id)) ?? '');
     const apiOf = (userId: number, agent: http.Agent): Api => ({ port, agent, auth: `Basic ${Buffer.from(`user${userId}@bench.test:${keys.get(userId)}`).toString('base64')}` });
     const senderApi: Api = { port, agent: new http.Agent({ keepAlive: true, maxSockets: 1 }), auth: `Basic ${Buffer.from(`sender@bench.test:${sender.apiKey}`).toString('base64')}` };
 

@@ -36,12 +36,9 @@ export class EventFactory {
     return new Date(this.clock).toISOString();
   }
 
-  apiKey(): string {
-    return chars(this.random, ALNUM, 32);
-  }
-
-  passwordHash(): string {
-    return `$2b$10$${chars(this.random, BCRYPT, 53)}`;
+  /** A credential store entry's name, as the events carry (a UUID's length; the secrets are not in events). */
+  apiKeyId(): string {
+    return chars(this.random, ALNUM, 36);
   }
 
   fullName(): string {
@@ -74,8 +71,8 @@ export class EventFactory {
         isBot,
         botType: isBot ? 'generic' : null,
         botOwnerId: isBot ? Math.max(1, userId - 1) : null,
-        apiKey: this.apiKey(),
-        passwordHash: isBot ? null : this.passwordHash(),
+        apiKeyId: this.apiKeyId(),
+        passwordId: isBot ? null : this.apiKeyId(),
         timezone: pick(this.random, TIMEZONES),
         actorId: null,
         at: this.at(),
@@ -89,8 +86,8 @@ export class EventFactory {
     const base = { realmId, userId, actorId: 1, at: this.at() };
     if (r < 0.3) return { type: 'UserFullNameChanged', data: { ...base, oldName: this.fullName(), newName: this.fullName() } };
     if (r < 0.5) return { type: 'UserRoleChanged', data: { ...base, oldRole: 'member', newRole: this.role() } };
-    if (r < 0.65) return { type: 'UserApiKeyRegenerated', data: { ...base, apiKey: this.apiKey() } };
-    if (r < 0.8) return { type: 'UserPasswordChanged', data: { ...base, passwordHash: this.passwordHash() } };
+    if (r < 0.65) return { type: 'UserApiKeyRegenerated', data: { ...base, apiKeyId: this.apiKeyId() } };
+    if (r < 0.8) return { type: 'UserPasswordChanged', data: { ...base, passwordId: this.apiKeyId() } };
     if (r < 0.9) return { type: 'UserDeactivated', data: base };
     return { type: 'UserReactivated', data: base };
   }

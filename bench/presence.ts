@@ -24,7 +24,7 @@ import { join, resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { CommandBus } from '@nestjs/cqrs';
-import { type ClockPort, CreateRealmCommand, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
+import { type ClockPort, CreateRealmCommand, CredentialVault, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
 import { loadConfig } from '@app/config';
 import { CURRENT_SCHEMA_VERSION, usersStream } from '@app/domain';
 import { createLogger } from '@app/infrastructure';
@@ -59,13 +59,15 @@ async function seedUsers(app: NestExpressApplication, realmId: number, n: number
   const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('user', n);
   const at = new Date().toISOString();
   const users = Array.from({ length: n }, (_, i) => ({ id: first + i, key: randomUUID().replace(/-/g, '') }));
+  const vault = app.get(CredentialVault);
+  const keyIds = await Promise.all(users.map(({ id, key }) => vault.storeApiKey(realmId, id, key)));
   const { revision } = await events.readStream(usersStream(realmId));
   const { position } = await events.appendToStream(
     usersStream(realmId),
-    users.map(({ id, key }) => ({
+    users.map(({ id }, i) => ({
       id: randomUUID(),
       type: 'UserCreated',
-      data: { realmId, userId: id, email: `user${id}@bench.test`, fullName: `User ${id}`, role: 'member', isBot: false, botType: null, botOwnerId: null, apiKey: key, passwordHash: null, timezone: '', actorId: null, at },
+      data: { realmId, userId: id, email: `user${id}@bench.test`, fullName: `User ${id}`, role: 'member', isBot: false, botType: null, botOwnerId: null, apiKeyId: keyIds[i], passwordId: null, timezone: '', actorId: null, at },
       metadata: { schemaVersion: CURRENT_SCHEMA_VERSION },
     })),
     { expectedRevision: revision },

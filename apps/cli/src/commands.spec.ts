@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommanderError } from 'commander';
 import { randomUUID } from 'node:crypto';
-import { APP_CONFIG, EVENT_STORE, type EventStorePort, SCHEDULER, type SchedulerPort, UserQueries, verifyPassword } from '@app/application';
+import { APP_CONFIG, EVENT_STORE, type EventStorePort, SCHEDULER, type SchedulerPort, UserQueries, verifyPassword, CredentialVault } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { DomainError, usersStream } from '@app/domain';
 import { makeTempDir, testConfig, userCreated, userDeactivated } from '@app/testing';
@@ -99,7 +99,8 @@ describe('CLI commands', () => {
       const userId = Number(/id (\d+)/.exec(out[0])![1]);
       await withApp(async (app) => {
         const users = app.get(UserQueries);
-        expect(await users.credentialsByEmail(1, 'IAGO@acme.test')).toMatchObject({ user_id: userId, api_key: apiKey, password_hash: null });
+        expect(await users.credentialsByEmail(1, 'IAGO@acme.test')).toMatchObject({ user_id: userId, password_id: null });
+        expect(await users.apiKeyById(userId)).toBe(apiKey);
         expect(await users.byId(1, userId)).toMatchObject({ email: 'iago@acme.test', full_name: 'Iago', role: 200, is_admin: true });
       });
     });
@@ -112,12 +113,13 @@ describe('CLI commands', () => {
       expect(hamlet.out[1]).not.toBe(cordelia.out[1]);
     });
 
-    it('create-user --password stores a bcrypt hash of the password, never the password', async () => {
+    it('create-user --password stores a bcrypt hash of the password in the credential store, never the password', async () => {
       await run('create-user', '--email', 'hamlet@acme.test', '--full-name', 'King Hamlet', '--password', 'to-be-or-not');
       await withApp(async (app) => {
         const credentials = await app.get(UserQueries).credentialsByEmail(1, 'hamlet@acme.test');
-        expect(credentials!.password_hash).toMatch(/^\$2[aby]\$/);
-        expect(await verifyPassword('to-be-or-not', credentials!.password_hash!)).toBe(true);
+        const hash = await app.get(CredentialVault).passwordHash(credentials!.password_id!);
+        expect(hash).toMatch(/^\$2[aby]\$/);
+        expect(await verifyPassword('to-be-or-not', hash!)).toBe(true);
       });
       expect(out.join('\n')).not.toContain('to-be-or-not');
     });

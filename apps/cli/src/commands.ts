@@ -3,6 +3,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BLOB_STORE, type BlobStorePort, ID_ALLOCATOR, type IdAllocatorPort, EVENT_STORE, type EventStorePort, exportBlobs, exportEventLog, importBlobs, importEventLog } from '@app/application';
 import { existsSync } from 'node:fs';
+import { APP_CONFIG, CREDENTIAL_STORE, type CredentialStorePort } from '@app/application';
+import type { AppConfig } from '@app/config';
+import { runCredentialMigration } from '@app/infrastructure';
 import {
   CreateBotCommand,
   CreateRealmCommand,
@@ -185,7 +188,7 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const credentials = await users.credentialsById(user.user_id);
         if (!credentials) throw new DomainError('No such user');
         // Only the key, so that scripts can capture it: KEY=$(team-chat api-key --email …).
-        output.out(credentials.api_key);
+        output.out(await users.apiKeyById(user.user_id));
       }),
     );
 
@@ -223,7 +226,36 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const blobs = dir ? await importBlobs(app.get<BlobStorePort>(BLOB_STORE), dir, (n) => output.err(`imported ${n} blobs`)) : 0;
         const count = await importEventLog(events, opts.in, (n) => output.err(`imported ${n} events`), app.get<IdAllocatorPort>(ID_ALLOCATOR));
         output.out(`Imported ${count} events from ${opts.in}.`);
+        // An export taken before issue 35 carries API keys and password hashes: into the credential store, out of the log.
+        const moved = await runCredentialMigration({
+          eventStore: events, store: app.get<CredentialStorePort>(CREDENTIAL_STORE), config: app.get<AppConfig>(APP_CONFIG), log: (line) => output.err(line), force: true,
+          // EventStoreDB: the secrets are copied into the store; taking them out of the log is migrate-credentials' offline step.
+          storeOnly: true,
+        });
+        if (moved.migrated > 0) output.out(`Moved the credentials of ${moved.migrated} imported events into the credential store.`);
         if (dir) output.out(`Imported ${blobs} blobs from ${dir}.`);
+      }),
+    );
+
+  program
+    .command('migrate-credentials')
+    .description('Move API keys and password hashes written before issue 35 out of the event log into the credential store (docs/security.md); resumable')
+    .option('--force', 'scan the log again even if a migration already completed')
+    .action((opts: { force?: boolean }) =>
+      withApp(async (app) => {
+        // Embedded: opening the application already migrated (the boot does it); this reports it,
+        // or does it when the boot left it to another process. Servers: run with them stopped.
+        const result = await runCredentialMigration({
+          eventStore: app.get<EventStorePort>(EVENT_STORE),
+          store: app.get<CredentialStorePort>(CREDENTIAL_STORE),
+          config: app.get<AppConfig>(APP_CONFIG),
+          log: (line) => output.err(line),
+          force: opts.force,
+          onBatch: ({ migrated }) => output.err(`moved the secrets of ${migrated} events`),
+        });
+        if (result.skipped) output.out('Credentials already migrated: the event log holds no API key or password hash.');
+        else output.out(`Migrated ${result.migrated} events: their API keys and password hashes are in the credential store and no longer in the event log.`);
+        if (result.adapter === 'servers' && result.migrated > 0) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
       }),
     );
 

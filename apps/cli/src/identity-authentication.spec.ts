@@ -6,6 +6,7 @@ import {
   APP_CONFIG,
   READ_STORE,
   AuthenticationService,
+  CredentialVault,
   CreateBotCommand,
   CreateRealmCommand,
   CreateUserCommand,
@@ -160,7 +161,7 @@ describe('AuthenticationService (embedded adapters, through the CLI module)', ()
   });
 
   describe('authenticateDevelopment (dev_fetch_api_key)', () => {
-    const under = (env: AppConfig['env']) => new AuthenticationService(app.get(UserQueries), app.get(RealmQueries), { ...app.get<AppConfig>(APP_CONFIG), env }, app.get(READ_STORE));
+    const under = (env: AppConfig['env']) => new AuthenticationService(app.get(UserQueries), app.get(RealmQueries), { ...app.get<AppConfig>(APP_CONFIG), env }, app.get(READ_STORE), app.get(CredentialVault));
 
     it('returns any active account\'s key by email on a development server', async () =>
       expect(await under('development').authenticateDevelopment(acme, 'HAMLET@acme.test')).toMatchObject({ apiKey: keys.hamlet }));

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value);
 const toBool = ({ value }: { value: unknown }) => {
@@ -89,6 +89,14 @@ export class EnvironmentVariables {
   /** auto: human-readable lines in development on a terminal, JSON otherwise. */
   @IsIn(['auto', 'json', 'pretty'])
   LOG_FORMAT: 'auto' | 'json' | 'pretty' = 'auto';
+
+  /**
+   * The key-encryption key of the credential store (docs/security.md): 32 bytes, base64. Unset:
+   * `DATA_DIR/credentials.key`, created owner-only on first start. Servers with several API
+   * instances set it (one key for all; keep it out of the databases and their backups).
+   */
+  @IsOptional() @IsString() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'CREDENTIALS_KEY must be 32 bytes in base64 (44 characters)' })
+  CREDENTIALS_KEY?: string;
 
   /** Bearer token that opens GET /metrics to clients other than loopback ones. */
   @IsOptional() @IsString() @MinLength(16)
@@ -214,6 +222,8 @@ export type AppConfig = {
   maxRequestBodyBytes: number;
   passwordHashCost: number;
   zulipAliases: boolean;
+  /** CREDENTIALS_KEY (base64), or absent: the key file in the data directory. */
+  credentialsKey?: string | null;
   /** PUSH_NOTIFICATIONS_BOUNCER_URL, or null when no push service is configured. */
   pushNotificationsBouncerUrl: string | null;
   rateLimits: {
@@ -277,6 +287,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     passwordHashCost: v.PASSWORD_HASH_COST,
     zulipAliases: v.ZULIP_ALIASES,
     pushNotificationsBouncerUrl: v.PUSH_NOTIFICATIONS_BOUNCER_URL ?? null,
+    credentialsKey: v.CREDENTIALS_KEY ?? null,
     rateLimits: {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },

@@ -20,3 +20,4 @@ export * from './embedded/sqlite-mail-outbox';
 export * from './mail/directory-mail-transport';
 export * from './mail/smtp-mail-transport';
 export * from './mail-transport.provider';
+export * from './credential-migration';

@@ -36,6 +36,11 @@ import {
   MAIL_OUTBOX,
   MAIL_TRANSPORT,
   type MailOutboxPort,
+  CREDENTIAL_STORE,
+  CREDENTIAL_KEY,
+  CREDENTIALS_MIGRATED_MARK,
+  CREDENTIALS,
+  type CredentialStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -48,6 +53,9 @@ import { SqliteChangeWatcher } from './embedded/sqlite-change-watcher';
 import { SqlitePresenceStore } from './embedded/sqlite-presence-store';
 import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
 import { SqliteMailOutbox } from './embedded/sqlite-mail-outbox';
+import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite-credential-store';
+import { loadCredentialKey } from './system/credential-key';
+import { migrateEmbeddedCredentials } from './embedded/sqlite-credential-migration';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -73,6 +81,8 @@ export type Adapters = {
   snapshotStore: SnapshotStorePort;
   /** Outgoing mail waiting for (or past) its hand-off to the SMTP server (docs/email.md). */
   mailOutbox: MailOutboxPort;
+  /** API keys and password hashes, sealed, outside the log and the read models (docs/security.md). */
+  credentialStore: CredentialStorePort;
   close(): Promise<void>;
 };
 
@@ -142,6 +152,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let readModelChanges: ReadModelChangesPort;
   let snapshotStore: SnapshotStorePort;
   let mailOutbox: MailOutboxPort;
+  let credentialStore: CredentialStorePort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -159,7 +170,20 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     // Snapshots beside the read models, in a collection the copies never touch.
     snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
     mailOutbox = new (await import('./mongodb/mongo-mail-outbox')).MongoMailOutbox(mongo.copies.db);
+    credentialStore = new (await import('./mongodb/mongo-credential-store')).MongoCredentialStore(mongo.copies.db);
   } else {
+    // Its own file, owner-only (created 0600 before SQLite opens it).
+    const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
+    sqlite.set('credentials.sqlite', credentialsDb);
+    credentialStore = new SqliteCredentialStore(credentialsDb);
+    // A data directory written before issue 35 has API keys and password hashes in its events
+    // and read models: moved to the credential store and scrubbed (VACUUM) before anything reads
+    // them. Once done, a mark in the store makes this a single lookup. The process that owns the
+    // read models does it (an API process beside a worker leaves it to the worker).
+    if (rawEvents instanceof SqliteEventStore && config.runProjectors) {
+      const done = await migrateEmbeddedCredentials(rawEvents.db, config.dataDir, credentialStore, loadCredentialKey(config), new CryptoRandom());
+      if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'moved API keys and password hashes out of the event log into the credential store (issue 35); older backups and exports still hold them');
+    }
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
     const sqliteCopies = config.runProjectors
@@ -185,6 +209,22 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     chmodSync(outboxFile, 0o600);
     mailOutbox = new SqliteMailOutbox(openEmbedded('mail-outbox.sqlite'));
   }
+  // The credentials read model before issue 35 (checkpoint `credentials`) held the keys and hashes
+  // themselves: dropped, so that `credentials.v2` replays into an empty collection (a replay over
+  // documents written at later positions would leave them as they are). The embedded migration
+  // above already did this, with a VACUUM; this is the servers' (MongoDB) case.
+  if (config.runProjectors && (await readStore.getCheckpoint('credentials')) !== undefined) {
+    await readStore.dropCollection(CREDENTIALS);
+    for (const name of ['credentials', 'credentials.v2']) await readStore.deleteCheckpoint(name);
+    logger?.warn('dropped the credentials read model written before issue 35 (it held API keys and password hashes); it is rebuilt from the log now');
+  }
+  // EventStoreDB written before issue 35: its old events' secrets are copied into the credential
+  // store (so that their keys keep working); removing them from the log is an offline step.
+  if (config.eventStoreDriver === 'servers' && config.runProjectors && (await credentialStore.mark(CREDENTIALS_MIGRATED_MARK)) === null) {
+    const { runCredentialMigration } = await import('./credential-migration');
+    const done = await runCredentialMigration({ eventStore, store: credentialStore, config, log: (m) => logger?.info(m), storeOnly: true });
+    if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'the event log still holds API keys or password hashes written before issue 35: run `npm run cli -- migrate-credentials` with the servers stopped (docs/security.md)');
+  }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
   // what was appended since the last boot (the whole log once the sequences' store was dropped or
   // restored from an older backup: MongoDB's _sequences, ids.sqlite beside EventStoreDB).
@@ -200,6 +240,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     readModelChanges,
     snapshotStore,
     mailOutbox,
+    credentialStore,
     async close() {
       // Every event this process appended took its ids from the allocator, so the log up to its
       // head holds no id above the sequences: the mark moves there, and the next boot scans only
@@ -213,6 +254,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       await presenceStore.close();
       await snapshotStore.close();
       await mailOutbox.close();
+      await credentialStore.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -260,6 +302,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: SNAPSHOT_STORE, useFactory: (a: Adapters) => a.snapshotStore, inject: [ADAPTERS] },
       { provide: MAIL_OUTBOX, useFactory: (a: Adapters) => a.mailOutbox, inject: [ADAPTERS] },
       mailTransportProvider(options.config),
+      { provide: CREDENTIAL_STORE, useFactory: (a: Adapters) => a.credentialStore, inject: [ADAPTERS] },
+      { provide: CREDENTIAL_KEY, useFactory: () => loadCredentialKey(options.config) },
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -267,7 +311,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, MAIL_OUTBOX, MAIL_TRANSPORT],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY],
     };
   }
 

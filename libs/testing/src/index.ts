@@ -31,5 +31,6 @@ export * from './contracts/read-model-copies.contract';
 export * from './contracts/presence-store.contract';
 export * from './contracts/snapshot-store.contract';
 export * from './contracts/mail-outbox.contract';
+export * from './contracts/credential-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';

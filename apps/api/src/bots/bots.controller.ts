@@ -44,14 +44,14 @@ export class BotsController {
   async list(@CurrentUser() { actor, user }: AuthenticatedUser) {
     const bots = await this.users.botsOwnedBy(actor.realmId, user.user_id, { includeDeactivated: false });
     const withKeys = await Promise.all(
-      bots.map(async (bot) => ({ bot, credential: await this.users.credentialsById(bot.user_id) })),
+      bots.map(async (bot) => ({ bot, apiKey: await this.users.apiKeyById(bot.user_id) })),
     );
     return {
-      bots: withKeys.map(({ bot, credential }) => ({
+      bots: withKeys.map(({ bot, apiKey }) => ({
         username: bot.email,
         full_name: bot.full_name,
         user_id: bot.user_id,
-        api_key: credential?.api_key ?? '',
+        api_key: apiKey,
         avatar_url: `/avatar/${bot.user_id}`,
         bot_type: bot.bot_type,
         is_active: bot.is_active,

@@ -67,13 +67,15 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   CustomProfileFieldsReordered: administrators,
 
   // Accounts: what the users list and the organization settings show administrators. Never a key or a hash.
-  UserCreated: { read: 'administrators', secrets: ['apiKey', 'passwordHash'] },
+  // The secrets themselves are in the credential store, never in these events (issue 35); the
+  // entries' names are hidden all the same (and `apiKey`/`passwordHash`, should an old event slip through).
+  UserCreated: { read: 'administrators', secrets: ['apiKeyId', 'passwordId', 'apiKey', 'passwordHash'] },
   UserRoleChanged: administrators,
   UserFullNameChanged: administrators,
   UserDeactivated: administrators,
   UserReactivated: administrators,
-  UserApiKeyRegenerated: { read: 'administrators', secrets: ['apiKey'] },
-  UserPasswordChanged: { read: 'administrators', secrets: ['passwordHash'] },
+  UserApiKeyRegenerated: { read: 'administrators', secrets: ['apiKeyId', 'apiKey'] },
+  UserPasswordChanged: { read: 'administrators', secrets: ['passwordId', 'passwordHash'] },
   BotOwnerChanged: administrators,
   UserEmailChanged: administrators,
   // Everyone in the organization sees statuses and profile field values (GET /users).

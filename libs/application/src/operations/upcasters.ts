@@ -1,6 +1,7 @@
 import type { Upcaster } from '../shared/event-upcasting';
 import { confirmationKeyDigest } from '../shared/confirmation-keys';
 import { UpcasterRegistry } from '../shared/event-upcasting';
+import { legacyCredentialUpcasters } from '../users/legacy-credentials';
 
 /**
  * UserStatusChanged v1 → v2. Version 1 carried the status emoji as one nested object
@@ -50,6 +51,6 @@ export const emailChangeConfirmedV1: Upcaster = {
 };
 
 /** Every upcaster of the product. A payload shape change registers one here (never rewrite stored events). */
-export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1, emailChangeRequestedV1, emailChangeConfirmedV1];
+export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1, emailChangeRequestedV1, emailChangeConfirmedV1, ...legacyCredentialUpcasters];
 
 export const upcasterRegistry = (): UpcasterRegistry => new UpcasterRegistry(ALL_UPCASTERS);

@@ -19,7 +19,8 @@ import {
   UserDeactivatedError,
   WebhookBotApiNotAvailableError,
 } from './authentication.errors';
-import { API_KEY_LENGTH, apiKeysMatch, hashPassword, hasApiKeyFormat, verifyPassword } from './passwords';
+import { apiKeysMatch, hashPassword, hasApiKeyFormat, verifyPassword } from './passwords';
+import { apiKeyDigest, CredentialVault, digestsMatch } from './credential-vault';
 import { CREDENTIALS, type CredentialDocument, USERS, type UserDocument } from './user.documents';
 import { actorFromUser } from './user-format';
 import { UserQueries } from './user.queries';
@@ -28,8 +29,11 @@ export type AuthenticatedUser = { user: UserDocument; actor: Actor };
 /** What fetch_api_key and dev_fetch_api_key answer with: the key, `email` (delivery email) and `user_id`. */
 export type FetchedApiKey = AuthenticatedUser & { apiKey: string };
 
-/** What authenticating an API key reads: the email's credentials, then the organization and the account. */
-type Account = { credential: CredentialDocument | null; realm: RealmDocument | null; user: UserDocument | null };
+/**
+ * What authenticating an API key reads: the email's credentials document, the digest of its
+ * current key from the credential store, then the organization and the account.
+ */
+type Account = { credential: CredentialDocument | null; digest: string | null; realm: RealmDocument | null; user: UserDocument | null };
 
 const accountKey = (realmId: number, email: string) => `${realmId}:${normalizeEmail(email)}`;
 
@@ -47,7 +51,7 @@ function asHttpBasicFailure(error: unknown): never {
 }
 
 /** Compared against when the email is unknown, so that unknown and known emails take the same time. */
-const DUMMY_API_KEY = 'x'.repeat(API_KEY_LENGTH);
+const DUMMY_DIGEST = apiKeyDigest('x'.repeat(32));
 
 /**
  * Who is calling, the way Zulip decides it (zerver/decorator.py validate_api_key and
@@ -59,16 +63,24 @@ const DUMMY_API_KEY = 'x'.repeat(API_KEY_LENGTH);
 export class AuthenticationService {
   private dummyPasswordHash: Promise<string> | undefined;
   /**
-   * Every request authenticates: the three documents it reads, kept in memory while none of their
-   * collections changed (one change check for the three; see CachedDocuments), by realm and email.
+   * Every request authenticates: the three documents it reads and the key's digest, kept in
+   * memory while none of the documents' collections changed (one change check for the three; see
+   * CachedDocuments), by realm and email. A new key is stored before the event naming it, and
+   * that event changes the credentials document, so a cached digest never outlives its key.
    */
   private readonly accounts: CachedDocuments<Account>;
+  /**
+   * The key last verified against each cached account entry (only in this process's memory, as
+   * the cached documents are; gone with the entry when its documents change).
+   */
+  private readonly verifiedKeys = new WeakMap<Account, string>();
 
   constructor(
     private readonly users: UserQueries,
     private readonly realms: RealmQueries,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READ_STORE) readStore: ReadStorePort,
+    private readonly vault: CredentialVault,
   ) {
     this.accounts = new CachedDocuments<Account>(readStore, [CREDENTIALS, REALMS, USERS]);
   }
@@ -111,9 +123,18 @@ export class AuthenticationService {
   }
 
   /** validate_api_key's checks of a well-formed key against the account's documents. */
-  private verify({ credential, realm, user }: Account, key: string, options: { allowWebhookAccess?: boolean }): AuthenticatedUser {
-    const matches = apiKeysMatch(key, credential?.api_key ?? DUMMY_API_KEY);
-    if (!credential || !matches) throw new InvalidApiKeyError();
+  private verify(account: Account, key: string, options: { allowWebhookAccess?: boolean }): AuthenticatedUser {
+    const { credential, digest, realm, user } = account;
+    // A key that matched this cached account before is compared as is (constant time, as the
+    // digest): a request then costs what it did before the credential store. Anything else is
+    // hashed and compared with the stored digest.
+    const remembered = this.verifiedKeys.get(account);
+    let matches = remembered !== undefined && apiKeysMatch(key, remembered);
+    if (!matches) {
+      matches = digestsMatch(apiKeyDigest(key), digest ?? DUMMY_DIGEST);
+      if (matches && credential && digest) this.verifiedKeys.set(account, key);
+    }
+    if (!credential || !digest || !matches) throw new InvalidApiKeyError();
     if (!realm || !user) throw new InvalidApiKeyError();
     this.checkActive(realm, user);
     if (user.bot_type === BOT_TYPE_VALUES.incoming_webhook && !options.allowWebhookAccess) {
@@ -126,9 +147,13 @@ export class AuthenticationService {
   private account(realmId: number, email: string): Promise<Account | null> {
     return this.accounts.get(accountKey(realmId, email), async () => {
       const credential = await this.users.credentialsByEmail(realmId, email);
-      if (!credential) return { credential: null, realm: null, user: null };
-      const [realm, user] = await Promise.all([this.realms.byId(realmId), this.users.byId(realmId, credential.user_id)]);
-      return { credential, realm, user };
+      if (!credential) return { credential: null, digest: null, realm: null, user: null };
+      const [digest, realm, user] = await Promise.all([
+        this.vault.apiKeyDigest(credential.api_key_id),
+        this.realms.byId(realmId),
+        this.users.byId(realmId, credential.user_id),
+      ]);
+      return { credential, digest, realm, user };
     });
   }
 
@@ -169,9 +194,10 @@ export class AuthenticationService {
     }
     const { credential, user } = found;
     this.checkActive(realm, user);
-    const ok = await verifyPassword(password, credential.password_hash ?? (await this.dummyHash()));
-    if (!ok || credential.password_hash === null) throw new AuthenticationFailedError();
-    return { user, actor: actorFromUser(user), apiKey: credential.api_key };
+    const passwordHash = credential.password_id === null ? null : await this.vault.passwordHash(credential.password_id);
+    const ok = await verifyPassword(password, passwordHash ?? (await this.dummyHash()));
+    if (!ok || passwordHash === null) throw new AuthenticationFailedError();
+    return { user, actor: actorFromUser(user), apiKey: await this.apiKeyOf(credential) };
   }
 
   /**
@@ -187,7 +213,14 @@ export class AuthenticationService {
     const found = await this.findAccount(realmId, email);
     if (!found) return this.failUnknownAccount(realmId, email);
     this.checkActive(realm, found.user);
-    return { user: found.user, actor: actorFromUser(found.user), apiKey: found.credential.api_key };
+    return { user: found.user, actor: actorFromUser(found.user), apiKey: await this.apiKeyOf(found.credential) };
+  }
+
+  /** The account's current API key, from the credential store. */
+  private async apiKeyOf(credential: CredentialDocument): Promise<string> {
+    const apiKey = await this.vault.apiKey(credential.api_key_id);
+    if (apiKey === null) throw new Error(`user ${credential.user_id}: the credential store has no entry ${credential.api_key_id} (run migrate-credentials)`);
+    return apiKey;
   }
 
   /** zproject/backends.py is_user_active: the organization first, then the account. */

@@ -12,6 +12,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateBotCommand } from './create-bot.command';
 import { API_KEY_LENGTH } from './passwords';
 import { UserQueries } from './user.queries';
+import { CredentialVault } from './credential-vault';
 
 @CommandHandler(CreateBotCommand)
 export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
@@ -24,6 +25,7 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly vault: CredentialVault,
   ) {}
 
   async execute({ context: { actor }, bot }: CreateBotCommand) {
@@ -33,7 +35,10 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
     const realm = await this.realms.mustFindById(actor.realmId);
     const userId = await this.ids.next('user');
     const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
-    const { newEvents, position } = await this.runner.run(usersDecider, usersStream(actor.realmId), {
+    const apiKeyId = this.random.uuid();
+    // A bot may not take an active human's name: their current names, from the read models.
+    const activeHumanNames = await this.users.activeHumanNames(actor.realmId);
+    const create = () => this.runner.run(usersDecider, usersStream(actor.realmId), {
       type: 'CreateBot',
       data: {
         realmId: actor.realmId,
@@ -45,11 +50,12 @@ export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {
         botType: bot.botType ?? 'generic',
         ownerId,
         botDomain: botEmailDomain(realm.string_id, this.config.externalUrl),
-        apiKey,
-        // A bot may not take an active human's name: their current names, from the read models.
-        activeHumanNames: await this.users.activeHumanNames(actor.realmId),
+        apiKeyId,
+        activeHumanNames,
       },
     });
+    // The key goes to the credential store; the event names its entry.
+    const { newEvents, position } = await this.vault.storedFor(apiKeyId, () => this.vault.storeApiKey(actor.realmId, userId, apiKey, apiKeyId), create);
     await this.projections.waitFor(position);
     return { userId, apiKey, email: (newEvents[0] as UserCreated).data.email };
   }

@@ -11,7 +11,7 @@ export class CreateUserCommand extends Command<CreateUserResult> {
       email: string;
       fullName: string;
       role: Role;
-      /** Plain text; hashed before it reaches any event. Null: the account cannot log in with a password. */
+      /** Plain text; hashed into the credential store, never into an event. Null: the account cannot log in with a password. */
       password: string | null;
       bot?: { type: BotType; ownerId: number };
       timezone?: string;

@@ -11,6 +11,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { JoinDefaultChannelsCommand } from './join-default-channels.command';
 import { CreateUserCommand } from './create-user.command';
 import { API_KEY_LENGTH, hashPassword } from './passwords';
+import { CredentialVault } from './credential-vault';
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
@@ -22,13 +23,18 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly commands: CommandBus,
+    private readonly vault: CredentialVault,
   ) {}
 
   async execute({ context: { actor }, user }: CreateUserCommand) {
     const userId = await this.ids.next('user');
     const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
     const passwordHash = user.password === null ? null : await hashPassword(user.password, this.config.passwordHashCost);
-    const { position } = await this.runner.run(usersDecider, usersStream(actor.realmId), {
+    // The secrets go to the credential store; the event names their entries.
+    const apiKeyId = this.random.uuid();
+    const passwordId = passwordHash === null ? null : this.random.uuid();
+    if (passwordHash !== null && passwordId !== null) await this.vault.storePasswordHash(actor.realmId, userId, passwordHash, passwordId);
+    const create = () => this.runner.run(usersDecider, usersStream(actor.realmId), {
       type: 'CreateUser',
       data: {
         realmId: actor.realmId,
@@ -41,11 +47,17 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
         isBot: user.bot !== undefined,
         botType: user.bot?.type ?? null,
         botOwnerId: user.bot?.ownerId ?? null,
-        apiKey,
-        passwordHash,
+        apiKeyId,
+        passwordId,
         timezone: user.timezone ?? '',
       },
     });
+    const { position } = await this.vault
+      .storedFor(apiKeyId, () => this.vault.storeApiKey(actor.realmId, userId, apiKey, apiKeyId), create)
+      .catch(async (error: unknown) => {
+        if (passwordId !== null) await this.vault.forget(passwordId);
+        throw error;
+      });
     await this.projections.waitFor(position);
     // process_new_human_user: a new person (not a bot) joins the default channels.
     if (user.bot === undefined && user.joinDefaultChannels !== false) await this.commands.execute(new JoinDefaultChannelsCommand({ actor }, userId));

@@ -7,22 +7,32 @@ import { DeciderCommands } from '../shared/decider-command-handler';
 import { usersHandler } from './users.decider-handler';
 import { API_KEY_LENGTH } from './passwords';
 import { RegenerateApiKeyCommand } from './regenerate-api-key.command';
+import { CredentialVault } from './credential-vault';
 
 @CommandHandler(RegenerateApiKeyCommand)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKeyCommand> {
   constructor(
     private readonly commands: DeciderCommands,
     @Inject(RANDOM) private readonly random: RandomPort,
+    private readonly vault: CredentialVault,
   ) {}
 
   async execute({ context: { actor }, userId }: RegenerateApiKeyCommand) {
     const target = userId ?? actor.userId;
     if (target === null) throw new NoSuchUserError();
     const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
-    await usersHandler(this.commands, actor, ({ realmId, now }) => ({
-      type: 'RegenerateApiKey',
-      data: { realmId, actorId: actor.userId, now, userId: target, apiKey },
-    }));
+    // The key goes to the credential store; the event says only that it changed (and names the entry).
+    const apiKeyId = this.random.uuid();
+    await this.vault.storedFor(
+      apiKeyId,
+      () => this.vault.storeApiKey(actor.realmId, target, apiKey, apiKeyId),
+      () =>
+        usersHandler(this.commands, actor, ({ realmId, now }) => ({
+          type: 'RegenerateApiKey',
+          data: { realmId, actorId: actor.userId, now, userId: target, apiKeyId },
+        })),
+    );
+    await this.vault.pruneBefore(target, 'api_key', apiKeyId);
     return { apiKey };
   }
 }

@@ -22,13 +22,18 @@ export type UserDocument = {
   is_billing_admin: boolean;
 };
 
-/** What authentication needs, kept apart from the user documents the API hands out. */
+/**
+ * What authentication looks up by email, kept apart from the user documents the API hands out.
+ * No secret: the credential store's entries that hold the current API key and password hash.
+ */
 export type CredentialDocument = {
   user_id: number;
   realm_id: number;
   email_lower: string;
-  api_key: string;
-  password_hash: string | null;
+  /** The credential store's entry of the current API key (CredentialVault). */
+  api_key_id: string;
+  /** The credential store's entry of the current password hash; null for accounts without a password. */
+  password_id: string | null;
 };
 
 /**

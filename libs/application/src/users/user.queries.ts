@@ -3,6 +3,7 @@ import { NoSuchUserError, normalizeEmail, ROLE_VALUES, type Role } from '@app/do
 import type { Filter, ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from './user.documents';
+import { CredentialVault } from './credential-vault';
 
 export type ListUsersOptions = {
   /** Default true: deactivated accounts are listed too (Zulip's GET /users lists them with is_active false). */
@@ -19,7 +20,10 @@ const byUserId = [{ field: 'user_id', direction: 'asc' as const }];
 /** Reads of the users and credentials read models. */
 @Injectable()
 export class UserQueries {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {}
+  constructor(
+    @Inject(READ_STORE) private readonly readStore: ReadStorePort,
+    private readonly vault: CredentialVault,
+  ) {}
 
   list(realmId: number, options: ListUsersOptions = {}): Promise<UserDocument[]> {
     const where: Filter = { realm_id: realmId };
@@ -130,5 +134,14 @@ export class UserQueries {
 
   credentialsById(userId: number): Promise<CredentialDocument | null> {
     return this.readStore.get<CredentialDocument>(CREDENTIALS, String(userId));
+  }
+
+  /**
+   * An account's current API key, from the credential store: for its user (the CLI's api-key) and
+   * a bot's for its owner and the administrators (`realm_bots`, `GET /bots`); '' when it has none.
+   */
+  async apiKeyById(userId: number): Promise<string> {
+    const credential = await this.credentialsById(userId);
+    return (credential && (await this.vault.apiKey(credential.api_key_id))) ?? '';
   }
 }

@@ -12,9 +12,13 @@ import { RegenerateApiKeyHandler } from './regenerate-api-key.handler';
 import { UserQueries } from './user.queries';
 import { UsersClientEvents } from './users.client-events';
 import { UsersRegisterSections } from './users.register';
+import { CredentialVault } from './credential-vault';
 
-/** AuthenticationService reads users for the HTTP app's guard, so it is exported with the queries. */
-const queries = [UserQueries, AuthenticationService];
+/**
+ * AuthenticationService reads users for the HTTP app's guard, so it is exported with the queries;
+ * CredentialVault too (the settings area's password change, the bots list, the CLI).
+ */
+const queries = [UserQueries, AuthenticationService, CredentialVault];
 
 /**
  * Users and bots (the email and password changes are registered with the settings area, which

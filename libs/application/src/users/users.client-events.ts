@@ -15,12 +15,21 @@ import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperLi
 import { realmWide, toRealm } from '../events/deliveries';
 import { formatUser, formatBotDict } from './user-format';
 import { UserQueries } from './user.queries';
+import { CredentialVault } from './credential-vault';
 import { isSystemBot, type UserDocument } from './user.documents';
 
 /** `realm_user` events (zerver/actions/create_user.py, users.py, user_settings.py). */
 @Injectable()
 export class UsersClientEvents implements AreaClientEvents {
-  constructor(private readonly users: UserQueries) {}
+  constructor(
+    private readonly users: UserQueries,
+    private readonly vault: CredentialVault,
+  ) {}
+
+  /** The key an event put in use ('' once a later regeneration superseded it: that one's event carries the current key). */
+  private async apiKeyOf(apiKeyId: string): Promise<string> {
+    return (await this.vault.apiKey(apiKeyId)) ?? '';
+  }
 
   clientEvents(): ClientEventMapperList {
     const both = async (...parts: Promise<ClientEventDelivery[]>[]) => (await Promise.all(parts)).flat();
@@ -35,7 +44,8 @@ export class UsersClientEvents implements AreaClientEvents {
       UserReactivated: (e: Recorded<UserReactivated>, c) =>
         both(this.personUpdate(e.data.realmId, { user_id: e.data.userId, is_active: true }, c), this.botUpdate(e.data.realmId, e.data.userId, { is_active: true })),
       UserEmailChanged: (e: Recorded<UserEmailChanged>, c) => this.emailChanged(e, c),
-      UserApiKeyRegenerated: (e: Recorded<UserApiKeyRegenerated>) => this.botUpdate(e.data.realmId, e.data.userId, { api_key: e.data.apiKey }),
+      // The event says only that the key changed: the key itself comes from the credential store.
+      UserApiKeyRegenerated: async (e: Recorded<UserApiKeyRegenerated>) => this.botUpdate(e.data.realmId, e.data.userId, { api_key: await this.apiKeyOf(e.data.apiKeyId) }),
       // do_change_bot_owner: realm_user update to everyone, and the realm_bot events.
       BotOwnerChanged: (e: Recorded<BotOwnerChanged>, c) =>
         both(this.personUpdate(e.data.realmId, { user_id: e.data.userId, bot_owner_id: e.data.newOwnerId }, c), this.botOwnerChanged(e)),
@@ -59,7 +69,7 @@ export class UsersClientEvents implements AreaClientEvents {
     if (!e.data.isBot) return [];
     const bot = await this.listedBot(e.data.realmId, e.data.userId);
     if (!bot) return [];
-    return [{ userIds: await this.botAudience(e.data.realmId, bot), event: { type: 'realm_bot', op: 'add', bot: formatBotDict(bot, e.data.apiKey) } }];
+    return [{ userIds: await this.botAudience(e.data.realmId, bot), event: { type: 'realm_bot', op: 'add', bot: formatBotDict(bot, await this.apiKeyOf(e.data.apiKeyId)) } }];
   }
 
   /** realm_bot update of one or more fields (do_change_full_name, do_deactivate_user, do_regenerate_api_key, …). */
@@ -82,8 +92,7 @@ export class UsersClientEvents implements AreaClientEvents {
     const out: ClientEventDelivery[] = [];
     if (notAdmin(d.oldOwnerId) && d.oldOwnerId !== d.newOwnerId) out.push({ userIds: [d.oldOwnerId], event: { type: 'realm_bot', op: 'delete', bot: { user_id: d.userId } } });
     if (notAdmin(d.newOwnerId)) {
-      const credentials = await this.users.credentialsById(d.userId);
-      out.push({ userIds: [d.newOwnerId], event: { type: 'realm_bot', op: 'add', bot: formatBotDict(bot, credentials?.api_key ?? '') } });
+      out.push({ userIds: [d.newOwnerId], event: { type: 'realm_bot', op: 'add', bot: formatBotDict(bot, await this.users.apiKeyById(d.userId)) } });
     }
     out.push({ userIds: await this.botAudience(d.realmId, bot), event: { type: 'realm_bot', op: 'update', bot: { user_id: d.userId, owner_id: d.newOwnerId } } });
     return out;

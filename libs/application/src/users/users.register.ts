@@ -77,8 +77,7 @@ export class UsersRegisterSections implements AreaRegisterSections {
       : await this.users.botsOwnedBy(actor.realmId, actor.userId, { includeDeactivated: true });
     const out: Record<string, unknown>[] = [];
     for (const bot of bots.filter((b) => !isSystemBot(b))) {
-      const credentials = await this.users.credentialsById(bot.user_id);
-      out.push(formatBotDict(bot, credentials?.api_key ?? ''));
+      out.push(formatBotDict(bot, await this.users.apiKeyById(bot.user_id)));
     }
     return out;
   }

@@ -38,7 +38,7 @@ const deactivate = (userId: number, by: By, target?: Target): UsersCommand => ({
 });
 const reactivate = (userId: number, by: By): UsersCommand => ({ type: 'ReactivateUser', data: { realmId: 1, actorId: by, now: NOW, userId } });
 const rename = (userId: number, fullName: string, by: By): UsersCommand => ({ type: 'ChangeUserFullName', data: { realmId: 1, actorId: by, now: NOW, userId, fullName } });
-const regenerate = (userId: number, by: By): UsersCommand => ({ type: 'RegenerateApiKey', data: { realmId: 1, actorId: by, now: NOW, userId, apiKey: 'N'.repeat(32) } });
+const regenerate = (userId: number, by: By): UsersCommand => ({ type: 'RegenerateApiKey', data: { realmId: 1, actorId: by, now: NOW, userId, apiKeyId: 'key-2' } });
 const roleChanged = (userId: number, oldRole: Role, newRole: Role, actorId: By): UserEvent => ({
   type: 'UserRoleChanged', data: { realmId: 1, userId, oldRole, newRole, actorId, at: NOW },
 });

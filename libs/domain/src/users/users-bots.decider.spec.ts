@@ -21,7 +21,7 @@ import {
 
 const given = deciderSpec(usersDecider);
 const NOW = '2026-03-01T10:00:00.000Z';
-const KEY = 'B'.repeat(32);
+const KEY = 'bot-key-1';
 const DOMAIN = 'acme.chat.test';
 
 // Desdemona owns the organization, iago administers it, hamlet and cordelia are members.
@@ -35,7 +35,7 @@ const organization: UserEvent[] = [
 const botCreated = (userId: number, ownerId: number, fullName: string, shortName: string, botType: BotType = 'generic') =>
   userCreated({
     userId, email: `${shortName}-bot@${DOMAIN}`, fullName, role: 'member', isBot: true, botType, botOwnerId: ownerId,
-    apiKey: KEY, passwordHash: null, actorId: ownerId,
+    apiKeyId: KEY, passwordId: null, actorId: ownerId,
   });
 const helper = botCreated(20, HAMLET, 'Hamlet helper', 'helper');
 
@@ -45,7 +45,7 @@ const createBot = (o: { by?: By; ownerId?: number | null; fullName?: string; sho
   data: {
     realmId: 1, actorId: o.by === undefined ? HAMLET : o.by, now: NOW, userId: o.userId ?? 30,
     shortName: o.shortName ?? 'notify', fullName: o.fullName ?? 'Notifier', botType: o.botType ?? 'generic',
-    ownerId: o.ownerId === undefined ? HAMLET : o.ownerId, botDomain: DOMAIN, apiKey: KEY,
+    ownerId: o.ownerId === undefined ? HAMLET : o.ownerId, botDomain: DOMAIN, apiKeyId: KEY,
   },
 });
 const changeOwner = (botId: number, ownerId: number, by: By): UsersCommand => ({ type: 'ChangeBotOwner', data: { realmId: 1, actorId: by, now: NOW, botId, ownerId } });
@@ -53,7 +53,7 @@ const deactivateBot = (botId: number, by: By): UsersCommand => ({ type: 'Deactiv
 const deactivate = (userId: number, by: By, target?: 'user' | 'any'): UsersCommand => ({ type: 'DeactivateUser', data: { realmId: 1, actorId: by, now: NOW, userId, ...(target ? { target } : {}) } });
 const reactivate = (userId: number, by: By): UsersCommand => ({ type: 'ReactivateUser', data: { realmId: 1, actorId: by, now: NOW, userId } });
 const rename = (userId: number, fullName: string, by: By): UsersCommand => ({ type: 'ChangeUserFullName', data: { realmId: 1, actorId: by, now: NOW, userId, fullName } });
-const regenerate = (userId: number, by: By): UsersCommand => ({ type: 'RegenerateApiKey', data: { realmId: 1, actorId: by, now: NOW, userId, apiKey: 'N'.repeat(32) } });
+const regenerate = (userId: number, by: By): UsersCommand => ({ type: 'RegenerateApiKey', data: { realmId: 1, actorId: by, now: NOW, userId, apiKeyId: 'key-2' } });
 const deactivated = (userId: number, actorId: By): UserEvent => ({ type: 'UserDeactivated', data: { realmId: 1, userId, actorId, at: NOW } });
 
 const errorOf = (history: UserEvent[], command: UsersCommand): DomainError => {
@@ -74,7 +74,7 @@ describe('users decider: bots', () => {
           type: 'UserCreated',
           data: {
             realmId: 1, userId: 30, email: 'notify-bot@acme.chat.test', fullName: 'Notifier', role: 'member', isBot: true,
-            botType: 'generic', botOwnerId: HAMLET, apiKey: KEY, passwordHash: null, timezone: '', actorId: HAMLET, at: NOW,
+            botType: 'generic', botOwnerId: HAMLET, apiKeyId: KEY, passwordId: null, timezone: '', actorId: HAMLET, at: NOW,
           },
         },
       ]));

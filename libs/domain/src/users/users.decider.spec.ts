@@ -35,7 +35,7 @@ const createUser = (overrides: Partial<CreateUserData> = {}): UsersCommand => ({
   type: 'CreateUser',
   data: {
     ...meta, userId: 20, email: 'cordelia@acme.test', fullName: 'Cordelia Lear', role: 'member', isBot: false,
-    botType: null, botOwnerId: null, apiKey: 'K'.repeat(32), passwordHash: '$2a$12$hash', timezone: 'Europe/London',
+    botType: null, botOwnerId: null, apiKeyId: 'key-1', passwordId: 'password-1', timezone: 'Europe/London',
     ...overrides,
   },
 });
@@ -45,8 +45,8 @@ const changeRole = (userId: number, role: CreateUserData['role'], by: By = 1): U
 const changeFullName = (userId: number, fullName: string, by: By = 1): UsersCommand => ({ type: 'ChangeUserFullName', data: { ...meta, actorId: by, userId, fullName } });
 const deactivate = (userId: number, by: By = 1): UsersCommand => ({ type: 'DeactivateUser', data: { ...meta, actorId: by, userId } });
 const reactivate = (userId: number, by: By = 1): UsersCommand => ({ type: 'ReactivateUser', data: { ...meta, actorId: by, userId } });
-const regenerateApiKey = (userId: number, apiKey: string, by: By = userId): UsersCommand => ({ type: 'RegenerateApiKey', data: { ...meta, actorId: by, userId, apiKey } });
-const changePassword = (userId: number, passwordHash: string, by: By = userId): UsersCommand => ({ type: 'ChangePassword', data: { ...meta, actorId: by, userId, passwordHash } });
+const regenerateApiKey = (userId: number, apiKeyId: string, by: By = userId): UsersCommand => ({ type: 'RegenerateApiKey', data: { ...meta, actorId: by, userId, apiKeyId } });
+const changePassword = (userId: number, passwordId: string, by: By = userId): UsersCommand => ({ type: 'ChangePassword', data: { ...meta, actorId: by, userId, passwordId } });
 const userReactivated = (userId: number): UserEvent => ({ type: 'UserReactivated', data: { realmId: 1, userId, actorId: null, at: NOW } });
 
 /** Runs decide over the given history and returns the thrown DomainError (fails if none is thrown). */
@@ -68,7 +68,7 @@ describe('usersDecider', () => {
           type: 'UserCreated',
           data: {
             realmId: 1, userId: 20, email: 'cordelia@acme.test', fullName: 'Cordelia Lear', role: 'member', isBot: false,
-            botType: null, botOwnerId: null, apiKey: 'K'.repeat(32), passwordHash: '$2a$12$hash', timezone: 'Europe/London',
+            botType: null, botOwnerId: null, apiKeyId: 'key-1', passwordId: 'password-1', timezone: 'Europe/London',
             actorId: 1, at: NOW,
           },
         },
@@ -140,8 +140,8 @@ describe('usersDecider', () => {
     describe('bots', () => {
       it('records a bot with its owner and type', () =>
         given(organization)
-          .when(createUser({ email: 'bot@acme.test', fullName: 'Deploy bot', isBot: true, botType: 'incoming_webhook', botOwnerId: 10, passwordHash: null }))
-          .thenMatches([{ type: 'UserCreated', data: { isBot: true, botType: 'incoming_webhook', botOwnerId: 10, passwordHash: null } }]));
+          .when(createUser({ email: 'bot@acme.test', fullName: 'Deploy bot', isBot: true, botType: 'incoming_webhook', botOwnerId: 10, passwordId: null }))
+          .thenMatches([{ type: 'UserCreated', data: { isBot: true, botType: 'incoming_webhook', botOwnerId: 10, passwordId: null } }]));
 
       it('defaults a bot\'s type to generic', () =>
         given(organization)
@@ -339,31 +339,31 @@ describe('usersDecider', () => {
   });
 
   describe('RegenerateApiKey', () => {
-    it('records the new key supplied by the command, for the user\'s own account', () =>
-      given(organization).when(regenerateApiKey(10, 'N'.repeat(32))).then([
-        { type: 'UserApiKeyRegenerated', data: { realmId: 1, userId: 10, apiKey: 'N'.repeat(32), actorId: 10, at: NOW } },
+    it('records that the key changed (the credential store entry the handler wrote, never the key), for the user\'s own account', () =>
+      given(organization).when(regenerateApiKey(10, 'key-2')).then([
+        { type: 'UserApiKeyRegenerated', data: { realmId: 1, userId: 10, apiKeyId: 'key-2', actorId: 10, at: NOW } },
       ]));
 
     it('lets the operator regenerate any key, and a bot\'s owner the bot\'s key', () => {
-      given(organization).when(regenerateApiKey(10, 'N'.repeat(32), null)).thenMatches([{ data: { userId: 10, actorId: null } }]);
+      given(organization).when(regenerateApiKey(10, 'key-2', null)).thenMatches([{ data: { userId: 10, actorId: null } }]);
       given([...organization, userCreated({ userId: 31, email: 'bot@acme.test', fullName: 'Hamlet bot', isBot: true, botType: 'generic', botOwnerId: 10 })])
-        .when(regenerateApiKey(31, 'N'.repeat(32), 10))
+        .when(regenerateApiKey(31, 'key-2', 10))
         .thenMatches([{ data: { userId: 31, actorId: 10 } }]);
     });
 
     it('does not let anyone else regenerate a human\'s key, not even an administrator', () =>
-      given(organization).when(regenerateApiKey(10, 'N'.repeat(32), 2)).thenThrows(InsufficientPermissionError));
+      given(organization).when(regenerateApiKey(10, 'key-2', 2)).thenThrows(InsufficientPermissionError));
 
-    it('rejects an unknown user', () => given(organization).when(regenerateApiKey(99, 'N'.repeat(32))).thenThrows(NoSuchUserError));
+    it('rejects an unknown user', () => given(organization).when(regenerateApiKey(99, 'key-2')).thenThrows(NoSuchUserError));
   });
 
   describe('ChangePassword', () => {
-    it('records the new hash', () =>
-      given(organization).when(changePassword(10, '$2a$12$new')).then([
-        { type: 'UserPasswordChanged', data: { realmId: 1, userId: 10, passwordHash: '$2a$12$new', actorId: 10, at: NOW } },
+    it('records that the password changed (the credential store entry, never the hash)', () =>
+      given(organization).when(changePassword(10, 'password-2')).then([
+        { type: 'UserPasswordChanged', data: { realmId: 1, userId: 10, passwordId: 'password-2', actorId: 10, at: NOW } },
       ]));
 
-    it('rejects an unknown user', () => given(organization).when(changePassword(99, '$2a$12$new')).thenThrows(NoSuchUserError));
+    it('rejects an unknown user', () => given(organization).when(changePassword(99, 'password-2')).thenThrows(NoSuchUserError));
   });
 
   describe('evolve', () => {

@@ -37,8 +37,9 @@ export type CreateUser = {
     isBot: boolean;
     botType: BotType | null;
     botOwnerId: number | null;
-    apiKey: string;
-    passwordHash: string | null;
+    /** The credential store's entries the handler wrote (never the secrets themselves). */
+    apiKeyId: string;
+    passwordId: string | null;
     timezone: string;
   };
 };
@@ -66,8 +67,8 @@ export type DeactivateUser = {
   };
 };
 export type ReactivateUser = { type: 'ReactivateUser'; data: Meta & HumanNames & { userId: number } };
-export type RegenerateApiKey = { type: 'RegenerateApiKey'; data: Meta & { userId: number; apiKey: string } };
-export type ChangePassword = { type: 'ChangePassword'; data: Meta & { userId: number; passwordHash: string } };
+export type RegenerateApiKey = { type: 'RegenerateApiKey'; data: Meta & { userId: number; apiKeyId: string } };
+export type ChangePassword = { type: 'ChangePassword'; data: Meta & { userId: number; passwordId: string } };
 
 /**
  * A bot created by a user (Zulip's add_bot_backend) or by the operator for a user. Its address is
@@ -84,7 +85,7 @@ export type CreateBot = {
     botType: BotType;
     ownerId: number | null;
     botDomain: string;
-    apiKey: string;
+    apiKeyId: string;
   };
 };
 export type ChangeBotOwner = { type: 'ChangeBotOwner'; data: Meta & { botId: number; ownerId: number } };
@@ -189,7 +190,7 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
             data: {
               realmId, userId: d.userId, email, fullName, role: d.role, isBot: d.isBot,
               botType: d.isBot ? (d.botType ?? 'generic') : null, botOwnerId: d.isBot ? d.botOwnerId : null,
-              apiKey: d.apiKey, passwordHash: d.passwordHash, timezone: d.timezone, actorId, at,
+              apiKeyId: d.apiKeyId, passwordId: d.passwordId, timezone: d.timezone, actorId, at,
             },
           },
         ];
@@ -217,7 +218,7 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
             type: 'UserCreated',
             data: {
               realmId, userId: d.userId, email, fullName, role: 'member', isBot: true, botType: d.botType,
-              botOwnerId: d.ownerId, apiKey: d.apiKey, passwordHash: null, timezone: '', actorId, at,
+              botOwnerId: d.ownerId, apiKeyId: d.apiKeyId, passwordId: null, timezone: '', actorId, at,
             },
           },
         ];
@@ -302,17 +303,17 @@ export const usersDecider: Decider<UsersCommand, UserEvent, UsersDirectory> = {
       }
       case 'RegenerateApiKey': {
         // Users regenerate their own key; bot owners and administrators a bot's (regenerate_bot_api_key).
-        const { userId, apiKey } = command.data;
+        const { userId, apiKeyId } = command.data;
         const user = mustExist(state, userId);
         if (actorId !== null && actorId !== userId && !(user.isBot && canAdminUser(privilegesOf(state, actorId), user))) {
           throw new InsufficientPermissionError();
         }
-        return [{ type: 'UserApiKeyRegenerated', data: { realmId, userId, apiKey, actorId, at } }];
+        return [{ type: 'UserApiKeyRegenerated', data: { realmId, userId, apiKeyId, actorId, at } }];
       }
       case 'ChangePassword': {
-        const { userId, passwordHash } = command.data;
+        const { userId, passwordId } = command.data;
         mustExist(state, userId);
-        return [{ type: 'UserPasswordChanged', data: { realmId, userId, passwordHash, actorId, at } }];
+        return [{ type: 'UserPasswordChanged', data: { realmId, userId, passwordId, actorId, at } }];
       }
       case 'ChangeUserEmail': {
         // confirm_email_change: validate_email_change_request, then do_change_user_delivery_email.

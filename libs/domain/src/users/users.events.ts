@@ -17,10 +17,13 @@ export type UserCreated = {
     isBot: boolean;
     botType: BotType | null;
     botOwnerId: number | null;
-    /** The API key is part of the fact: the read model that authenticates is rebuilt from events. */
-    apiKey: string;
-    /** bcrypt hash, or null for accounts that cannot log in with a password (bots). */
-    passwordHash: string | null;
+    /**
+     * Which entry of the credential store holds the account's API key. Never the key itself nor a
+     * digest of it: the log, its exports and copies hold no credential (docs/security.md).
+     */
+    apiKeyId: string;
+    /** The credential store's entry holding the password hash, or null for accounts without a password (bots). */
+    passwordId: string | null;
     timezone: string;
     actorId: number | null;
     at: string;
@@ -42,13 +45,15 @@ export type UserReactivated = {
   type: 'UserReactivated';
   data: { realmId: number; userId: number; actorId: number | null; at: string };
 };
+/** The key changed; the new one is in the credential store under `apiKeyId`. */
 export type UserApiKeyRegenerated = {
   type: 'UserApiKeyRegenerated';
-  data: { realmId: number; userId: number; apiKey: string; actorId: number | null; at: string };
+  data: { realmId: number; userId: number; apiKeyId: string; actorId: number | null; at: string };
 };
+/** The password changed; its hash is in the credential store under `passwordId`. */
 export type UserPasswordChanged = {
   type: 'UserPasswordChanged';
-  data: { realmId: number; userId: number; passwordHash: string; actorId: number | null; at: string };
+  data: { realmId: number; userId: number; passwordId: string; actorId: number | null; at: string };
 };
 
 /** Zulip's AuditLogEventType.USER_BOT_OWNER_CHANGED (do_change_bot_owner). */

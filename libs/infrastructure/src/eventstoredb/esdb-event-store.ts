@@ -117,7 +117,7 @@ export const healthDetail = (error: unknown): string => {
 export class EsdbEventStore implements EventStorePort {
   private readonly subscriptions = new Set<AllSubscription>();
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(readonly client: EventStoreDBClient) {}
 
   static connect(connectionString: string): EsdbEventStore {
     return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString));

@@ -4,7 +4,7 @@ import { credentialsProjection, usersProjection } from './users.projection';
 
 const AT = '2026-03-01T10:00:00.000Z';
 const bot = (userId: number, ownerId: number, botType: 'generic' | 'incoming_webhook' = 'generic') =>
-  userCreated({ userId, email: `b${userId}-bot@acme.test`, fullName: `Bot ${userId}`, isBot: true, botType, botOwnerId: ownerId, passwordHash: null });
+  userCreated({ userId, email: `b${userId}-bot@acme.test`, fullName: `Bot ${userId}`, isBot: true, botType, botOwnerId: ownerId, passwordId: null });
 const deactivated = (userId: number): UserEvent => ({ type: 'UserDeactivated', data: { realmId: 1, userId, actorId: 2, at: AT } });
 const ownerChanged = (userId: number, oldOwnerId: number, newOwnerId: number): UserEvent => ({
   type: 'BotOwnerChanged', data: { realmId: 1, userId, oldOwnerId, newOwnerId, actorId: 2, at: AT },
@@ -40,6 +40,6 @@ describe('usersProjection: bots and administration', () => {
 
   it('keeps bot credentials apart and without a password', () =>
     expect(replay(credentialsProjection, recorded([bot(20, 3)], 'users-1')).get('20')).toEqual({
-      user_id: 20, realm_id: 1, email_lower: 'b20-bot@acme.test', api_key: 'a'.repeat(32), password_hash: null,
+      user_id: 20, realm_id: 1, email_lower: 'b20-bot@acme.test', api_key_id: 'api_key-10', password_id: null,
     }));
 });

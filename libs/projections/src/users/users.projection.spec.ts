@@ -7,11 +7,11 @@ const reactivated = (userId: number): UserEvent => ({ type: 'UserReactivated', d
 const renamed = (userId: number, oldName: string, newName: string): UserEvent => ({
   type: 'UserFullNameChanged', data: { realmId: 1, userId, oldName, newName, actorId: null, at: AT },
 });
-const apiKeyRegenerated = (userId: number, apiKey: string): UserEvent => ({
-  type: 'UserApiKeyRegenerated', data: { realmId: 1, userId, apiKey, actorId: null, at: AT },
+const apiKeyRegenerated = (userId: number, apiKeyId: string): UserEvent => ({
+  type: 'UserApiKeyRegenerated', data: { realmId: 1, userId, apiKeyId, actorId: null, at: AT },
 });
-const passwordChanged = (userId: number, passwordHash: string): UserEvent => ({
-  type: 'UserPasswordChanged', data: { realmId: 1, userId, passwordHash, actorId: null, at: AT },
+const passwordChanged = (userId: number, passwordId: string): UserEvent => ({
+  type: 'UserPasswordChanged', data: { realmId: 1, userId, passwordId, actorId: null, at: AT },
 });
 
 const usersAfter = (events: UserEvent[]) => replay(usersProjection, recorded(events, 'users-1'));
@@ -137,33 +137,33 @@ describe('usersProjection', () => {
 });
 
 describe('credentialsProjection', () => {
-  it('stores the key, the hash and the lower-cased email for login lookups', () => {
-    expect(credentialsAfter([userCreated({ userId: 10, email: 'Hamlet@ACME.test', apiKey: 'A'.repeat(32), passwordHash: '$2a$12$x' })]).get('10')).toEqual({
+  it('stores the credential store entries of the key and the hash and the lower-cased email for login lookups (no secret)', () => {
+    expect(credentialsAfter([userCreated({ userId: 10, email: 'Hamlet@ACME.test', apiKeyId: 'key-a', passwordId: 'password-a' })]).get('10')).toEqual({
       user_id: 10,
       realm_id: 1,
       email_lower: 'hamlet@acme.test',
-      api_key: 'A'.repeat(32),
-      password_hash: '$2a$12$x',
+      api_key_id: 'key-a',
+      password_id: 'password-a',
     });
   });
 
-  it('a regenerated API key replaces the old one and keeps the password', () => {
+  it('a regenerated API key replaces the old entry and keeps the password\'s', () => {
     const doc = credentialsAfter([
-      userCreated({ userId: 10, apiKey: 'A'.repeat(32), passwordHash: '$2a$12$x' }),
-      apiKeyRegenerated(10, 'B'.repeat(32)),
+      userCreated({ userId: 10, apiKeyId: 'key-a', passwordId: 'password-a' }),
+      apiKeyRegenerated(10, 'key-b'),
     ]).get('10');
-    expect(doc).toMatchObject({ api_key: 'B'.repeat(32), password_hash: '$2a$12$x' });
+    expect(doc).toMatchObject({ api_key_id: 'key-b', password_id: 'password-a' });
   });
 
-  it('a password change replaces the hash and keeps the key', () => {
-    const doc = credentialsAfter([userCreated({ userId: 10, apiKey: 'A'.repeat(32), passwordHash: null }), passwordChanged(10, '$2a$12$new')]).get('10');
-    expect(doc).toMatchObject({ api_key: 'A'.repeat(32), password_hash: '$2a$12$new' });
+  it('a password change replaces the hash\'s entry and keeps the key\'s', () => {
+    const doc = credentialsAfter([userCreated({ userId: 10, apiKeyId: 'key-a', passwordId: null }), passwordChanged(10, 'password-b')]).get('10');
+    expect(doc).toMatchObject({ api_key_id: 'key-a', password_id: 'password-b' });
   });
 
   it('a bot has a key and no password', () => {
-    expect(credentialsAfter([userCreated({ userId: 31, isBot: true, botType: 'generic', botOwnerId: 1, passwordHash: null })]).get('31')).toMatchObject({
-      api_key: 'a'.repeat(32),
-      password_hash: null,
+    expect(credentialsAfter([userCreated({ userId: 31, isBot: true, botType: 'generic', botOwnerId: 1, passwordId: null })]).get('31')).toMatchObject({
+      api_key_id: 'api_key-10',
+      password_id: null,
     });
   });
 
@@ -173,7 +173,7 @@ describe('credentialsProjection', () => {
   });
 
   it('ignores a key regenerated for a user it has no document for', () => {
-    expect(credentialsAfter([apiKeyRegenerated(77, 'B'.repeat(32))]).size).toBe(0);
+    expect(credentialsAfter([apiKeyRegenerated(77, 'key-b')]).size).toBe(0);
   });
 
   it('declares a unique index on (realm_id, email_lower)', () => {

@@ -83,7 +83,8 @@ export const usersProjection = defineProjection<UserDocument, UserEvent | UserSe
 type CredentialEvent = Extract<UserEvent, { type: 'UserCreated' | 'UserApiKeyRegenerated' | 'UserPasswordChanged' | 'UserEmailChanged' }>;
 
 export const credentialsProjection = defineProjection<CredentialDocument, CredentialEvent>({
-  name: 'credentials',
+  // v2: the documents name credential store entries instead of holding the key and hash (issue 35).
+  name: 'credentials.v2',
   collection: {
     name: CREDENTIALS,
     fields: [
@@ -101,13 +102,13 @@ export const credentialsProjection = defineProjection<CredentialDocument, Creden
           user_id: e.data.userId,
           realm_id: e.data.realmId,
           email_lower: normalizeEmail(e.data.email),
-          api_key: e.data.apiKey,
-          password_hash: e.data.passwordHash,
+          api_key_id: e.data.apiKeyId,
+          password_id: e.data.passwordId,
         };
       case 'UserApiKeyRegenerated':
-        return doc && { ...doc, api_key: e.data.apiKey };
+        return doc && { ...doc, api_key_id: e.data.apiKeyId };
       case 'UserPasswordChanged':
-        return doc && { ...doc, password_hash: e.data.passwordHash };
+        return doc && { ...doc, password_id: e.data.passwordId };
       case 'UserEmailChanged':
         return doc && { ...doc, email_lower: normalizeEmail(e.data.newEmail) };
       default:

@@ -6,7 +6,7 @@ export const userCreated = (overrides: Partial<UserCreated['data']> = {}): UserC
   type: 'UserCreated',
   data: {
     realmId: 1, userId: 10, email: 'hamlet@acme.test', fullName: 'King Hamlet', role: 'member', isBot: false,
-    botType: null, botOwnerId: null, apiKey: 'a'.repeat(32), passwordHash: null, timezone: '', actorId: null, at: AT,
+    botType: null, botOwnerId: null, apiKeyId: 'api_key-10', passwordId: null, timezone: '', actorId: null, at: AT,
     ...overrides,
   },
 });

@@ -1,0 +1,131 @@
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CredentialEntry, CredentialKind, CredentialStorePort } from '../ports/credential-store.port';
+import type { RandomPort } from '../ports/random.port';
+import { CREDENTIAL_KEY, CREDENTIAL_STORE, RANDOM } from '../ports/tokens';
+
+/** Length of the key-encryption key (AES-256). */
+export const CREDENTIAL_KEY_BYTES = 32;
+
+const SEAL_VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * SHA-256 of an API key, in hex: what authentication compares. The key has ~190 bits of entropy,
+ * so its digest gives nothing back. Hex text, so that it can sit in the authentication cache's
+ * frozen documents.
+ */
+export const apiKeyDigest = (apiKey: string): string => hash('sha256', apiKey, 'hex'); // one-shot: ~0.6 µs, a Hash object ~3 µs
+
+/** Whether a presented key's digest is the stored one, in constant time. */
+export function digestsMatch(presented: string, stored: string): boolean {
+  const a = Buffer.from(presented, 'latin1');
+  const b = Buffer.from(stored, 'latin1');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * AES-256-GCM with the entry's id and kind as associated data, so that a sealed value copied onto
+ * another entry does not open. `v1:` + base64(iv | tag | ciphertext).
+ */
+export function seal(key: Buffer, aad: string, clear: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(aad, 'utf8'));
+  const body = Buffer.concat([cipher.update(clear, 'utf8'), cipher.final()]);
+  return `${SEAL_VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+}
+
+/** Opens what `seal` sealed; throws when the key, the associated data or the bytes differ. */
+export function unseal(key: Buffer, aad: string, sealed: string): string {
+  const [version, payload] = sealed.split(':', 2);
+  if (version !== SEAL_VERSION || payload === undefined) throw new Error(`unknown credential seal ${JSON.stringify(version)}`);
+  const bytes = Buffer.from(payload, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(aad, 'utf8'));
+  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+}
+
+const aadOf = (entry: Pick<CredentialEntry, 'id' | 'kind'>) => `${entry.kind}:${entry.id}`;
+
+/**
+ * The application's door to the credential store (docs/security.md): command handlers store a new
+ * API key or password hash here before the event that names it is appended; authentication reads
+ * an API key's digest; `fetch_api_key`, the bots list and `realm_bot` events read the key itself.
+ * Everything is sealed with the key-encryption key (CREDENTIAL_KEY), which no database holds: a
+ * stolen copy of the store gives neither keys nor hashes, and its digests only confirm a key one
+ * already has.
+ */
+@Injectable()
+export class CredentialVault {
+  constructor(
+    @Inject(CREDENTIAL_STORE) private readonly store: CredentialStorePort,
+    @Inject(CREDENTIAL_KEY) private readonly key: Buffer,
+    @Inject(RANDOM) private readonly random: RandomPort,
+  ) {
+    if (key.length !== CREDENTIAL_KEY_BYTES) throw new Error(`the credential key must be ${CREDENTIAL_KEY_BYTES} bytes`);
+  }
+
+  /** Stores an API key (under `id`, or a new id) and answers the id the event is to name. */
+  async storeApiKey(realmId: number, userId: number, apiKey: string, id = this.random.uuid()): Promise<string> {
+    const entry = { id, realmId, userId, kind: 'api_key' as const };
+    await this.store.put({ ...entry, digest: apiKeyDigest(apiKey), sealed: seal(this.key, aadOf(entry), apiKey) });
+    return id;
+  }
+
+  /** Stores a password hash (under `id`, or a new id) and answers the id the event is to name. */
+  async storePasswordHash(realmId: number, userId: number, passwordHash: string, id = this.random.uuid()): Promise<string> {
+    const entry = { id, realmId, userId, kind: 'password' as const };
+    await this.store.put({ ...entry, digest: null, sealed: seal(this.key, aadOf(entry), passwordHash) });
+    return id;
+  }
+
+  /** The digest authentication compares a presented key's with; null for an unknown entry. */
+  async apiKeyDigest(id: string): Promise<string | null> {
+    const entry = await this.entry(id, 'api_key');
+    return entry?.digest ?? null;
+  }
+
+  /** The API key itself, for its user (fetch_api_key) and a bot's owner; null for an unknown entry. */
+  async apiKey(id: string): Promise<string | null> {
+    const entry = await this.entry(id, 'api_key');
+    return entry && unseal(this.key, aadOf(entry), entry.sealed);
+  }
+
+  async passwordHash(id: string): Promise<string | null> {
+    const entry = await this.entry(id, 'password');
+    return entry && unseal(this.key, aadOf(entry), entry.sealed);
+  }
+
+  /**
+   * Stores a new secret, runs the command whose event names it, and forgets the entry when the
+   * command fails (a refused command leaves nothing behind). The entry is written first, so that
+   * once the event is in the log (and the read models) its secret is always there to read.
+   */
+  async storedFor<T>(id: string, store: () => Promise<unknown>, command: () => Promise<T>): Promise<T> {
+    await store();
+    try {
+      return await command();
+    } catch (error) {
+      await this.store.remove(id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Forgets one entry (best effort). */
+  async forget(id: string): Promise<void> {
+    await this.store.remove(id).catch(() => undefined);
+  }
+
+  /** Forgets the user's keys or hashes superseded by `keepId` (best effort: a failure leaves only dead entries). */
+  async pruneBefore(userId: number, kind: CredentialKind, keepId: string): Promise<void> {
+    await this.store.pruneBefore(userId, kind, keepId).catch(() => 0);
+  }
+
+  private async entry(id: string, kind: CredentialKind): Promise<CredentialEntry | null> {
+    const entry = await this.store.get(id);
+    return entry && entry.kind === kind ? entry : null;
+  }
+}

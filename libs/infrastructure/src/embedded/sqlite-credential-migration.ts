@@ -1,0 +1,124 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import {
+  CredentialVault,
+  CREDENTIALS_MIGRATED_MARK,
+  type CredentialMigrationOptions,
+  type CredentialStorePort,
+  isLegacyCredentialEvent,
+  LEGACY_CREDENTIAL_TYPES,
+  type LegacyCredentialEvent,
+  type LegacyCredentialLog,
+  migrateCredentials,
+  type RandomPort,
+} from '@app/application';
+import { openSqlite } from './sqlite';
+
+/** The read-model checkpoints whose documents held API keys and password hashes (the credentials projection before v2). */
+const CREDENTIAL_CHECKPOINTS = ['credentials', 'credentials.v2'];
+
+const tableExists = (db: Database.Database, name: string): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
+/**
+ * Writes the WAL back into the database and truncates it to nothing, then VACUUMs (the file is
+ * rebuilt: no free page keeps an old row) and truncates the WAL again (VACUUM wrote through it).
+ */
+export function vacuumCompletely(db: Database.Database): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
+/**
+ * The embedded log's side of the credential migration: `events.sqlite`'s rows rewritten in
+ * place (same position, id, stream and revision; the payload without its secrets and
+ * `schemaVersion` 2), then the read models' copies of the old credentials documents dropped (the
+ * credentials projection replays the log at the next start) and every database VACUUMed, so that
+ * the secrets are gone from free pages and WAL files too.
+ */
+export class SqliteLegacyCredentialLog implements LegacyCredentialLog {
+  constructor(
+    private readonly events: Database.Database,
+    private readonly dataDir: string,
+  ) {}
+
+  async scan(cursor: string | undefined, limit: number): Promise<{ events: LegacyCredentialEvent[]; next: string | undefined }> {
+    if (!tableExists(this.events, 'events')) return { events: [], next: undefined };
+    const types = LEGACY_CREDENTIAL_TYPES.map(() => '?').join(', ');
+    const rows = this.events
+      .prepare(`SELECT position, event_id, stream_id, type, data FROM events WHERE position > ? AND type IN (${types}) ORDER BY position LIMIT ?`)
+      .all(Number(cursor ?? 0), ...LEGACY_CREDENTIAL_TYPES, limit) as { position: number; event_id: string; stream_id: string; type: string; data: string }[];
+    const events = rows
+      .map((row) => ({ id: row.event_id, streamId: row.stream_id, type: row.type, data: JSON.parse(row.data) as Record<string, unknown> }))
+      .filter((event) => isLegacyCredentialEvent(event.type, event.data));
+    return { events, next: rows.length < limit ? undefined : String(rows[rows.length - 1].position) };
+  }
+
+  async rewrite(events: { event: LegacyCredentialEvent; data: Record<string, unknown> }[]): Promise<void> {
+    const update = this.events.prepare("UPDATE events SET data = ?, metadata = json_set(metadata, '$.schemaVersion', 2) WHERE event_id = ?");
+    this.events.transaction(() => {
+      for (const { event, data } of events) update.run(JSON.stringify(data), event.id);
+    })();
+  }
+
+  async finish(): Promise<void> {
+    for (const file of readModelFiles(this.dataDir)) {
+      const db = openSqlite(join(this.dataDir, file));
+      try {
+        // The read store keeps a collection in table rm_<collection>.
+        if (tableExists(db, 'rm_credentials')) db.exec('DELETE FROM rm_credentials');
+        if (tableExists(db, 'checkpoints')) {
+          db.prepare(`DELETE FROM checkpoints WHERE name IN (${CREDENTIAL_CHECKPOINTS.map(() => '?').join(', ')})`).run(...CREDENTIAL_CHECKPOINTS);
+        }
+        vacuumCompletely(db);
+      } finally {
+        db.close();
+      }
+    }
+    vacuumCompletely(this.events);
+  }
+}
+
+/** The read-model databases of a data directory: read-models.sqlite and the blue/green copies. */
+const readModelFiles = (dataDir: string): string[] =>
+  existsSync(dataDir) ? readdirSync(dataDir).filter((name) => /^read-models.*\.sqlite$/.test(name)) : [];
+
+/**
+ * The embedded migration, as the boot and `migrate-credentials` run it: nothing when the
+ * credential store says it is done; otherwise a scan of the log (quick on a new data directory,
+ * where it finds nothing and VACUUMs nothing), the move, and the mark.
+ */
+export async function migrateEmbeddedCredentials(
+  events: Database.Database,
+  dataDir: string,
+  store: CredentialStorePort,
+  key: Buffer,
+  random: RandomPort,
+  options: CredentialMigrationOptions & { force?: boolean } = {},
+): Promise<{ migrated: number; skipped: boolean }> {
+  if (!options.force && (await store.mark(CREDENTIALS_MIGRATED_MARK)) !== null) return { migrated: 0, skipped: true };
+  const log = new SqliteLegacyCredentialLog(events, dataDir);
+  const quick = {
+    ...log,
+    scan: log.scan.bind(log),
+    rewrite: log.rewrite.bind(log),
+    // A data directory without a single old event: no secret to scrub, no VACUUM to pay for.
+    finish: async (migrated: number) => (migrated > 0 || hasOldCredentialDocuments(dataDir) ? log.finish() : undefined),
+  };
+  const { migrated } = await migrateCredentials(quick, new CredentialVault(store, key, random), store, options);
+  return { migrated, skipped: false };
+}
+
+/** Whether a read-model database still has the checkpoint of the credentials projection before v2 (its documents held secrets). */
+function hasOldCredentialDocuments(dataDir: string): boolean {
+  return readModelFiles(dataDir).some((file) => {
+    const db = openSqlite(join(dataDir, file));
+    try {
+      return tableExists(db, 'checkpoints') && db.prepare("SELECT 1 FROM checkpoints WHERE name = 'credentials'").get() !== undefined;
+    } finally {
+      db.close();
+    }
+  });
+}
