@@ -27,6 +27,7 @@ import { alertWordsArea } from './alert-words/alert-words.area';
 import { userGroupsArea } from './user-groups/user-groups.area';
 import { pushDevicesArea } from './push-devices/push-devices.area';
 import { botStorageArea } from './bot-storage/bot-storage.area';
+import { invitationsArea } from './invitations/invitations.area';
 
 /**
  * Every area of the product, one line each (`<area>/<area>.area.ts`): the one list a new area
@@ -64,6 +65,7 @@ export const AREAS = [
   userGroupsArea,
   pushDevicesArea,
   botStorageArea,
+  invitationsArea,
 ] as const satisfies readonly AreaDescriptor[];
 
 /** An area's name: the key of its entries in the projections' and the HTTP app's per-area records. */

@@ -133,3 +133,4 @@ export * from './messages/render-message.queries';
 export * from './channels/channel-lookups.queries';
 export * from './user-groups';
 export * from './email';
+export * from './invitations';
