@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { eventually, TestSmtpServer } from '../support/smtp-test-server';
 
 /**
  * Invitations (≈ zerver/tests/test_invite.py) through the real HTTP stack: POST/GET/DELETE
@@ -296,5 +297,34 @@ describe('invitations', () => {
       expect(expectSuccess(await api.http.get('/api/v1/users/me').auth('two@example.net', apiKey)).role).toBe(600);
       expect((await list('iago')).filter((i) => i.is_multiuse)).toHaveLength(1);
     });
+  });
+});
+
+describe('invitation mails through a real SMTP server', () => {
+  let smtp: TestSmtpServer;
+  let api: ApiTestClient;
+  beforeEach(async () => {
+    smtp = await TestSmtpServer.start();
+    api = await ApiTestClient.start({ config: { email: smtp.emailConfig(), mailRetry: { firstDelayMs: 50, maxDelayMs: 200, maxAttempts: 6, pollMs: 100 }, externalUrl: 'http://127.0.0.1:9991' } });
+  });
+  afterEach(async () => {
+    await api.close();
+    await smtp.stop();
+  });
+
+  it("mails the inviter's invitation with its link; the link opens the sign-up page, and the account signs in", async () => {
+    expectSuccess(await api.as('hamlet').post(INVITES, { invitee_emails: 'smtp-invitee@example.net', stream_ids: '[]' }));
+    const mail = await eventually(() => smtp.received.find((m) => m.to.includes('smtp-invitee@example.net')), 10_000, 'the invitation mail');
+    expect(mail).toMatchObject({ from: 'noreply@acme.test', subject: 'King Hamlet invited you to join Acme Corp' });
+    expect(mail.raw).toMatch(/^From: "?King Hamlet \(via Zulip\)"? <noreply@acme\.test>$/m);
+    expect(mail.body).toContain('King Hamlet (hamlet@acme.test) has invited you to join Zulip');
+    const link = /(http:\/\/127\.0\.0\.1:9991\/join\/([a-z0-9]{24})\/)/.exec(mail.body);
+    expect(link).not.toBeNull();
+    const path = new URL(link![1]).pathname;
+    expect((await api.http.get(path)).status).toBe(200);
+    const done = await api.http.post(path).type('form').send({ full_name: 'Smtp Invitee', password: 'correct horse battery staple' });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('<code>http://127.0.0.1:9991</code>');
+    expectSuccess(await api.http.post('/api/v1/fetch_api_key').type('form').send({ username: 'smtp-invitee@example.net', password: 'correct horse battery staple' }));
   });
 });
