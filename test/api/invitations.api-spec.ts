@@ -247,6 +247,19 @@ describe('invitations', () => {
       expect((await form(key, { full_name: 'Again', password: 'correct horse battery staple' })).status).toBe(404);
     });
 
+    it("joins the invitation's private channels, and the default channels only when asked", async () => {
+      expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'secret' }]), invite_only: 'true' }));
+      expectSuccess(await api.as('iago').post('/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'lobby' }]) }));
+      const secret = await api.channelId('secret', 'iago');
+      const lobby = await api.channelId('lobby', 'iago');
+      expectSuccess(await api.as('iago').post('/api/v1/default_streams', { stream_id: String(lobby) }));
+      expectSuccess(await invite('iago', { invitee_emails: 'private@example.net', stream_ids: JSON.stringify([secret]), include_realm_default_subscriptions: 'true' }));
+      expect((await form(await keyMailedTo('private@example.net'), { full_name: 'Private Person', password: 'correct horse battery staple' })).status).toBe(200);
+      const { api_key: apiKey } = expectSuccess(await login('private@example.net', 'correct horse battery staple'));
+      const subs = expectSuccess(await api.http.get('/api/v1/users/me/subscriptions').auth('private@example.net', apiKey)).subscriptions as { stream_id: number }[];
+      expect(subs.map((s) => s.stream_id).sort((a, b) => a - b)).toEqual([secret, lobby].sort((a, b) => a - b));
+    });
+
     it('tells the inviter when asked to (notify_referrer_on_join)', async () => {
       expectSuccess(await invite('hamlet', { invitee_emails: 'told@example.net' }));
       expect((await form(await keyMailedTo('told@example.net'), { full_name: 'Told Person', password: 'correct horse battery staple' })).status).toBe(200);
