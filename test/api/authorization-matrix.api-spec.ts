@@ -742,6 +742,47 @@ const PLAYGROUND_ROWS: Row[] = [
   },
 ];
 
+/** Invitations (zerver/views/invite.py, require_member_or_admin): someone else's invitation needs an administrator. */
+const invitationFor = async (api: ApiTestClient, email: string): Promise<number> => {
+  await api.as('iago').post('/api/v1/invites', { invitee_emails: email, stream_ids: '[]' });
+  const invites = (await api.as('iago').get('/api/v1/invites')).body.invites as { id: number; email?: string }[];
+  return invites.find((i) => i.email === email)!.id;
+};
+const multiuseFor = async (api: ApiTestClient): Promise<number> => {
+  await api.as('iago').post('/api/v1/invites/multiuse', {});
+  const invites = (await api.as('iago').get('/api/v1/invites')).body.invites as { id: number; is_multiuse: boolean }[];
+  return invites.filter((i) => i.is_multiuse).at(-1)!.id;
+};
+const humanMembers = (outcome: Outcome = 'ok'): Partial<Record<Caller, Outcome>> => ({ ...everyone(outcome), guest: 'no_guest', bot: 'human' });
+const INVITATION_ROWS: Row[] = [
+  { name: 'GET /invites', outcomes: humanMembers(), send: (api, as) => as(api.http.get('/api/v1/invites')) },
+  {
+    name: 'POST /invites',
+    outcomes: humanMembers(),
+    send: (api, as, caller) => form(as(api.http.post('/api/v1/invites')), { invitee_emails: `invited-by-${caller}@example.net`, stream_ids: '[]' }),
+  },
+  {
+    name: 'POST /invites/multiuse',
+    outcomes: { ...humanMembers('insufficient'), administrator: 'ok', owner: 'ok' },
+    send: (api, as) => form(as(api.http.post('/api/v1/invites/multiuse')), {}),
+  },
+  {
+    name: 'DELETE /invites/{id}',
+    outcomes: { ...humanMembers('admin'), administrator: 'ok', owner: 'ok' },
+    send: async (api, as, caller) => as(api.http.delete(`/api/v1/invites/${await invitationFor(api, `revoked-for-${caller}@example.net`)}`)),
+  },
+  {
+    name: 'POST /invites/{id}/resend',
+    outcomes: { ...humanMembers('admin'), administrator: 'ok', owner: 'ok' },
+    send: async (api, as, caller) => as(api.http.post(`/api/v1/invites/${await invitationFor(api, `resent-for-${caller}@example.net`)}/resend`)),
+  },
+  {
+    name: 'DELETE /invites/multiuse/{id}',
+    outcomes: { ...humanMembers('admin'), administrator: 'ok', owner: 'ok' },
+    send: async (api, as) => as(api.http.delete(`/api/v1/invites/multiuse/${await multiuseFor(api)}`)),
+  },
+];
+
 const OPERATIONS_ROWS: Row[] = [
   { name: 'GET /svc/projections', outcomes: adminsOnly(), send: (api, as) => as(api.http.get('/api/v1/svc/projections')) },
   {
@@ -891,6 +932,7 @@ const ROWS: Row[] = [
   ...LINKIFIER_ROWS,
   ...DEFAULT_CHANNEL_ROWS,
   ...PLAYGROUND_ROWS,
+  ...INVITATION_ROWS,
   ...EVERYDAY_ROWS,
   ...PRESENCE_ROWS,
   ...USER_GROUP_ROWS,

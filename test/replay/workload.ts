@@ -63,6 +63,10 @@ const channelId = async (api: ApiTestClient, name: string): Promise<number> => {
 };
 
 /** Drives every kind of change once or more; the log then holds every declared event type. */
+const expectLink = (link: string) => {
+  if (!/\/join\/[a-z0-9]{24}\/$/.test(link)) throw new Error(`not an invitation link: ${link}`);
+};
+
 export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   const { id } = personaHelpers(() => api);
   const bus = api.app.get(CommandBus);
@@ -177,6 +181,19 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   const playground = (await ok('playground', api.as('iago').post('/api/v1/realm/playgrounds', { name: 'Python', pygments_language: 'Python', url_template: 'https://play.test/?code={code}' }))).id as number;
   await ok('playground 2', api.as('iago').post('/api/v1/realm/playgrounds', { name: 'Rust', pygments_language: 'Rust', url_template: 'https://play.rust.test/?code={code}' }));
   await ok('delete playground', api.as('iago').delete(`/api/v1/realm/playgrounds/${playground}`));
+
+  // Invitations: email (created, resent, revoked, accepted on the sign-up page) and multiuse links.
+  await ok('invite', api.as('iago').post('/api/v1/invites', { invitee_emails: 'invited@example.net, revoked@example.net', stream_ids: '[]' }));
+  const invites = (await ok('invites', api.as('iago').get('/api/v1/invites'))).invites as { id: number; email: string }[];
+  await ok('resend invite', api.as('iago').post(`/api/v1/invites/${invites[0].id}/resend`));
+  await ok('revoke invite', api.as('iago').delete(`/api/v1/invites/${invites.find((i) => i.email === 'revoked@example.net')!.id}`));
+  const invitationKey = /\/join\/([a-z0-9]+)\//.exec((await api.mailsTo('invited@example.net', { kind: 'invitation', count: 2 })).at(-1)!.text)![1];
+  const signUp = await api.http.post(`/join/${invitationKey}/`).type('form').send({ full_name: 'Invited Person', password: 'a long enough password' });
+  if (signUp.status !== 200) throw new Error(`workload step "sign up" failed: ${signUp.status}`);
+  const multiuse = (await ok('multiuse invite', api.as('iago').post('/api/v1/invites/multiuse', {}))).invite_link as string;
+  expectLink(multiuse);
+  const multiuseId = ((await ok('invites again', api.as('iago').get('/api/v1/invites'))).invites as { id: number; is_multiuse: boolean }[]).find((i) => i.is_multiuse)!.id;
+  await ok('revoke multiuse invite', api.as('iago').delete(`/api/v1/invites/multiuse/${multiuseId}`));
 
   // Custom emoji and uploads (blobs).
   const { email, apiKey } = api.user('hamlet');

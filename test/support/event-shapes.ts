@@ -74,6 +74,7 @@ export const DOCUMENTED_EVENTS: Record<string, [string[], string[]]> = {
   'realm_linkifiers/': [['realm_linkifiers'], []],
   'realm_filters/': [['realm_filters'], []],
   'realm_playgrounds/': [['realm_playgrounds'], []],
+  'invites_changed/': [[], []],
   'default_streams/': [['default_streams'], []],
   // Client devices (feature level 468): only device_id is required of an update.
   'device/add': [['device_id'], []],

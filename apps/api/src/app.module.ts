@@ -57,6 +57,8 @@ import { UploadsController } from './uploads/uploads.controller';
 import { UserUploadFilesController } from './uploads/user-upload-files.controller';
 import { AttachmentsController } from './attachments/attachments.controller';
 import { TusController } from './tus/tus.controller';
+import { InvitationsController } from './invitations/invitations.controller';
+import { SignUpController } from './invitations/sign-up.controller';
 import { TusUploads } from './tus/tus-uploads';
 
 export type AppOptions = InfrastructureOptions;
@@ -75,7 +77,7 @@ export class AppModule {
         EventsModule,
         OperationsModule,
       ],
-      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, DevEmailsController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, DefaultChannelsController, RealmPlaygroundsController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController, SubmessagesController],
+      controllers: [HealthController, ServerSettingsController, StaticController, RegisterController, OpenApiController, UsersController, BotsController, AuthController, AvatarsController, ChannelsController, SubscriptionsController, MessagesController, ReactionsController, MessageFlagsController, UserTopicsController, DraftsController, ScheduledMessagesController, SavedSnippetsController, MutedUsersController, BotStorageController, SettingsController, EmailConfirmationController, DevEmailsController, SubscriptionPropertiesController, UserStatusController, PresenceController, ChannelFoldersController, CustomProfileFieldsController, ProfileDataController, RealmEmojiController, EmojiImagesController, PushDevicesController, RealmController, OperationsController, MetricsController, ApiDocsController, ConsoleController, UploadsController, UserUploadFilesController, AttachmentsController, TusController, LinkifiersController, DefaultChannelsController, RealmPlaygroundsController, AlertWordsController, MessageExtrasController, ChannelExtrasController, UserGroupsController, ClientDevicesController, SubmessagesController, InvitationsController, SignUpController],
       providers: [DevelopmentOrganization, TusUploads, MetricsSources],
     };
   }

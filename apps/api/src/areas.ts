@@ -17,6 +17,7 @@ import { submessagesOpenApi } from './submessages/submessages.openapi';
 import { realmPlaygroundsOpenApi } from './realm-playgrounds/realm-playgrounds.openapi';
 import { pushDevicesOpenApi } from './push-devices/push-devices.openapi';
 import { botStorageOpenApi } from './bot-storage/bot-storage.openapi';
+import { invitationsOpenApi } from './invitations/invitations.openapi';
 
 /**
  * What each area (AREAS, libs/application/src/areas.ts) adds to the HTTP app's shared lists, under
@@ -52,4 +53,5 @@ export const API_AREAS: { readonly [Area in AreaName]: { openApi?: AreaOpenApi }
   'push-devices': { openApi: pushDevicesOpenApi },
   'bot-storage': { openApi: botStorageOpenApi },
   'email-notifications': {},
+  invitations: { openApi: invitationsOpenApi },
 };

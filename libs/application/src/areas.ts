@@ -28,6 +28,7 @@ import { userGroupsArea } from './user-groups/user-groups.area';
 import { pushDevicesArea } from './push-devices/push-devices.area';
 import { botStorageArea } from './bot-storage/bot-storage.area';
 import { emailNotificationsArea } from './email-notifications/email-notifications.area';
+import { invitationsArea } from './invitations/invitations.area';
 
 /**
  * Every area of the product, one line each (`<area>/<area>.area.ts`): the one list a new area
@@ -66,6 +67,7 @@ export const AREAS = [
   pushDevicesArea,
   botStorageArea,
   emailNotificationsArea,
+  invitationsArea,
 ] as const satisfies readonly AreaDescriptor[];
 
 /** An area's name: the key of its entries in the projections' and the HTTP app's per-area records. */

@@ -138,3 +138,4 @@ export * from './channels/channel-lookups.queries';
 export * from './user-groups';
 export * from './email';
 export * from './email-notifications';
+export * from './invitations';

@@ -74,3 +74,4 @@ export * from './linkifiers';
 export * from './realm-playgrounds';
 export * from './emoji/emoji-api-data';
 export * from './user-groups';
+export * from './invitations';

@@ -13,6 +13,7 @@ import { savedSnippetsProjection } from './saved-snippets/saved-snippets.project
 import { mutedUsersProjection } from './muted-users/muted-users.projection';
 import { alertWordsProjection } from './alert-words/alert-words.projection';
 import { botStorageProjection } from './bot-storage/bot-storage.projection';
+import { invitationsProjection } from './invitations/invitations.projection';
 import { channelFoldersProjection } from './channel-folders/channel-folders.projection';
 import { customProfileFieldsProjection } from './custom-profile-fields/custom-profile-fields.projection';
 import { customProfileValuesProjection } from './custom-profile-fields/custom-profile-values.projection';
@@ -58,6 +59,7 @@ export const PROJECTIONS_BY_AREA: { readonly [Area in AreaName]: readonly Projec
   'push-devices': [pushRegistrationsProjection],
   'bot-storage': [botStorageProjection],
   'email-notifications': [],
+  invitations: [invitationsProjection],
 };
 
 /** Every read model of the product, area by area in the order of AREAS. */

@@ -16,6 +16,7 @@ export * from './saved-snippets/saved-snippets.projection';
 export * from './muted-users/muted-users.projection';
 export * from './alert-words/alert-words.projection';
 export * from './bot-storage/bot-storage.projection';
+export * from './invitations/invitations.projection';
 export * from './channel-folders/channel-folders.projection';
 export * from './custom-profile-fields/custom-profile-fields.projection';
 export * from './custom-profile-fields/custom-profile-values.projection';

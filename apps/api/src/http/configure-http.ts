@@ -33,7 +33,8 @@ export function configureHttp(app: NestExpressApplication, config: AppConfig): v
   app.use((req: Request, res: Response, next: NextFunction) => {
     logRequest(req, res);
     const apiPath = pathBelowApi(req.path);
-    if (apiPath === undefined) return next();
+    // The sign-up page's form (/join/<key>/) is the one page outside /api/v1 that takes a POST body.
+    if (apiPath === undefined) return req.path.startsWith('/join/') ? parseBody(req, res, req.path, next) : next();
     if (hasTooManyQueryParameters(req.originalUrl)) return next(new TooManyParametersError());
     parseBody(req, res, apiPath, next);
   });

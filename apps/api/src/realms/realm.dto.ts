@@ -41,6 +41,12 @@ export class UpdateRealmDto {
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may create user groups (default role:members)') })
   can_create_groups?: GroupSettingChangeRequest;
 
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may invite people by email (default role:members)') })
+  can_invite_users_group?: GroupSettingChangeRequest;
+
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may create multiuse invitation links (default role:administrators)') })
+  can_create_multiuse_invite_group?: GroupSettingChangeRequest;
+
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may manage every user group (default role:owners)') })
   can_manage_all_groups?: GroupSettingChangeRequest;
 

@@ -87,6 +87,14 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   EmailChangeRequested: ownData('userId', [], ['keyDigest', 'revokedKeyDigests']),
   EmailChangeConfirmed: { read: 'administrators', secrets: ['keyDigest'] },
   UserSettingChanged: ownData('userId', ['property', 'editedBySelf']),
+  // Invitations: administrators see every invitation in Zulip (GET /invites). The link's key never
+  // enters the log; its digest is hidden too.
+  InvitationCreated: { read: 'administrators', secrets: ['keyDigest'] },
+  InvitationResent: { read: 'administrators', secrets: ['keyDigest'] },
+  InvitationRevoked: administrators,
+  MultiuseInvitationCreated: { read: 'administrators', secrets: ['keyDigest'] },
+  MultiuseInvitationRevoked: administrators,
+  InvitationAccepted: administrators,
 
   // Channels, their members, folders and groups: administrators see every channel's settings and subscribers.
   ChannelCreated: administrators,

@@ -4,6 +4,7 @@ import {
   canSetTopicsPolicy,
   DEFAULT_REALM_MESSAGING_SETTINGS,
   defaultRealmGroupSettings,
+  isSystemGroupMember,
   NotFoundError,
   type RealmGroupSettings,
   type RealmMessagingSettings,
@@ -54,6 +55,16 @@ export class RealmQueries {
   async maySetTopicsPolicy(actor: Pick<Actor, 'realmId' | 'role'>): Promise<boolean> {
     const realm = await this.cachedById(actor.realmId);
     return canSetTopicsPolicy(actor.role, (realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_set_topics_policy_group);
+  }
+
+  /**
+   * Whether the actor is in one of the organization's permission groups (system groups only here):
+   * can_invite_users_group (UserProfile.can_invite_users_by_email), can_create_multiuse_invite_group.
+   */
+  async inGroupSetting(actor: Pick<Actor, 'realmId' | 'role'>, setting: 'can_invite_users_group' | 'can_create_multiuse_invite_group'): Promise<boolean> {
+    if (actor.role === 'operator') return true;
+    const realm = await this.cachedById(actor.realmId);
+    return isSystemGroupMember((realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings())[setting], actor.role);
   }
 
   async mustFindById(realmId: number): Promise<RealmDocument> {

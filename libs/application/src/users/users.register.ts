@@ -3,6 +3,7 @@ import type { AreaRegisterSections, RegisterSection } from '../events/area-contr
 import { formatUser, type ProfileDataValue, formatBotDict } from './user-format';
 import { UserProfileData } from './user-profile-data';
 import { UserQueries } from './user.queries';
+import { RealmQueries } from '../realms/realm.queries';
 import { type Actor, canCreatePrivateChannels, canCreatePublicChannels, canSubscribeOthersToAccessibleChannels, isAdministrator } from '@app/domain';
 import { isSystemBot, type UserDocument } from './user.documents';
 
@@ -20,6 +21,7 @@ export class UsersRegisterSections implements AreaRegisterSections {
   constructor(
     private readonly users: UserQueries,
     private readonly profileFields: UserProfileData,
+    private readonly realms: RealmQueries,
   ) {}
 
   registerSections(): RegisterSection[] {
@@ -32,7 +34,11 @@ export class UsersRegisterSections implements AreaRegisterSections {
   }
 
   private async realmUsers(actor: Actor): Promise<Record<string, unknown>> {
-    const [users, profileData] = await Promise.all([this.users.list(actor.realmId), this.profileFields.profileData(actor.realmId)]);
+    const [users, profileData, canInvite] = await Promise.all([
+      this.users.list(actor.realmId),
+      this.profileFields.profileData(actor.realmId),
+      this.realms.inGroupSetting(actor, 'can_invite_users_group'),
+    ]);
     // get_custom_profile_field_values; the read model spells an absent rendering as null.
     const format = (u: UserDocument) => formatUser(u, actor, { profileData: (profileData.get(u.user_id) ?? {}) as Record<string, ProfileDataValue> });
     const systemBots = users.filter(isSystemBot);
@@ -55,8 +61,8 @@ export class UsersRegisterSections implements AreaRegisterSections {
       // WEB_PUBLIC_STREAMS_ENABLED is off on this server.
       can_create_web_public_streams: false,
       can_subscribe_other_users: canSubscribeOthersToAccessibleChannels(role),
-      // Invitations are not implemented (docs/api-coverage.md).
-      can_invite_others_to_realm: false,
+      // can_invite_users_by_email: in can_invite_users_group (guests never are).
+      can_invite_others_to_realm: canInvite && role !== 'guest',
       is_admin: isAdministrator(actor),
       is_owner: me?.is_owner ?? false,
       is_moderator: role === 'moderator',

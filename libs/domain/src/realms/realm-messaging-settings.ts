@@ -74,8 +74,12 @@ type GroupPermissionConfig = { defaultGroup: SystemGroupName; allowNobody: boole
 /** In Zulip's REALM_PERMISSION_GROUP_SETTINGS order, which is the order update_realm checks them in. */
 export const REALM_GROUP_SETTINGS = {
   can_create_groups: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
+  /** Who may make multiuse invitation links (POST /invites/multiuse). */
+  can_create_multiuse_invite_group: { defaultGroup: 'role:administrators', allowNobody: true, allowEveryone: false },
   can_delete_any_message_group: { defaultGroup: 'role:administrators', allowNobody: false, allowEveryone: false },
   can_delete_own_message_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
+  /** Who may invite people by email (POST /invites). */
+  can_invite_users_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
   can_manage_all_groups: { defaultGroup: 'role:owners', allowNobody: false, allowEveryone: false },
   can_mention_many_users_group: { defaultGroup: 'role:administrators', allowNobody: true, allowEveryone: true },
   can_move_messages_between_channels_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },

@@ -13,14 +13,14 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
     expect(realmMessagingSettingsOf(realm)).toEqual({
       allow_message_editing: true, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: 600, move_messages_within_stream_limit_seconds: 604800,
       move_messages_between_streams_limit_seconds: 604800, topics_policy: 'allow_empty_topic', enable_read_receipts: true,
-      moderation_request_channel_id: -1,
+      moderation_request_channel_id: -1, email_changes_disabled: false,
     });
     expect(realmGroupSettingsOf(realm)).toEqual({
       can_create_groups: 'role:members', can_manage_all_groups: 'role:owners',
       can_delete_any_message_group: 'role:administrators', can_delete_own_message_group: 'role:everyone',
       can_mention_many_users_group: 'role:administrators', can_move_messages_between_channels_group: 'role:members',
       can_move_messages_between_topics_group: 'role:everyone', can_resolve_topics_group: 'role:everyone', direct_message_permission_group: 'role:everyone',
-      can_set_topics_policy_group: 'role:members',
+      can_set_topics_policy_group: 'role:members', can_invite_users_group: 'role:members', can_create_multiuse_invite_group: 'role:administrators',
     });
   });
 
