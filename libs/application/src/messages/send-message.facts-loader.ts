@@ -29,6 +29,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
+import { actorFromUser } from '../users/user-format';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import { CachedDocuments } from '../shared/cached-documents';
@@ -154,7 +155,7 @@ export class SendMessageFactsLoader {
       alertWords: (await cached(`alert-words:${realmId}`, () => this.alertWords.wordsInRealm(realmId)))!,
     };
     if (addressee.kind === 'direct') {
-      facts.directory = await this.directory(realmId, addressee.recipients);
+      facts.directory = await this.directory(sender, addressee.recipients);
       return facts;
     }
     const named = addressee.channel;
@@ -210,12 +211,16 @@ export class SendMessageFactsLoader {
     return { users: users.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })), channels, emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME };
   }
 
-  /** The users a direct message names, by lower-cased email or by id (absent: no such user). */
-  private async directory(realmId: number, recipients: { emails: string[] } | { ids: number[] }): Promise<SendMessageFacts['directory']> {
+  /**
+   * The users a direct message names, by lower-cased email or by id (absent: no such user). An
+   * address is one the sender may use: the shown `email`, or a real address they may read.
+   */
+  private async directory(sender: UserDocument, recipients: { emails: string[] } | { ids: number[] }): Promise<SendMessageFacts['directory']> {
+    const realmId = sender.realm_id;
     const directory: SendMessageFacts['directory'] = { byEmail: {}, byId: {} };
     if ('emails' in recipients) {
       for (const email of recipients.emails) {
-        const user = await this.users.byEmail(realmId, email);
+        const user = await this.users.byEmailAs(actorFromUser(sender), email);
         if (user) directory.byEmail[email.toLowerCase()] = userFactsOf(user);
       }
     } else {
