@@ -6,8 +6,13 @@ import {
   channelNameKey,
   DEFAULT_REALM_MESSAGING_SETTINGS,
   DEFAULT_TOPIC_AUTOMATION,
+  defaultRealmGroupSettings,
+  directConversationKey,
+  type DirectMessagePolicyFacts,
+  directParticipants,
   EMPTY_TOPIC_FALLBACK_NAME,
   isInGroupSetting,
+  isSystemGroupMember,
   MAX_MESSAGE_LENGTH,
   normalizeTopic,
   possibleReferences,
@@ -156,6 +161,7 @@ export class SendMessageFactsLoader {
     };
     if (addressee.kind === 'direct') {
       facts.directory = await this.directory(sender, addressee.recipients);
+      facts.directMessagePolicy = await this.directMessagePolicy(sender, facts.directory, organization);
       return facts;
     }
     const named = addressee.channel;
@@ -209,6 +215,29 @@ export class SendMessageFactsLoader {
     const references = possibleReferences(content);
     const [users, channels] = await Promise.all([this.mentionables(sender.realm_id, references), this.linkableChannels(sender, references.channelNames)]);
     return { users: users.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })), channels, emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME };
+  }
+
+  /**
+   * The organization's direct_message_permission_group and direct_message_initiator_group; whether
+   * the conversation exists is looked up (the sender's rows in it) only when the sender may not
+   * start one (check_can_send_direct_message's previous_messages_exist).
+   */
+  private async directMessagePolicy(
+    sender: UserDocument,
+    directory: SendMessageFacts['directory'],
+    organization: () => Promise<RealmDocument | null>,
+  ): Promise<DirectMessagePolicyFacts> {
+    const realm = await organization();
+    const groups = realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings();
+    const policy = { permissionGroup: groups.direct_message_permission_group, initiatorGroup: groups.direct_message_initiator_group, conversationExists: true };
+    if (sender.is_bot || isSystemGroupMember(policy.initiatorGroup, sender.role_name)) return policy;
+    const named = [...Object.values(directory.byEmail), ...Object.values(directory.byId)].map((u) => u.userId);
+    const dmKey = directConversationKey(directParticipants(sender.user_id, named));
+    const found = await this.userMessages.findMessages(
+      { realmId: sender.realm_id, userId: sender.user_id, scope: 'user', terms: [{ kind: 'dm', dmKey, negated: false }] },
+      { direction: 'older', fromId: Number.MAX_SAFE_INTEGER, limit: 1 },
+    );
+    return { ...policy, conversationExists: found.length > 0 };
   }
 
   /**

@@ -77,6 +77,8 @@ export const REALM_GROUP_SETTINGS = {
   can_resolve_topics_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   /** Who may set a channel's own topics_policy (with can_administer_channel_group); administrators always may. */
   can_set_topics_policy_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
+  /** Who may start a direct message conversation (others may answer in an existing one). */
+  direct_message_initiator_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   direct_message_permission_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
 } as const satisfies Record<string, GroupPermissionConfig>;
 export type RealmGroupSettingName = keyof typeof REALM_GROUP_SETTINGS;
