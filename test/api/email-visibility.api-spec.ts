@@ -1,5 +1,7 @@
+import { APP_CONFIG } from '@app/application';
+import type { AppConfig } from '@app/config';
 import { personaHelpers } from '@app/testing';
-import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { ApiTestClient, expectError, expectSuccess, runCli } from '../support';
 
 /**
  * Issue 35 item 7: a user's `email_address_visibility` setting (Zulip 7+) applied. Under any
@@ -95,6 +97,26 @@ describe('email_address_visibility', () => {
     await setVisibility('hamlet', 1);
     const after = await updates('cordelia');
     expect(after).toEqual(expect.arrayContaining([{ user_id: id('hamlet'), new_email: REAL }, { user_id: id('hamlet'), delivery_email: REAL }]));
+  });
+
+  it('the audit history hides the real address from administrators the setting excludes ("nobody": all of them)', async () => {
+    const created = async (who: string) => {
+      const { history } = expectSuccess(await api.as(who).get('/api/v1/svc/history', { user_id: id('hamlet') }));
+      const entry = (history as any[]).find((e) => e.type === 'UserCreated');
+      return { email: entry.data.email, hidden: entry.hidden };
+    };
+    expect(await created('iago')).toMatchObject({ email: REAL });
+    await setVisibility('hamlet', 3);
+    expect((await created('iago')).email).toBe(REAL);
+    await setVisibility('hamlet', 4);
+    for (const who of ['iago', 'desdemona']) {
+      const seen = await created(who);
+      expect(seen.email).toBe('[hidden]');
+      expect(seen.hidden).toContain('email');
+    }
+    // The operator (the CLI, with the data directory) still reads it.
+    const { out } = await runCli(api.app.get<AppConfig>(APP_CONFIG).dataDir, ['history', '--user', REAL, '--json']);
+    expect(out.join('\n')).toContain(REAL);
   });
 
   it('a lookup by the real address fails for whoever may not read it; the dummy address works for all', async () => {
