@@ -5,7 +5,7 @@ import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from '
 const USER_OBJECT_SETTINGS: ReadonlySet<string> = new Set(['timezone', 'email_address_visibility']);
 
 export const usersProjection = defineProjection<UserDocument, UserEvent | UserSettingChanged>({
-  name: 'users.v2', // v2: email_address_visibility applied (email, email_address_visibility)
+  name: 'users',
   collection: {
     name: USERS,
     fields: [
