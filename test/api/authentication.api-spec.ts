@@ -113,6 +113,50 @@ describe('authentication', () => {
       expect(limited.body['retry-after']).toBe(Number(limited.headers['retry-after']));
     });
 
+    it('limit password attempts per account at POST /fetch_api_key: 5 per 30 minutes (RATE_LIMITING_AUTHENTICATE)', async () => {
+      await api.close();
+      api = await ApiTestClient.start({
+        personas: ['hamlet', 'iago'],
+        config: { rateLimits: { perUser: { requests: 0, windowSeconds: 60 }, perIp: { requests: 0, windowSeconds: 60 }, authenticate: { requests: 5, windowSeconds: 1800 } } },
+      });
+      const login = (username: string, password: string) => api.http.post('/api/v1/fetch_api_key').type('form').send({ username, password });
+      for (let i = 0; i < 5; i++) {
+        expectError(await login(i % 2 ? 'HAMLET@acme.test' : 'hamlet@acme.test', `guess-${i}`), 'Your username or password is incorrect', { status: 401, code: 'AUTHENTICATION_FAILED' });
+      }
+      // The sixth attempt is refused before the password is looked at, the right one included.
+      const limited = await login('hamlet@acme.test', 'hamlet-password');
+      expectError(limited, 'API usage exceeded rate limit', { status: 429, code: 'RATE_LIMIT_HIT' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(1700);
+      expect(limited.body['retry-after']).toBe(Number(limited.headers['retry-after']));
+      expect(limited.body).not.toHaveProperty('api_key');
+      // Other accounts are not affected.
+      expectSuccess(await login('iago@acme.test', 'iago-password'));
+    });
+
+    it('start the count again after a successful login (the record is cleared)', async () => {
+      await api.close();
+      api = await ApiTestClient.start({
+        personas: ['hamlet'],
+        config: { rateLimits: { perUser: { requests: 0, windowSeconds: 60 }, perIp: { requests: 0, windowSeconds: 60 }, authenticate: { requests: 5, windowSeconds: 1800 } } },
+      });
+      const login = (password: string) => api.http.post('/api/v1/fetch_api_key').type('form').send({ username: 'hamlet@acme.test', password });
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 4; i++) expectError(await login('wrong'), 'Your username or password is incorrect', { status: 401 });
+        expectSuccess(await login('hamlet-password'));
+      }
+    });
+
+    it('count wrong API keys at /user_uploads against the per-IP limit, as /api/v1 does', async () => {
+      await api.close();
+      api = await ApiTestClient.start({ personas: ['hamlet'], config: { rateLimits: { perUser: { requests: 0, windowSeconds: 60 }, perIp: { requests: 2, windowSeconds: 60 } } } });
+      const uploaded = expectSuccess(await api.http.post('/api/v1/user_uploads').auth('hamlet@acme.test', api.user('hamlet').apiKey).attach('file', Buffer.from('x'), 'a.txt'));
+      const path = String(uploaded.url);
+      const guess = () => api.http.get(path).auth('hamlet@acme.test', 'Z'.repeat(32));
+      expect((await guess()).status).toBe(401);
+      expect((await guess()).status).toBe(401);
+      expectError(await guess(), 'API usage exceeded rate limit', { status: 429, code: 'RATE_LIMIT_HIT' });
+    });
+
     it('count unauthenticated requests per IP address', async () => {
       await api.close();
       api = await ApiTestClient.start({ personas: [], config: { rateLimits: { perUser: { requests: 0, windowSeconds: 60 }, perIp: { requests: 2, windowSeconds: 60 } } } });

@@ -372,6 +372,12 @@ const REALM_SETTINGS_ROWS: Row[] = [
     outcomes: adminsOnly(),
     send: (api, as, caller) => form(as(api.http.patch('/api/v1/realm')), { description: `Described by ${caller}`, allow_message_editing: 'true' }),
   },
+  {
+    // update_realm reserves some settings for owners, whatever the value (here the current one).
+    name: 'PATCH /realm (owner-only settings)',
+    outcomes: { ...everyone('admin'), administrator: 'owner', owner: 'ok' },
+    send: (api, as) => form(as(api.http.patch('/api/v1/realm')), { can_create_groups: JSON.stringify({ new: api.systemGroupId('role:members') }) }),
+  },
   // require_member_or_admin: no guests, no bots.
   { name: 'GET /user_groups', outcomes: { ...everyone('ok'), guest: 'no_guest', bot: 'human' }, send: (api, as) => as(api.http.get('/api/v1/user_groups')) },
 ];

@@ -20,6 +20,22 @@ describe('organization settings and system groups', () => {
   beforeEach(() => api.markEvents());
 
   describe('PATCH /realm', () => {
+    it('reserves can_create_groups and can_manage_all_groups for owners (update_realm\'s OrganizationOwnerRequiredError)', async () => {
+      for (const setting of ['can_create_groups', 'can_manage_all_groups']) {
+        // Refused whatever the value, even the current one, and with other settings beside it.
+        await refused(patch('iago', { [setting]: { new: groupId('role:administrators') } }), 'Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+        await refused(patch('iago', { name: 'Renamed', [setting]: { new: groupId(setting === 'can_create_groups' ? 'role:members' : 'role:owners') } }), 'Must be an organization owner', { code: 'UNAUTHORIZED_PRINCIPAL' });
+      }
+      const realm = async () => expectSuccess(await api.as('iago').post('/api/v1/register', { fetch_event_types: JSON.stringify(['realm']) }));
+      expect((await realm()).realm_name).toBe('Acme Corp');
+      // An owner may; an administrator still changes the other settings.
+      expect(expectSuccess(await patch('desdemona', { can_create_groups: { new: groupId('role:moderators') }, can_manage_all_groups: { new: groupId('role:administrators') } }))).toMatchObject({
+        can_create_groups: groupId('role:moderators'), can_manage_all_groups: groupId('role:administrators'),
+      });
+      expectSuccess(await patch('iago', { can_resolve_topics_group: { new: groupId('role:members') } }));
+      expect(await realm()).toMatchObject({ realm_can_create_groups: groupId('role:moderators'), realm_can_manage_all_groups: groupId('role:administrators'), realm_can_resolve_topics_group: groupId('role:members') });
+    });
+
     it('answers the changed settings: "updated" for strings, values otherwise, group ids for group settings', async () => {
       const body = expectSuccess(
         await patch('iago', {

@@ -81,9 +81,10 @@ describe('user groups', () => {
     it("follows the organization's can_create_groups", async () => {
       const realm = await register('hamlet', { fetch_event_types: ['realm'] });
       expect([realm.realm_can_create_groups, realm.realm_can_manage_all_groups]).toEqual([await groupId('role:members'), await groupId('role:owners')]);
-      expectError(await api.as('iago').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:everyone') } }), "'can_create_groups' setting cannot be set to 'role:everyone' group.");
-      expectError(await api.as('iago').patch('/api/v1/realm', { can_manage_all_groups: { new: await groupId('role:nobody') } }), "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.");
-      expectSuccess(await api.as('iago').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:moderators') } }));
+      // Owner-only settings (update_realm): the owner changes them.
+      expectError(await api.as('desdemona').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:everyone') } }), "'can_create_groups' setting cannot be set to 'role:everyone' group.");
+      expectError(await api.as('desdemona').patch('/api/v1/realm', { can_manage_all_groups: { new: await groupId('role:nobody') } }), "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.");
+      expectSuccess(await api.as('desdemona').patch('/api/v1/realm', { can_create_groups: { new: await groupId('role:moderators') } }));
       await api.markEvents();
       await refused(await api.as('hamlet').post(CREATE, { name: 'support', description: '', members: [] }), 'Insufficient permission');
       expect(await create('shiva', 'support')).toEqual(expect.any(Number));

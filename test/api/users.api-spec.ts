@@ -12,14 +12,14 @@ describe('users', () => {
   const { queue, events } = personaHelpers(() => api);
 
   describe('GET /users, /users/me, /users/{id}, /users/{email}', () => {
-    it('lists every account in Zulip\'s shape, hiding real addresses from non-administrators', async () => {
+    it('lists every account in Zulip\'s shape, real addresses visible to everyone by default (email_address_visibility)', async () => {
       const { members } = expectSuccess(await api.as('hamlet').get('/api/v1/users'));
       expect(members).toHaveLength(6);
       const iago = members.find((m: { email: string }) => m.email === 'iago@acme.test');
       expect(iago).toEqual({
         email: 'iago@acme.test', user_id: api.user('iago').userId, avatar_version: 1, is_admin: true, is_owner: false,
         is_guest: false, is_billing_admin: false, role: 200, is_bot: false, full_name: 'Iago', timezone: '', is_active: true,
-        date_joined: '2026-01-01T00:00+00:00', delivery_email: null, is_imported_stub: false, avatar_url: `/avatar/${api.user('iago').userId}`,
+        date_joined: '2026-01-01T00:00+00:00', delivery_email: 'iago@acme.test', is_imported_stub: false, avatar_url: `/avatar/${api.user('iago').userId}`,
       });
       const asAdmin = expectSuccess(await api.as('iago').get('/api/v1/users')).members;
       expect(asAdmin.find((m: { email: string }) => m.email === 'hamlet@acme.test').delivery_email).toBe('hamlet@acme.test');

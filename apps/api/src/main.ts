@@ -11,6 +11,8 @@ import { developmentExposureWarning } from './development/exposure-warning';
 import { startMetricsServer } from './metrics/metrics-server';
 
 async function bootstrap() {
+  // Whatever this process creates (data directory, logs, uploads in progress) is for its own account only (docs/security.md).
+  process.umask(0o077);
   // A committed heap that follows the live one (issue 23: resident memory flat under load).
   limitHeapGrowth();
   let config;

@@ -80,7 +80,8 @@ describe('identity command handlers and queries (embedded adapters)', () => {
   it('renames users and formats them for the API', async () => {
     await bus.execute(new ChangeUserFullNameCommand({ actor: as.iago }, as.cordelia.userId!, 'Cordelia Lear'));
     const cordelia = await app.get(UserQueries).mustFindById(realmId, as.cordelia.userId!);
-    expect(formatUser(cordelia, as.hamlet)).toMatchObject({ full_name: 'Cordelia Lear', delivery_email: null, role: 400 });
+    // Addresses visible to everyone (the default email_address_visibility): delivery_email for all.
+    expect(formatUser(cordelia, as.hamlet)).toMatchObject({ full_name: 'Cordelia Lear', delivery_email: 'cordelia@zulip.test', role: 400 });
     expect(formatUser(cordelia, as.iago)).toMatchObject({ delivery_email: 'cordelia@zulip.test' });
     expect(formatUser(cordelia, as.iago)).not.toHaveProperty('realm_id');
   });

@@ -15,6 +15,8 @@ const output = {
 };
 
 async function main(argv: string[]): Promise<number> {
+  // Exports and whatever the CLI creates in the data directory are for this account only (docs/security.md).
+  process.umask(0o077);
   const config = loadConfig();
   // The CLI logs only warnings: its output is for the operator.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'team-chat-cli');

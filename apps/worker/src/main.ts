@@ -6,6 +6,8 @@ import { startWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap() {
+  // Whatever this process creates (data directory, logs, uploads in progress) is for its own account only (docs/security.md).
+  process.umask(0o077);
   // A committed heap that follows the live one (issue 23: resident memory flat under load).
   limitHeapGrowth();
   let config;

@@ -15,6 +15,7 @@ export * from './shared/projection-waiter';
 export * from './shared/application.errors';
 export * from './shared/decider-runner';
 export * from './shared/decider-command-handler';
+export * from './shared/owner-only-files';
 export * from './realms/realm.documents';
 export * from './users/user.documents';
 export * from './shared/command-context';

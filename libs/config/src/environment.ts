@@ -137,6 +137,16 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   RATE_LIMIT_WINDOW_SECONDS = 60;
 
+  /**
+   * Password attempts per account (POST /fetch_api_key) per RATE_LIMIT_AUTHENTICATE_WINDOW_SECONDS
+   * (Zulip's RATE_LIMITING_AUTHENTICATE: 5 per 30 minutes; a success starts the count again); 0 disables.
+   */
+  @Transform(toInt) @IsInt() @Min(0)
+  RATE_LIMIT_AUTHENTICATE_REQUESTS = 5;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(86400)
+  RATE_LIMIT_AUTHENTICATE_WINDOW_SECONDS = 1800;
+
   /** Also send every `svc_*` identifier under the `zulip_*` name the official clients read. */
   @Transform(toBool) @IsBoolean()
   ZULIP_ALIASES = true;
@@ -229,6 +239,8 @@ export type AppConfig = {
   rateLimits: {
     perUser: { requests: number; windowSeconds: number };
     perIp: { requests: number; windowSeconds: number };
+    /** Password attempts per account at POST /fetch_api_key; absent: not limited. */
+    authenticate?: { requests: number; windowSeconds: number };
   };
   /** Outgoing email (docs/email.md). `host` null: mails go to DATA_DIR/emails. */
   email: {
@@ -291,6 +303,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     rateLimits: {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
+      authenticate: { requests: v.RATE_LIMIT_AUTHENTICATE_REQUESTS, windowSeconds: v.RATE_LIMIT_AUTHENTICATE_WINDOW_SECONDS },
     },
     email: {
       host: v.EMAIL_HOST ?? null,

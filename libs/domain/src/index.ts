@@ -10,6 +10,7 @@ export * from './users/users.streams';
 export * from './users/users.events';
 export * from './users/users.errors';
 export * from './users/users.rules';
+export * from './users/email-visibility.rules';
 export * from './users/users.decider';
 export * from './users/user-profile.decider';
 export * from './realms/realm.decider';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   APP_CONFIG,
   CLOCK,
+  secureDirectoryTree,
   type ClockPort,
   EVENT_STORE,
   type EventStorePort,
@@ -108,10 +109,20 @@ async function openSharedSqliteReadModels(config: AppConfig, logger?: Logger): P
 }
 
 /**
+ * The data directory owner-only before anything opens it (0700, files 0600: docs/security.md),
+ * also when an older installation or a looser umask left it readable by other local accounts.
+ */
+function secureDataDirectory(dataDir: string, logger?: Logger): void {
+  const changed = secureDirectoryTree(dataDir);
+  if (changed > 0) logger?.warn({ dataDir, changed }, 'data directory was readable by other local accounts: made owner-only (0700, files 0600)');
+}
+
+/**
  * Opens the adapters the configuration names. Each port is chosen independently, so an
  * installation may keep, say, the embedded event store with the MongoDB read store.
  */
 export async function openAdapters(config: AppConfig, clock: ClockPort, metrics: MetricsPort = NO_METRICS, logger?: Logger): Promise<Adapters> {
+  secureDataDirectory(config.dataDir, logger);
   const sqlite = new Map<string, Database.Database>();
   const openEmbedded = (file: string) => {
     let db = sqlite.get(file);

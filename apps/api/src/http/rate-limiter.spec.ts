@@ -40,9 +40,10 @@ describe('RateLimiter', () => {
 
   it('lets requests through and warns when the store is unreachable', async () => {
     const warnings: unknown[] = [];
-    const broken: RateLimitStorePort = { hit: () => Promise.reject(new Error('ECONNREFUSED')), close: async () => undefined };
+    const broken: RateLimitStorePort = { hit: () => Promise.reject(new Error('ECONNREFUSED')), reset: () => Promise.reject(new Error('ECONNREFUSED')), close: async () => undefined };
     const limiter = new RateLimiter(broken, { warn: ((entry: unknown) => warnings.push(entry)) as never });
     await expect(limiter.hit('user:1', { requests: 1, windowSeconds: 60 })).resolves.toBeUndefined();
-    expect(warnings).toHaveLength(1);
+    await expect(limiter.reset('authenticate:hamlet@acme.test')).resolves.toBeUndefined();
+    expect(warnings).toHaveLength(2);
   });
 });

@@ -44,4 +44,13 @@ export class RateLimiter {
     }
     if (counted.count > rule.requests) throw new RateLimitedError(resetInSeconds);
   }
+
+  /** Forgets a key's count; an unreachable store is logged, not fatal. */
+  async reset(key: string): Promise<void> {
+    try {
+      await this.store.reset(key);
+    } catch (error) {
+      this.logger?.warn({ err: { message: (error as Error).message }, kind: key.split(':')[0] }, 'rate-limit store unavailable; count not reset');
+    }
+  }
 }

@@ -76,7 +76,7 @@ export class PresenceController {
   private async target(actor: Actor, userIdOrEmail: string) {
     const user = /^-?\d+$/.test(userIdOrEmail)
       ? await this.users.byId(actor.realmId, Number(userIdOrEmail))
-      : await this.users.byEmail(actor.realmId, userIdOrEmail);
+      : await this.users.byEmailAs(actor, userIdOrEmail);
     if (!user || !user.is_active) throw new NoSuchUserError();
     return user;
   }

@@ -80,6 +80,9 @@ export class UpdateRealmDto {
   @StringParam({ optional: true, description: 'The organization\'s description (at most 1000 characters).' })
   description?: string;
 
+  @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may start a direct message conversation; others may only answer in an existing one (default role:everyone)') })
+  direct_message_initiator_group?: GroupSettingChangeRequest;
+
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Direct messages must include a member of this group (default role:everyone)') })
   direct_message_permission_group?: GroupSettingChangeRequest;
 

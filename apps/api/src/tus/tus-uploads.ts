@@ -6,7 +6,7 @@ import type { CancellationContext, Upload } from '@tus/utils';
 import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { APP_CONFIG, UploadAttachmentCommand, UploadIntake } from '@app/application';
+import { APP_CONFIG, mkdirOwnerOnly, UploadAttachmentCommand, UploadIntake } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { type Actor, DomainError } from '@app/domain';
 
@@ -55,6 +55,7 @@ export class TusUploads implements OnModuleDestroy {
     private readonly commands: CommandBus,
   ) {
     this.directory = join(config.dataDir, 'tus');
+    mkdirOwnerOnly(this.directory); // unfinished uploads: owner-only, as the rest of the data directory
     this.store = new FileStore({ directory: this.directory, expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_LIFETIME_MS });
     this.server = new EnvelopedTusServer({
       path: TUS_PATH,

@@ -98,7 +98,7 @@ export class UsersController {
   async one(@CurrentUser() { actor }: AuthenticatedUser, @Param('user') key: string, @Params() params: GetUsersDto) {
     const user = /^[0-9]+$/.test(key)
       ? await this.users.byId(actor.realmId, intPathParam(key))
-      : await this.users.byEmail(actor.realmId, key);
+      : await this.users.byEmailAs(actor, key);
     if (!user) throw new NoSuchUserError();
     const profileData = await this.profileDataOf(actor.realmId, params.include_custom_profile_fields);
     return { user: formatUser(user, actor, profileData ? { profileData: profileData(user.user_id) } : {}) };

@@ -16,6 +16,7 @@ import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
 import { MessageExtensions } from './message-extensions';
 import { UserQueries } from '../users/user.queries';
+import { actorFromUser } from '../users/user-format';
 import { canReadChannelHistory } from './message-access';
 import type { UserTopicDocument } from './message.documents';
 import { UserTopicQueries } from './user-topics.queries';
@@ -80,13 +81,13 @@ export class NarrowResolver {
         // update_narrow_terms_containing_empty_topic_fallback_name: "general chat" is the empty topic.
         add({ kind: 'topic', topic: operand === EMPTY_TOPIC_FALLBACK_NAME ? '' : String(operand) });
       } else if (operator === 'sender') {
-        add({ kind: 'sender', userId: (await this.user(viewer.realm_id, operand as string | number, `unknown user ${String(operand)}`)).user_id });
+        add({ kind: 'sender', userId: (await this.user(viewer, operand as string | number, `unknown user ${String(operand)}`)).user_id });
       } else if (operator === 'dm' || operator === 'pm-with' || operator === 'pm_with') {
         kind('dm');
         add({ kind: 'dm', dmKey: await this.conversationKey(viewer, operand) });
       } else if (operator === 'dm-including' || operator === 'group-pm-with' || operator === 'group_pm_with') {
         kind('dm');
-        const user = await this.user(viewer.realm_id, operand as string | number, `unknown user ${String(operand)}`);
+        const user = await this.user(viewer, operand as string | number, `unknown user ${String(operand)}`);
         add(user.user_id === viewer.user_id && operator === 'dm-including' ? { kind: 'is-dm' } : { kind: 'dm-including', userId: user.user_id });
       } else if (operator === 'is') {
         if (operand === 'dm' || operand === 'private') {
@@ -148,8 +149,9 @@ export class NarrowResolver {
     return canReadChannelHistory(viewer.role_name, channel, subscribed);
   }
 
-  private async user(realmId: number, operand: string | number, error: string): Promise<UserDocument> {
-    const user = typeof operand === 'number' ? await this.users.byId(realmId, operand) : await this.users.byEmail(realmId, operand.trim());
+  /** A user named by id, or by an address the viewer may use (UserQueries.byEmailAs). */
+  private async user(viewer: UserDocument, operand: string | number, error: string): Promise<UserDocument> {
+    const user = typeof operand === 'number' ? await this.users.byId(viewer.realm_id, operand) : await this.users.byEmailAs(actorFromUser(viewer), operand.trim());
     if (!user) throw badNarrow(error);
     return user;
   }
@@ -159,7 +161,7 @@ export class NarrowResolver {
     const ids: number[] = [];
     const error = `unknown user in ${Array.isArray(operand) ? `[${operand.join(', ')}]` : String(operand)}`;
     const names = typeof operand === 'string' ? operand.split(',') : Array.isArray(operand) ? operand : [operand];
-    for (const name of names) ids.push((await this.user(viewer.realm_id, typeof name === 'string' ? name.trim() : name, error)).user_id);
+    for (const name of names) ids.push((await this.user(viewer, typeof name === 'string' ? name.trim() : name, error)).user_id);
     return directConversationKey([...ids, viewer.user_id]);
   }
 }

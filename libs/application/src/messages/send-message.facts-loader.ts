@@ -6,8 +6,13 @@ import {
   channelNameKey,
   DEFAULT_REALM_MESSAGING_SETTINGS,
   DEFAULT_TOPIC_AUTOMATION,
+  defaultRealmGroupSettings,
+  directConversationKey,
+  type DirectMessagePolicyFacts,
+  directParticipants,
   EMPTY_TOPIC_FALLBACK_NAME,
   isInGroupSetting,
+  isSystemGroupMember,
   MAX_MESSAGE_LENGTH,
   normalizeTopic,
   possibleReferences,
@@ -29,6 +34,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { SubscriptionQueries } from '../subscriptions/subscription.queries';
 import type { UserDocument } from '../users/user.documents';
 import { UserQueries } from '../users/user.queries';
+import { actorFromUser } from '../users/user-format';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
 import { USER_TOPICS, type UserTopicDocument, userTopicDocumentId } from './message.documents';
 import { CachedDocuments } from '../shared/cached-documents';
@@ -154,7 +160,8 @@ export class SendMessageFactsLoader {
       alertWords: (await cached(`alert-words:${realmId}`, () => this.alertWords.wordsInRealm(realmId)))!,
     };
     if (addressee.kind === 'direct') {
-      facts.directory = await this.directory(realmId, addressee.recipients);
+      facts.directory = await this.directory(sender, addressee.recipients);
+      facts.directMessagePolicy = await this.directMessagePolicy(sender, facts.directory, organization);
       return facts;
     }
     const named = addressee.channel;
@@ -210,12 +217,39 @@ export class SendMessageFactsLoader {
     return { users: users.map((u) => ({ id: u.userId, fullName: u.fullName, isActive: u.isActive })), channels, emptyTopicDisplayName: EMPTY_TOPIC_FALLBACK_NAME };
   }
 
-  /** The users a direct message names, by lower-cased email or by id (absent: no such user). */
-  private async directory(realmId: number, recipients: { emails: string[] } | { ids: number[] }): Promise<SendMessageFacts['directory']> {
+  /**
+   * The organization's direct_message_permission_group and direct_message_initiator_group; whether
+   * the conversation exists is looked up (the sender's rows in it) only when the sender may not
+   * start one (check_can_send_direct_message's previous_messages_exist).
+   */
+  private async directMessagePolicy(
+    sender: UserDocument,
+    directory: SendMessageFacts['directory'],
+    organization: () => Promise<RealmDocument | null>,
+  ): Promise<DirectMessagePolicyFacts> {
+    const realm = await organization();
+    const groups = realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings();
+    const policy = { permissionGroup: groups.direct_message_permission_group, initiatorGroup: groups.direct_message_initiator_group, conversationExists: true };
+    if (sender.is_bot || isSystemGroupMember(policy.initiatorGroup, sender.role_name)) return policy;
+    const named = [...Object.values(directory.byEmail), ...Object.values(directory.byId)].map((u) => u.userId);
+    const dmKey = directConversationKey(directParticipants(sender.user_id, named));
+    const found = await this.userMessages.findMessages(
+      { realmId: sender.realm_id, userId: sender.user_id, scope: 'user', terms: [{ kind: 'dm', dmKey, negated: false }] },
+      { direction: 'older', fromId: Number.MAX_SAFE_INTEGER, limit: 1 },
+    );
+    return { ...policy, conversationExists: found.length > 0 };
+  }
+
+  /**
+   * The users a direct message names, by lower-cased email or by id (absent: no such user). An
+   * address is one the sender may use: the shown `email`, or a real address they may read.
+   */
+  private async directory(sender: UserDocument, recipients: { emails: string[] } | { ids: number[] }): Promise<SendMessageFacts['directory']> {
+    const realmId = sender.realm_id;
     const directory: SendMessageFacts['directory'] = { byEmail: {}, byId: {} };
     if ('emails' in recipients) {
       for (const email of recipients.emails) {
-        const user = await this.users.byEmail(realmId, email);
+        const user = await this.users.byEmailAs(actorFromUser(sender), email);
         if (user) directory.byEmail[email.toLowerCase()] = userFactsOf(user);
       }
     } else {

@@ -5,6 +5,7 @@ import { EVENT_STORE } from '../ports/tokens';
 import { MessageAccess } from '../messages/message-access';
 import { realmAllowsEditHistory } from '../realms/realms.register';
 import { UserQueries } from '../users/user.queries';
+import { canSeeDeliveryEmail } from '../users/user-format';
 import { type CurrentMessage, type EventReadability, HISTORY_RULES, redactEvent } from './history-visibility';
 import { type HistoryEntry, type HistoryTarget, StreamHistory, toHistoryEntry } from './stream-history';
 
@@ -39,20 +40,24 @@ export class AuditHistory {
     const operator = viewer.role === 'operator';
     if (!operator) await this.refuseOtherRealms(viewer, events);
     const views = await this.messageViews(viewer, events);
+    const addressReaders = await this.addressReadability(viewer, events);
     const editHistory = operator || realmAllowsEditHistory();
     return events.map((event) => {
       const data = event.data as Record<string, unknown>;
-      const { data: shown, hidden } = redactEvent(event.type, data, this.readability(viewer, event.type, data, views, editHistory));
+      const { data: shown, hidden } = redactEvent(event.type, data, this.readability(viewer, event.type, data, views, editHistory, addressReaders));
       return { ...toHistoryEntry({ ...event, data: shown }, event), hidden };
     });
   }
 
-  private readability(viewer: Actor, type: string, data: Record<string, unknown>, views: Map<number, MessageView>, editHistory: boolean): EventReadability {
+  private readability(
+    viewer: Actor, type: string, data: Record<string, unknown>, views: Map<number, MessageView>, editHistory: boolean, addressReaders: Map<number, boolean>,
+  ): EventReadability {
     const rule = HISTORY_RULES[type];
     if (!rule) return { values: 'open' };
     switch (rule.read) {
       case 'administrators':
-        return { values: 'all' };
+        if (!rule.addresses || addressReaders.get(data[rule.addresses.user] as number) === true) return { values: 'all' };
+        return { values: 'all', hidden: rule.addresses.fields };
       case 'owner':
         return viewer.role === 'operator' || (viewer.userId !== null && data[rule.owner] === viewer.userId) ? { values: 'all' } : { values: 'open' };
       case 'message': {
@@ -61,6 +66,23 @@ export class AuditHistory {
         return editHistory ? { values: 'all' } : { values: 'current', current: view.current };
       }
     }
+  }
+
+  /**
+   * Whether the reader may read the real address of each account the events name
+   * (email_address_visibility, as delivery_email in GET /users: canSeeDeliveryEmail).
+   */
+  private async addressReadability(viewer: Actor, events: RecordedEvent[]): Promise<Map<number, boolean>> {
+    const readable = new Map<number, boolean>();
+    for (const event of events) {
+      const rule = HISTORY_RULES[event.type];
+      if (rule?.read !== 'administrators' || !rule.addresses) continue;
+      const userId = (event.data as Record<string, unknown>)[rule.addresses.user];
+      if (typeof userId !== 'number' || readable.has(userId)) continue;
+      const user = viewer.role === 'operator' ? null : await this.users.byId(viewer.realmId, userId);
+      readable.set(userId, viewer.role === 'operator' || (user !== null && canSeeDeliveryEmail(user, viewer)));
+    }
+    return readable;
   }
 
   /** Whether the reader may read each message the events are about, and the message as it is now. */

@@ -1,4 +1,5 @@
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirOwnerOnly, OWNER_ONLY_FILE_MODE, tighten } from '../shared/owner-only-files';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -39,13 +40,14 @@ export async function exportBlobs(events: EventStorePort, blobs: BlobStorePort, 
     for (const event of page) for (const key of blobKeysOf(event)) keys.add(key);
     after = page[page.length - 1].position;
   }
-  mkdirSync(dir, { recursive: true });
+  mkdirOwnerOnly(dir);
   const index: string[] = [];
   for (const key of [...keys].sort()) {
     const opened = await blobs.open(key);
     if (!opened) continue; // removed since (a deleted upload): nothing to keep
     const file = join(dir, ...blobKeySegments(key));
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirOwnerOnly(dirname(file));
+    tighten(file, OWNER_ONLY_FILE_MODE);
     const hash = createHash('sha256');
     let size = 0;
     const digest = new Transform({
@@ -55,11 +57,12 @@ export async function exportBlobs(events: EventStorePort, blobs: BlobStorePort, 
         done(null, chunk);
       },
     });
-    await pipeline(opened.stream, digest, createWriteStream(file));
+    await pipeline(opened.stream, digest, createWriteStream(file, { mode: OWNER_ONLY_FILE_MODE }));
     index.push(JSON.stringify({ key, size, contentType: opened.contentType, sha256: hash.digest('hex') } satisfies BlobIndexEntry));
     progress(index.length);
   }
-  writeFileSync(join(dir, BLOB_INDEX_FILE), index.map((l) => l + '\n').join(''));
+  tighten(join(dir, BLOB_INDEX_FILE), OWNER_ONLY_FILE_MODE);
+  writeFileSync(join(dir, BLOB_INDEX_FILE), index.map((l) => l + '\n').join(''), { mode: OWNER_ONLY_FILE_MODE });
   return index.length;
 }
 

@@ -1,4 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
+import { OWNER_ONLY_FILE_MODE, tighten } from '../shared/owner-only-files';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { EventStorePort, RecordedEvent } from '../ports/event-store.port';
@@ -30,7 +31,9 @@ const toLine = (e: RecordedEvent): string =>
 export async function exportEventLog(live: EventStorePort, file: string, progress: BackupProgress = () => undefined): Promise<number> {
   // Verbatim, each event at the schema version it was written with (upcast again when read back).
   const store = rawEventStore(live);
-  const out = createWriteStream(file, { encoding: 'utf8' });
+  // The whole log: owner-only, as the data directory (an existing file is tightened first).
+  tighten(file, OWNER_ONLY_FILE_MODE);
+  const out = createWriteStream(file, { encoding: 'utf8', mode: OWNER_ONLY_FILE_MODE });
   let after: bigint | undefined;
   let count = 0;
   try {

@@ -13,6 +13,18 @@ describe('audit history visibility (per event type)', () => {
     expect(redactEvent('PushDeviceRegistered', pushed, { values: 'all' }).data).toEqual({ ...pushed, pushKey: HIDDEN, encryptedPushRegistration: HIDDEN });
   });
 
+  it('hides an account\'s real addresses from a reader its email_address_visibility excludes', () => {
+    const created = { realmId: 1, userId: 5, email: 'a@x.test', apiKey: 'K', passwordHash: 'h', actorId: null, at: 'T' };
+    expect(HISTORY_RULES.UserCreated).toMatchObject({ addresses: { user: 'userId', fields: ['email'] } });
+    expect(redactEvent('UserCreated', created, { values: 'all', hidden: ['email'] })).toEqual({
+      data: { ...created, email: HIDDEN, apiKey: HIDDEN, passwordHash: HIDDEN },
+      hidden: ['email', 'apiKey', 'passwordHash'],
+    });
+    const changed = { realmId: 1, userId: 5, oldEmail: 'a@x.test', newEmail: 'b@x.test', actorId: 5, at: 'T' };
+    expect(redactEvent('UserEmailChanged', changed, { values: 'all', hidden: HISTORY_RULES.UserEmailChanged.read === 'administrators' ? HISTORY_RULES.UserEmailChanged.addresses!.fields : [] }).data)
+      .toEqual({ ...changed, oldEmail: HIDDEN, newEmail: HIDDEN });
+  });
+
   it('catches a secret-named field a rule forgot, at any depth', () => {
     expect(redactEvent('RealmPropertyChanged', { realmId: 1, apiKey: 'k', nested: [{ password: 'p', token: 't', keep: 1 }] }, { values: 'all' }).data).toEqual({
       realmId: 1, apiKey: HIDDEN, nested: [{ password: HIDDEN, token: HIDDEN, keep: 1 }],

@@ -26,7 +26,7 @@ const ALWAYS_OPEN = ['realmId', 'at', 'actorId'] as const;
  * `secrets`: fields hidden from everyone. SECRET_FIELD below is a second net for what a list misses.
  */
 export type HistoryRule =
-  | { read: 'administrators'; secrets?: readonly string[] }
+  | { read: 'administrators'; secrets?: readonly string[]; addresses?: AccountAddresses }
   | { read: 'owner'; owner: string; open?: readonly string[]; secrets?: readonly string[] }
   | { read: 'message'; message: string; open?: readonly string[]; secrets?: readonly string[]; versions?: VersionedFields };
 
@@ -35,6 +35,12 @@ export type HistoryRule =
  * message (its content or place before a later edit or move), given the message as it is now.
  */
 type VersionedFields = (data: Record<string, unknown>, current: CurrentMessage) => string[];
+
+/**
+ * Fields holding an account's real address (`user` names the account's id field): shown only to a
+ * reader who may read that account's delivery_email now (email_address_visibility; the operator always).
+ */
+type AccountAddresses = { user: string; fields: readonly string[] };
 
 /** The message as GET /messages/{id} shows it now (its current channel and topic). */
 export type CurrentMessage = { content: string; streamId: number | null; topic: string };
@@ -69,7 +75,7 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   // Accounts: what the users list and the organization settings show administrators. Never a key or a hash.
   // The secrets themselves are in the credential store, never in these events (issue 35); the
   // entries' names are hidden all the same (and `apiKey`/`passwordHash`, should an old event slip through).
-  UserCreated: { read: 'administrators', secrets: ['apiKeyId', 'passwordId', 'apiKey', 'passwordHash'] },
+  UserCreated: { read: 'administrators', secrets: ['apiKeyId', 'passwordId', 'apiKey', 'passwordHash'], addresses: { user: 'userId', fields: ['email'] } },
   UserRoleChanged: administrators,
   UserFullNameChanged: administrators,
   UserDeactivated: administrators,
@@ -77,7 +83,7 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   UserApiKeyRegenerated: { read: 'administrators', secrets: ['apiKeyId', 'apiKey'] },
   UserPasswordChanged: { read: 'administrators', secrets: ['passwordId', 'passwordHash'] },
   BotOwnerChanged: administrators,
-  UserEmailChanged: administrators,
+  UserEmailChanged: { read: 'administrators', addresses: { user: 'userId', fields: ['oldEmail', 'newEmail'] } },
   // Everyone in the organization sees statuses and profile field values (GET /users).
   UserStatusChanged: administrators,
   CustomProfileFieldValueChanged: administrators,
@@ -85,7 +91,7 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   // The address a user asked to move to is theirs until confirmed. The confirmation key never enters
   // the log; its digest is hidden too (it names the link, and nobody reading history needs it).
   EmailChangeRequested: ownData('userId', [], ['keyDigest', 'revokedKeyDigests']),
-  EmailChangeConfirmed: { read: 'administrators', secrets: ['keyDigest'] },
+  EmailChangeConfirmed: { read: 'administrators', secrets: ['keyDigest'], addresses: { user: 'userId', fields: ['oldEmail', 'newEmail'] } },
   UserSettingChanged: ownData('userId', ['property', 'editedBySelf']),
   // Invitations: administrators see every invitation in Zulip (GET /invites). The link's key never
   // enters the log; its digest is hidden too.
@@ -193,8 +199,8 @@ const SECRET_FIELD = /^(api_?key|password(_?hash)?|.*tokens?|push_?key|.*secret.
 
 /** What one reader may read of one event's values. */
 export type EventReadability =
-  /** Everything but secrets. */
-  | { values: 'all' }
+  /** Everything but secrets (and `hidden`: real addresses the reader may not read). */
+  | { values: 'all'; hidden?: readonly string[] }
   /** The message's values, but not its earlier versions (edit history not allowed). */
   | { values: 'current'; current: CurrentMessage }
   /** Only the open fields. */
@@ -213,7 +219,8 @@ export function redactEvent(type: string, data: Record<string, unknown>, readabi
     const earlier = new Set(rule.versions(data, readability.current));
     hide = (field) => earlier.has(field);
   } else {
-    hide = () => false;
+    const addresses = new Set(readability.values === 'all' ? readability.hidden ?? [] : []);
+    hide = (field) => addresses.has(field);
   }
   const out: Record<string, unknown> = {};
   const hidden: string[] = [];

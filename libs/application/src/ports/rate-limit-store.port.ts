@@ -14,6 +14,8 @@ export type RateLimitCount = {
 export interface RateLimitStorePort {
   /** Counts one request for `key`; the window starts with the key's first request. */
   hit(key: string, windowSeconds: number): Promise<RateLimitCount>;
+  /** Forgets `key`'s count (a successful login clears its failed attempts: clear_history). */
+  reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -25,6 +25,7 @@ export class ChangeRealmSettingsHandler implements ICommandHandler<ChangeRealmSe
       data: {
         realmId,
         actorId: actor.userId,
+        actorRole: actor.role,
         now,
         registered: { name: realm.name, description: realm.description },
         systemGroupIds,

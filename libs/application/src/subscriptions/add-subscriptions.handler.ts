@@ -115,7 +115,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     if (subscribingOthers && accessible.some((c) => !canAddSubscribersTo(actor, c))) throw new InsufficientPermissionError();
 
     const targetIds = subscribingOthers
-      ? (await resolvePrincipals(this.users, actor.realmId, principals)).map((u) => u.user_id)
+      ? (await resolvePrincipals(this.users, actor, principals)).map((u) => u.user_id)
       : actor.userId !== null
         ? [actor.userId]
         : [];

@@ -46,7 +46,7 @@ export class RemoveSubscriptionsHandler implements ICommandHandler<RemoveSubscri
 
     let people: { userId: number; botOwnerId: number | null }[];
     if (principals.length > 0) {
-      people = (await resolvePrincipals(this.users, actor.realmId, principals)).map((u) => ({ userId: u.user_id, botOwnerId: u.bot_owner_id }));
+      people = (await resolvePrincipals(this.users, actor, principals)).map((u) => ({ userId: u.user_id, botOwnerId: u.bot_owner_id }));
     } else {
       people = actor.userId === null ? [] : [{ userId: actor.userId, botOwnerId: null }];
     }

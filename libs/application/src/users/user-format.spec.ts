@@ -36,11 +36,14 @@ describe('formatUser (Zulip\'s user object)', () => {
       avatar_url: '/avatar/10',
     }));
 
-  it('shows delivery_email to the user and to administrators only', () => {
-    expect(formatUser(hamlet, actor(10, 'member')).delivery_email).toBe('hamlet@acme.test');
-    expect(formatUser(hamlet, cordelia).delivery_email).toBeNull();
-    expect(formatUser(hamlet, actor(3, 'moderator')).delivery_email).toBeNull();
-    expect(formatUser(hamlet, actor(1, 'owner')).delivery_email).toBe('hamlet@acme.test');
+  it('shows delivery_email to the user and to the roles the user\'s email_address_visibility allows', () => {
+    expect(formatUser(hamlet, cordelia).delivery_email).toBe('hamlet@acme.test'); // "everyone", the default
+    const adminsOnly = { ...hamlet, email: 'user10@acme.chat.test', email_address_visibility: 3 };
+    expect(formatUser(adminsOnly, actor(10, 'member')).delivery_email).toBe('hamlet@acme.test');
+    expect(formatUser(adminsOnly, cordelia).delivery_email).toBeNull();
+    expect(formatUser(adminsOnly, actor(3, 'moderator')).delivery_email).toBeNull();
+    expect(formatUser(adminsOnly, actor(1, 'owner'))).toMatchObject({ email: 'user10@acme.chat.test', delivery_email: 'hamlet@acme.test' });
+    expect(formatUser({ ...adminsOnly, email_address_visibility: 4 }, actor(1, 'owner')).delivery_email).toBeNull();
   });
 
   it('gives date_joined as Python\'s isoformat(timespec="minutes") of the UTC time, for any stored time', () => {

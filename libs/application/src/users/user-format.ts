@@ -1,4 +1,4 @@
-import { type Actor, isAdministrator } from '@app/domain';
+import { type Actor, canAccessDeliveryEmail } from '@app/domain';
 import type { UserDocument } from './user.documents';
 
 /** A custom profile field value as Zulip sends it in `profile_data` (keyed by field id). */
@@ -69,12 +69,12 @@ function formatDateJoined(iso: string, forSpectator: boolean): string {
 }
 
 /**
- * Whether `viewer` may see the target's real address. Zulip decides by the target's
- * email_address_visibility setting; this server applies the "administrators only" level for
- * everyone: the account itself and the organization's administrators (and the operator).
+ * Whether `viewer` may see the target's real address (can_access_delivery_email): the account
+ * itself, and the roles the target's email_address_visibility allows ("nobody": no one else, the
+ * organization's owners included); the operator always. Spectators never.
  */
 export const canSeeDeliveryEmail = (user: UserDocument, viewer: Actor | null): boolean =>
-  viewer !== null && (viewer.userId === user.user_id || isAdministrator(viewer));
+  viewer !== null && canAccessDeliveryEmail(viewer, user.user_id, user.email_address_visibility);
 
 /**
  * The user object for the API, from a stored user document and the viewer (`null` for a

@@ -4,8 +4,12 @@ import type { Role } from '@app/domain';
 export type UserDocument = {
   user_id: number;
   realm_id: number;
+  /** The address the API shows everyone: the real one, or `user<id>@<domain>` (email_address_visibility). */
   email: string;
+  /** The real address (Zulip's delivery_email), shown only to whom the setting allows. */
   delivery_email: string;
+  /** The user's email_address_visibility setting; absent: 1 ("everyone"), as for bots. */
+  email_address_visibility?: number;
   full_name: string;
   date_joined: string;
   is_active: boolean;

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NoSuchUserError, normalizeEmail, ROLE_VALUES, type Role } from '@app/domain';
+import { type Actor, dummyEmailUserId, NoSuchUserError, normalizeEmail, ROLE_VALUES, type Role } from '@app/domain';
 import type { Filter, ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from './user.documents';
 import { CredentialVault } from './credential-vault';
+import { canSeeDeliveryEmail } from './user-format';
 
 export type ListUsersOptions = {
   /** Default true: deactivated accounts are listed too (Zulip's GET /users lists them with is_active false). */
@@ -48,6 +49,21 @@ export class UserQueries {
   async byEmail(realmId: number, email: string): Promise<UserDocument | null> {
     const credential = await this.credentialsByEmail(realmId, email);
     return credential ? this.byId(realmId, credential.user_id) : null;
+  }
+
+  /**
+   * access_user_by_email for a viewer: by the address the API shows (`email`, a dummy
+   * `user<id>@…` included), or by the real address only when the viewer may read it
+   * (email_address_visibility); otherwise null, as for an unknown address.
+   */
+  async byEmailAs(viewer: Actor, email: string): Promise<UserDocument | null> {
+    const dummyId = dummyEmailUserId(email);
+    if (dummyId !== null) {
+      const user = await this.byId(viewer.realmId, dummyId);
+      if (user && user.email.toLowerCase() === email.trim().toLowerCase()) return user;
+    }
+    const user = await this.byEmail(viewer.realmId, email);
+    return user && canSeeDeliveryEmail(user, viewer) ? user : null;
   }
 
   async mustFindByEmail(realmId: number, email: string): Promise<UserDocument> {

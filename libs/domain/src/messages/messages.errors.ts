@@ -22,6 +22,11 @@ export const invalidUserId = (userId: number) => new MessageError(`Invalid user 
 /** zerver/lib/recipient_users.py validate_recipient_user_profiles. */
 export const userNoLongerActive = (email: string) => new MessageError(`'${email}' is no longer using Zulip.`);
 
+/** zerver/lib/exceptions.py DirectMessagePermissionError (is_nobody_group or not) and DirectMessageInitiationError. */
+export const directMessagesDisabled = () => new MessageError('Direct messages are disabled in this organization.');
+export const directMessageNotAuthorized = () => new MessageError('This conversation does not include any users who can authorize it.');
+export const directMessageInitiationNotAllowed = () => new MessageError('You are not allowed to start direct message conversations.');
+
 /** zerver/actions/message_send.py extract_stream_indicator / extract_private_recipients. */
 export const expectedExactlyOneChannel = () => new MessageError('Expected exactly one channel');
 export const invalidChannelDataType = () => new MessageError('Invalid data type for channel');

@@ -3,6 +3,9 @@ import { normalizeContent } from './content.rules';
 import {
   channelDoesNotExist,
   channelIdDoesNotExist,
+  directMessageInitiationNotAllowed,
+  directMessageNotAuthorized,
+  directMessagesDisabled,
   invalidEmail,
   invalidUserId,
   messagesNotAllowedInEmptyTopic,
@@ -15,7 +18,8 @@ import {
 } from './messages.errors';
 import { type Addressee, directParticipants, parseAddressee } from './recipients.rules';
 import { renderMessage, type RenderedMessage } from './rendering/render-message';
-import type { ChannelFacts, MentionableGroupFacts, SendMessageFacts, UserFacts } from './send-message.facts';
+import type { ChannelFacts, DirectMessagePolicyFacts, MentionableGroupFacts, SendMessageFacts, UserFacts } from './send-message.facts';
+import { isSystemGroupMember } from '../shared/system-groups';
 import { UserGroupMentionNotAllowedError } from '../user-groups/user-groups.errors';
 import { escapeHtml } from './text.rules';
 import { truncateTopic } from './topic.rules';
@@ -59,6 +63,23 @@ function resolveDirectRecipients(addressee: Extract<Addressee, { kind: 'direct' 
     if (!user) throw invalidUserId(id);
     return user;
   });
+}
+
+/**
+ * zerver/actions/message_send.py check_can_send_direct_message: bots, and conversations with only
+ * bots or oneself, are exempt. Otherwise someone of the conversation (the sender included) must be
+ * in direct_message_permission_group, and a sender outside direct_message_initiator_group may
+ * only write where the conversation already exists.
+ */
+export function checkCanSendDirectMessage(sender: UserFacts, recipients: UserFacts[], policy: DirectMessagePolicyFacts | undefined): void {
+  if (!policy || sender.isBot) return;
+  if (recipients.every((u) => u.isBot || u.userId === sender.userId)) return;
+  const { permissionGroup, initiatorGroup } = policy;
+  if (![sender, ...recipients].some((u) => isSystemGroupMember(permissionGroup, u.role))) {
+    throw permissionGroup === 'role:nobody' ? directMessagesDisabled() : directMessageNotAuthorized();
+  }
+  if (isSystemGroupMember(initiatorGroup, sender.role)) return;
+  if (!policy.conversationExists) throw directMessageInitiationNotAllowed();
 }
 
 /** validate_stream_name_with_pm_notification / validate_stream_id_with_pm_notification. */
@@ -105,6 +126,7 @@ export function checkSendMessage(facts: SendMessageFacts): CheckedMessage {
     target = { kind: 'channel', channel, topic };
   } else {
     for (const user of named) if (!user.isActive) throw userNoLongerActive(user.email);
+    checkCanSendDirectMessage(facts.sender, named, facts.directMessagePolicy);
     const byId = new Map([...named, facts.sender].map((u) => [u.userId, u]));
     target = { kind: 'direct', participants: directParticipants(facts.sender.userId, named.map((u) => u.userId)).map((id) => byId.get(id)!) };
   }

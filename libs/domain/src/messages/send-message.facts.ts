@@ -1,5 +1,6 @@
 import type { EffectiveTopicsPolicy } from '../channels/channels.events';
 import type { Role } from '../shared/actor';
+import type { SystemGroupName } from '../shared/system-groups';
 import type { BotType } from '../users/users.events';
 import type { VisibilityPolicy } from './messages.events';
 import type { MessageTypeParam } from './recipients.rules';
@@ -99,4 +100,15 @@ export type SendMessageFacts = {
    * Absent: nobody has alert words.
    */
   alertWords?: Record<number, string[]>;
+  /**
+   * The organization's direct message permissions (direct messages only; absent: role:everyone
+   * for both, Zulip's defaults).
+   */
+  directMessagePolicy?: DirectMessagePolicyFacts;
 };
+
+/**
+ * realm.direct_message_permission_group and direct_message_initiator_group (system groups), and
+ * whether the conversation already holds a message (looked up only when the sender may not start one).
+ */
+export type DirectMessagePolicyFacts = { permissionGroup: SystemGroupName; initiatorGroup: SystemGroupName; conversationExists: boolean };

@@ -3,6 +3,7 @@ import {
   BadSettingValueError,
   GroupSettingNotAllowedError,
   InvalidUserGroupError,
+  MustBeOwnerError,
   PreviousSettingValueMismatchedError,
   realmDecider,
   type RealmSettingsCommand,
@@ -19,7 +20,7 @@ const IDS = Object.fromEntries(SYSTEM_GROUP_NAMES.map((name, i) => [name, i + 1]
 type Data = Extract<RealmSettingsCommand, { type: 'ChangeRealmSettings' }>['data'];
 const change = (settings: Partial<Pick<Data, 'messaging' | 'groups'>>): RealmSettingsCommand => ({
   type: 'ChangeRealmSettings',
-  data: { realmId: 1, actorId: 2, now: NOW, registered: { name: 'Acme', description: '' }, systemGroupIds: IDS, ...settings },
+  data: { realmId: 1, actorId: 2, actorRole: 'owner', now: NOW, registered: { name: 'Acme', description: '' }, systemGroupIds: IDS, ...settings },
 });
 const propertyChanged = (property: string, oldValue: unknown, newValue: unknown): RealmSettingsEvent =>
   ({ type: 'RealmPropertyChanged', data: { realmId: 1, property, oldValue, newValue, actorId: 2, at: NOW } }) as RealmSettingsEvent;
@@ -88,6 +89,21 @@ describe('realm decider: the settings messaging needs', () => {
         .then([groupChanged('can_resolve_topics_group', 'role:everyone', 'role:moderators')]);
       given([]).when(change({ groups: { direct_message_permission_group: { new: { direct_members: [], direct_subgroups: [] } } } }))
         .then([groupChanged('direct_message_permission_group', 'role:everyone', 'role:nobody')]);
+    });
+
+    it('reserves the owner-only group settings for owners and the operator, whatever the value', () => {
+      const asRole = (actorRole: 'administrator' | 'moderator' | 'owner' | 'operator', groups: Data['groups']): RealmSettingsCommand => {
+        const command = change({ groups }) as Extract<RealmSettingsCommand, { type: 'ChangeRealmSettings' }>;
+        return { ...command, data: { ...command.data, actorRole } };
+      };
+      for (const setting of ['can_create_groups', 'can_manage_all_groups'] as const) {
+        given([]).when(asRole('administrator', { [setting]: { new: IDS['role:administrators'] } })).thenThrows(MustBeOwnerError, 'Must be an organization owner');
+        given([]).when(asRole('administrator', { [setting]: { new: IDS[setting === 'can_create_groups' ? 'role:members' : 'role:owners'] } }))
+          .thenThrows(MustBeOwnerError, 'Must be an organization owner');
+      }
+      given([]).when(asRole('owner', { can_create_groups: { new: IDS['role:administrators'] } })).then([groupChanged('can_create_groups', 'role:members', 'role:administrators')]);
+      given([]).when(asRole('operator', { can_manage_all_groups: { new: IDS['role:administrators'] } })).then([groupChanged('can_manage_all_groups', 'role:owners', 'role:administrators')]);
+      given([]).when(asRole('administrator', { can_resolve_topics_group: { new: IDS['role:members'] } })).then([groupChanged('can_resolve_topics_group', 'role:everyone', 'role:members')]);
     });
 
     it('refuses other anonymous groups (not stored by this server yet)', () =>

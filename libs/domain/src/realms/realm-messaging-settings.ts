@@ -87,9 +87,24 @@ export const REALM_GROUP_SETTINGS = {
   can_resolve_topics_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   /** Who may set a channel's own topics_policy (with can_administer_channel_group); administrators always may. */
   can_set_topics_policy_group: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
+  /** Who may start a direct message conversation (others may answer in an existing one). */
+  direct_message_initiator_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   direct_message_permission_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
 } as const satisfies Record<string, GroupPermissionConfig>;
 export type RealmGroupSettingName = keyof typeof REALM_GROUP_SETTINGS;
+
+/**
+ * What zerver/views/realm.py update_realm reserves for owners (OrganizationOwnerRequiredError,
+ * whatever the value): invite_required, create_multiuse_invite_group, can_create_groups,
+ * can_invite_users_group, can_manage_all_groups, emails_restricted_to_domains,
+ * disallow_disposable_email_addresses, waiting_period_threshold, message_retention_days,
+ * authentication_methods, string_id. Of these, PATCH /realm takes the two group settings here.
+ */
+export const OWNER_ONLY_REALM_SETTINGS: readonly string[] = [
+  'invite_required', 'create_multiuse_invite_group', 'can_create_groups', 'can_invite_users_group', 'can_manage_all_groups',
+  'emails_restricted_to_domains', 'disallow_disposable_email_addresses', 'waiting_period_threshold', 'message_retention_days',
+  'authentication_methods', 'string_id',
+];
 export const REALM_GROUP_SETTING_NAMES = Object.keys(REALM_GROUP_SETTINGS) as RealmGroupSettingName[];
 export type RealmGroupSettings = Record<RealmGroupSettingName, SystemGroupName>;
 

@@ -16,7 +16,7 @@ const registered = { name: 'Acme', description: 'Where things get made' };
 
 const change = (settings: { name?: string; description?: string }, reg = registered): RealmSettingsCommand => ({
   type: 'ChangeRealmSettings',
-  data: { realmId: 1, actorId: 1, now: NOW, registered: reg, ...settings },
+  data: { realmId: 1, actorId: 1, actorRole: 'administrator', now: NOW, registered: reg, ...settings },
 });
 const changed = (property: 'name' | 'description', oldValue: string, newValue: string): RealmSettingsEvent => ({
   type: 'RealmPropertyChanged',
@@ -66,7 +66,7 @@ describe('realm decider (organization settings on realm-<realmId>)', () => {
   describe('moderation_request_channel_id (do_set_realm_moderation_request_channel)', () => {
     const setChannel = (requestedId: number, channel: { inviteOnly: boolean } | null): RealmSettingsCommand => ({
       type: 'ChangeRealmSettings',
-      data: { realmId: 1, actorId: 1, now: NOW, registered, moderationRequestChannel: { requestedId, channel } },
+      data: { realmId: 1, actorId: 1, actorRole: 'administrator', now: NOW, registered, moderationRequestChannel: { requestedId, channel } },
     });
     const channelChanged = (oldValue: number, newValue: number): RealmSettingsEvent => ({
       type: 'RealmPropertyChanged',

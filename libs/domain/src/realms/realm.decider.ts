@@ -4,6 +4,8 @@ import { InvalidChannelIdError } from '../channels/channels.errors';
 import { MAX_REALM_NAME_LENGTH } from './realm-registry.decider';
 import type { RealmDeactivationReason, RealmPropertyValue, RealmSettingsEvent } from './realm.events';
 import type { SystemGroupName } from '../shared/system-groups';
+import type { Role } from '../shared/actor';
+import { MustBeOwnerError } from '../shared/domain-error';
 import {
   checkGroupAllowedForSetting,
   DEFAULT_REALM_MESSAGING_SETTINGS,
@@ -11,6 +13,7 @@ import {
   type GroupSettingChangeRequest,
   InvalidUserGroupError,
   MODERATION_REQUEST_CHANNEL_DISABLED,
+  OWNER_ONLY_REALM_SETTINGS,
   ModerationRequestChannelNotPrivateError,
   parseTimeLimitSetting,
   PreviousSettingValueMismatchedError,
@@ -51,6 +54,8 @@ export type RealmMessagingSettingsInput = {
 export type ChangeRealmSettings = {
   type: 'ChangeRealmSettings';
   data: Meta & {
+    /** Who asks: owner-only settings (OWNER_ONLY_REALM_SETTINGS) are refused to anyone else but the operator. */
+    actorRole: Role | 'operator';
     registered: RealmRegistration;
     name?: string;
     description?: string;
@@ -164,7 +169,11 @@ export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, Rea
     const { realmId, actorId, now: at } = command.data;
     switch (command.type) {
       case 'ChangeRealmSettings': {
-        const { registered } = command.data;
+        const { registered, actorRole, groups = {} } = command.data;
+        // update_realm checks this first, for any value given (even the current one).
+        if (actorRole !== 'owner' && actorRole !== 'operator' && Object.entries(groups).some(([name, value]) => value !== undefined && OWNER_ONLY_REALM_SETTINGS.includes(name))) {
+          throw new MustBeOwnerError();
+        }
         const changes: { property: 'name' | 'description'; value: string }[] = [];
         if (command.data.name !== undefined) {
           // update_realm: check_capped_string(Realm.MAX_REALM_NAME_LENGTH) on the raw value.

@@ -19,6 +19,8 @@ export type ChangeUserSettings = {
     skipIfAlreadyEdited?: boolean;
     changes: { property: SettingProperty; value: SettingValue }[];
     baseline: Partial<Record<SettingProperty, SettingValue>>;
+    /** The user's `user<id>@<domain>` address, recorded with a change of email_address_visibility. */
+    dummyEmail?: string;
   };
 };
 
@@ -56,7 +58,7 @@ export const userSettingsDecider: Decider<UserSettingsCommand, UserSettingsEvent
     const { realmId, userId, actorId, now: at } = command.data;
     switch (command.type) {
       case 'ChangeUserSettings': {
-        const { editedBySelf, skipIfAlreadyEdited, changes, baseline } = command.data;
+        const { editedBySelf, skipIfAlreadyEdited, changes, baseline, dummyEmail } = command.data;
         // Every change is checked before any is made.
         const checked = changes.map(({ property, value }) => {
           if (!editedBySelf) checkSettableForOthers(property);
@@ -69,7 +71,11 @@ export const userSettingsDecider: Decider<UserSettingsCommand, UserSettingsEvent
           if (oldValue === value) continue;
           events.push({
             type: 'UserSettingChanged',
-            data: { realmId, userId, property, oldValue, newValue: value, actorId, editedBySelf, at },
+            data: {
+              realmId, userId, property, oldValue, newValue: value, actorId, editedBySelf,
+              ...(property === 'email_address_visibility' && dummyEmail !== undefined ? { dummyEmail } : {}),
+              at,
+            },
           });
         }
         return events;

@@ -15,6 +15,12 @@ export type UserSettingChanged = {
     newValue: SettingValue;
     actorId: number | null;
     editedBySelf: boolean;
+    /**
+     * email_address_visibility only: the address `email` shows while the setting is not
+     * "everyone" (`user<id>@<fake email domain>`, get_display_email_address), fixed when decided
+     * because the domain comes from the server's configuration.
+     */
+    dummyEmail?: string;
     at: string;
   };
 };

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import { type BlobBody, type BlobMetadata, type BlobStorePort, blobKeySegments } from '@app/application';
+import { type BlobBody, type BlobMetadata, type BlobStorePort, blobKeySegments, OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE } from '@app/application';
 
 const isBuffer = (body: BlobBody): body is Buffer | Uint8Array => body instanceof Uint8Array;
 
@@ -25,15 +25,16 @@ export class DirectoryBlobStore implements BlobStorePort {
 
   async put(key: string, body: BlobBody, options: { contentType?: string | null } = {}): Promise<BlobMetadata> {
     const { data, meta } = this.paths(key);
-    await mkdir(dirname(data), { recursive: true });
-    await mkdir(dirname(meta), { recursive: true });
+    // Owner-only, whatever the umask: uploads and the upload-signing key live here.
+    await mkdir(dirname(data), { recursive: true, mode: OWNER_ONLY_DIR_MODE });
+    await mkdir(dirname(meta), { recursive: true, mode: OWNER_ONLY_DIR_MODE });
     const temporary = join(this.root, `.incoming-${randomUUID()}`);
     try {
-      if (isBuffer(body)) await writeFile(temporary, body);
-      else await pipeline(body instanceof Readable ? body : Readable.from(body), createWriteStream(temporary));
+      if (isBuffer(body)) await writeFile(temporary, body, { mode: OWNER_ONLY_FILE_MODE });
+      else await pipeline(body instanceof Readable ? body : Readable.from(body), createWriteStream(temporary, { mode: OWNER_ONLY_FILE_MODE }));
       const { size } = await stat(temporary);
       const metadata: BlobMetadata = { size, contentType: options.contentType ?? null };
-      await writeFile(meta, JSON.stringify(metadata));
+      await writeFile(meta, JSON.stringify(metadata), { mode: OWNER_ONLY_FILE_MODE });
       await rename(temporary, data);
       return metadata;
     } finally {
@@ -74,7 +75,7 @@ export class DirectoryBlobStore implements BlobStorePort {
 
   async health() {
     try {
-      await mkdir(this.root, { recursive: true });
+      await mkdir(this.root, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: (error as Error).message };

@@ -20,6 +20,10 @@ export class InProcessRateLimitStore implements RateLimitStorePort {
     return { count: window.count, resetInMs: window.start + window.windowMs - now };
   }
 
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
   private sweep(now: number): void {
     for (const [key, window] of this.windows) if (now - window.start >= window.windowMs) this.windows.delete(key);
   }

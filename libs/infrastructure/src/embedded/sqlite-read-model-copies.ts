@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { OWNER_ONLY_FILE_MODE } from '@app/application';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
@@ -97,7 +98,7 @@ export class SqliteReadModelCopies implements ReadModelCopiesPort {
       if (copy) finishFreshLoad(copy.db);
     }
     const file = join(this.dataDir, READ_MODEL_LAYOUT_FILE);
-    writeFileSync(`${file}.tmp`, JSON.stringify(layout, null, 2) + '\n');
+    writeFileSync(`${file}.tmp`, JSON.stringify(layout, null, 2) + '\n', { mode: OWNER_ONLY_FILE_MODE });
     renameSync(`${file}.tmp`, file);
   }
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { mkdirOwnerOnly, OWNER_ONLY_FILE_MODE, tighten, touchOwnerOnly } from '@app/application';
 
 export type SqliteSynchronous = 'normal' | 'full';
 
@@ -10,7 +11,7 @@ export type SqliteSynchronous = 'normal' | 'full';
  * the cost of an fsync per commit.
  */
 export function openSqlite(file: string, synchronous: SqliteSynchronous = 'normal'): Database.Database {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') prepareOwnerOnly(file);
   const db = new Database(file);
   // First: switching to WAL needs the lock another process (the CLI beside the server) may hold.
   db.pragma('busy_timeout = 5000');
@@ -23,6 +24,16 @@ export function openSqlite(file: string, synchronous: SqliteSynchronous = 'norma
   db.pragma('cache_size = -65536'); // 64 MiB
   db.pragma('foreign_keys = ON');
   return db;
+}
+
+/**
+ * The database file created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the
+ * database's mode), its directory 0700; files of an older installation are tightened.
+ */
+function prepareOwnerOnly(file: string): void {
+  mkdirOwnerOnly(dirname(file));
+  touchOwnerOnly(file);
+  for (const suffix of ['-wal', '-shm', '-journal']) tighten(file + suffix, OWNER_ONLY_FILE_MODE);
 }
 
 /** How long a process starting beside others retries the switch to WAL (see switchToWal). */
@@ -95,9 +106,10 @@ export function openReadModelDatabase(file: string, synchronous: SqliteSynchrono
   if (existsSync(marker)) discardInterruptedLoad(file, marker);
   if (existsSync(file)) return openSqlite(file, synchronous);
 
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(marker, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }) + '\n');
+  mkdirOwnerOnly(dirname(file));
+  writeFileSync(marker, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }) + '\n', { mode: OWNER_ONLY_FILE_MODE });
   fsyncPath(marker);
+  touchOwnerOnly(file);
   fsyncPath(dirname(file));
   const db = new Database(file);
   try {

@@ -35,6 +35,10 @@ export class RedisRateLimitStore implements RateLimitStorePort {
     return { count: Number(count), resetInMs: Number(ttl) };
   }
 
+  async reset(key: string): Promise<void> {
+    await this.redis.del(`${this.prefix}${key}`);
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

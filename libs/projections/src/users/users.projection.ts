@@ -1,6 +1,8 @@
-import { BOT_TYPE_VALUES, ROLE_VALUES, type UserEvent, type UserSettingChanged, normalizeEmail } from '@app/domain';
+import { BOT_TYPE_VALUES, EMAIL_ADDRESS_VISIBILITY, ROLE_VALUES, type UserEvent, type UserSettingChanged, normalizeEmail } from '@app/domain';
 import { defineProjection } from '../shared/projection';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from '@app/application';
+
+const USER_OBJECT_SETTINGS: ReadonlySet<string> = new Set(['timezone', 'email_address_visibility']);
 
 export const usersProjection = defineProjection<UserDocument, UserEvent | UserSettingChanged>({
   name: 'users',
@@ -23,10 +25,18 @@ export const usersProjection = defineProjection<UserDocument, UserEvent | UserSe
     compoundIndexes: [['realm_id', 'user_id'], ['realm_id', 'is_active']],
   },
   handles: ['UserCreated', 'UserRoleChanged', 'UserFullNameChanged', 'UserDeactivated', 'UserReactivated', 'BotOwnerChanged', 'UserEmailChanged', 'UserSettingChanged'],
-  // Of the settings, only the time zone is part of the user object.
-  idsOf: (e) => (e.type === 'UserSettingChanged' && e.data.property !== 'timezone' ? [] : [String(e.data.userId)]),
+  // Of the settings, the time zone is part of the user object, and email_address_visibility
+  // decides its `email` and who reads `delivery_email`.
+  idsOf: (e) => (e.type === 'UserSettingChanged' && !USER_OBJECT_SETTINGS.has(e.data.property) ? [] : [String(e.data.userId)]),
   evolve: (doc, e) => {
-    if (e.type === 'UserSettingChanged') return doc && { ...doc, timezone: String(e.data.newValue) };
+    if (e.type === 'UserSettingChanged') {
+      if (!doc) return doc;
+      if (e.data.property === 'timezone') return { ...doc, timezone: String(e.data.newValue) };
+      const visibility = Number(e.data.newValue);
+      // An event recorded before the dummy address was (none should exist) still hides the real one.
+      const dummy = e.data.dummyEmail ?? `user${doc.user_id}@localhost`;
+      return { ...doc, email_address_visibility: visibility, email: visibility === EMAIL_ADDRESS_VISIBILITY.everyone ? doc.delivery_email : dummy };
+    }
     if (e.type === 'UserCreated') {
       const d = e.data;
       return {
@@ -73,7 +83,7 @@ export const usersProjection = defineProjection<UserDocument, UserEvent | UserSe
         return { ...doc, bot_owner_id: e.data.newOwnerId };
       case 'UserEmailChanged':
         // do_change_user_delivery_email; `email` follows while addresses are visible to everyone.
-        return { ...doc, email: e.data.newEmail, delivery_email: e.data.newEmail };
+        return { ...doc, email: (doc.email_address_visibility ?? EMAIL_ADDRESS_VISIBILITY.everyone) === EMAIL_ADDRESS_VISIBILITY.everyone ? e.data.newEmail : doc.email, delivery_email: e.data.newEmail };
       default:
         return doc;
     }

@@ -37,6 +37,17 @@ export function rateLimitStoreContract(adapterName: string, open: () => Promise<
       expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     });
 
+    it('starts again from 1 once a key is reset, and keeps other keys', async () => {
+      const [k, other] = [key(), key()];
+      await fixture.store.hit(k, 60);
+      await fixture.store.hit(k, 60);
+      await fixture.store.hit(other, 60);
+      await fixture.store.reset(k);
+      expect((await fixture.store.hit(k, 60)).count).toBe(1);
+      expect((await fixture.store.hit(other, 60)).count).toBe(2);
+      await fixture.store.reset(key()); // an unknown key: nothing to forget
+    });
+
     it('starts again from 1 once the window has passed', async () => {
       const k = key();
       await fixture.store.hit(k, 1);
