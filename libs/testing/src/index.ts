@@ -32,3 +32,4 @@ export * from './contracts/presence-store.contract';
 export * from './contracts/snapshot-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';
+export * from './english-words';
