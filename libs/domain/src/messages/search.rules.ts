@@ -1,3 +1,5 @@
+import { escapeHtml } from './text.rules';
+
 /**
  * Zulip's search operand (zerver/lib/narrow.py _by_search_tsearch): the words of every `search`
  * term, stemmed (English), case- and accent-insensitive, stop words left out, all required, in the
@@ -205,4 +207,13 @@ export function porterStem(word: string): string {
   // Step 5b.
   if (w.endsWith('ll') && measure(w, w.length - 1) > 1) w = w.slice(0, -1);
   return w;
+}
+
+/**
+ * get_search_fields: a search result's `match_content` (the rendered content) and `match_subject`
+ * (the topic, HTML-escaped; "" for a direct message), each with the searched words highlighted.
+ */
+export function searchMatchFields(renderedContent: string, topic: string, query: SearchQuery | undefined): { match_content: string; match_subject: string } {
+  const stems = query ? searchStems(query) : new Set<string>();
+  return { match_content: highlightHtml(renderedContent, stems), match_subject: highlightHtml(escapeHtml(topic), stems) };
 }
