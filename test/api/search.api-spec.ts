@@ -1,5 +1,7 @@
-import { ApiTestClient, expectError, expectSuccess } from '../support';
+import { EVENT_STORE, LIVE_READ_MODELS, LOGGER, type LiveReadModels } from '@app/application';
+import { ProjectionRebuilder, Projector } from '@app/projections';
 import { personaHelpers } from '@app/testing';
+import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
  * The search operator (≈ zerver/tests/test_message_fetch.py GetOldMessagesTest's search tests):
@@ -153,6 +155,18 @@ describe('search', () => {
       expect(await found('cordelia', search('kiwi', [{ operator: 'channel', operand: 'Denmark' }]))).toEqual([]);
       const [message] = await fetch('cordelia', search('moved'));
       expect(message.match_subject).toBe('<span class="highlight">moved</span>');
+    });
+
+    it('after a blue/green rebuild of the per-user message index', async () => {
+      const a = await toChannel('hamlet', 'Denmark', 'status', 'grapes');
+      expectSuccess(await api.as('hamlet').patch(`${MESSAGES}/${a}`, { content: 'melons' }));
+      const live = api.app.get<LiveReadModels>(LIVE_READ_MODELS);
+      const result = await new ProjectionRebuilder(api.app.get(EVENT_STORE), live, api.app.get(Projector), api.app.get(LOGGER)).rebuild('user_messages');
+      expect(result).toMatchObject({ phase: 'done', error: null });
+      expect(await found('cordelia', search('melon'))).toEqual([a]);
+      expect(await found('cordelia', search('grape'))).toEqual([]);
+      const b = await toChannel('hamlet', 'Denmark', 'status', 'more melons');
+      expect(await found('cordelia', search('melon'))).toEqual([a, b]);
     });
 
     it('after a delete', async () => {

@@ -36,6 +36,9 @@ export function prepareSearchIndex(db: Database.Database): boolean {
   const exists = db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'um_search'").get() !== undefined;
   db.exec(TABLE);
   for (const trigger of TRIGGERS) db.exec(trigger);
+  // A deleted or edited message's words leave the index's pages at once, not at a later segment
+  // merge (erasure is real: docs/personal-data.md); deletes and edits are rare, so the cost is small.
+  db.exec("INSERT INTO um_search (um_search, rank) VALUES ('secure-delete', 1)");
   if (exists) return false;
   db.exec("INSERT INTO um_search (um_search) VALUES ('rebuild')");
   return true;
