@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { parseSearchQuery } from '@app/domain';
 import type { UserMessageChange } from '@app/application';
 import { makeTempDir } from '@app/testing';
-import { openSqlite } from './sqlite';
+import { finishFreshLoad, openReadModelDatabase, openSqlite } from './sqlite';
 import { SqliteUserMessageStore } from './sqlite-user-message-store';
 
 const added = (id: number, topic: string, searchText: string): UserMessageChange => ({
@@ -40,6 +40,33 @@ describe('the embedded search index', () => {
     reopened.close();
     dir.remove();
   });
+
+  it.each([['when the load finishes', false], ['at the first search, if that comes first', true]])(
+    'is built from all the messages of a database filled from zero %s',
+    async (_when, searchFirst) => {
+      const dir = makeTempDir();
+      const db = openReadModelDatabase(join(dir.path, 'copy.sqlite'));
+      const store = new SqliteUserMessageStore(db);
+      await store.prepare();
+      await store.apply([{ position: 1n, changes: [added(1, 'plans', 'running late'), added(2, 'other', 'on time')] }], { name: 'um', position: 1n });
+      await store.apply([{ position: 2n, changes: [{ type: 'messages-moved', messageIds: [2], streamId: 5, topic: 'moved' }, { type: 'messages-deleted', messageIds: [1] }] }], { name: 'um', position: 2n });
+      const indexExists = () => db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'um_search'").get();
+      expect(indexExists()).toEqual({ n: 0 }); // deferred while loading
+      const find = async (operand: string) =>
+        (await store.findMessages({ realmId: 1, userId: 10, scope: 'user', terms: [search(operand)] }, { direction: 'newer', fromId: 0, limit: 10 })).map((m) => m.id);
+      if (searchFirst) expect(await find('moved')).toEqual([2]);
+      finishFreshLoad(db);
+      expect(indexExists()).toEqual({ n: 1 });
+      expect(await find('moved')).toEqual([2]);
+      expect(await find('run')).toEqual([]);
+      await store.apply([{ position: 3n, changes: [added(3, 'plans', 'runs')] }], { name: 'um', position: 3n });
+      expect(await find('run')).toEqual([3]);
+      expect(() => db.exec("INSERT INTO um_search (um_search, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+      await store.close();
+      db.close();
+      dir.remove();
+    },
+  );
 
   it('forgets everything on reset, and indexes what comes after', async () => {
     const dir = makeTempDir();

@@ -33,7 +33,7 @@ const TRIGGERS = [
  * docs/operations.md). Returns whether it was built.
  */
 export function prepareSearchIndex(db: Database.Database): boolean {
-  const exists = db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'um_search'").get() !== undefined;
+  const exists = searchIndexExists(db);
   db.exec(TABLE);
   for (const trigger of TRIGGERS) db.exec(trigger);
   // A deleted or edited message's words leave the index's pages at once, not at a later segment
@@ -44,11 +44,16 @@ export function prepareSearchIndex(db: Database.Database): boolean {
   return true;
 }
 
+export function searchIndexExists(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'um_search'").get() !== undefined;
+}
+
 /**
  * Empties um_messages and the index (reset): the index at once, rather than one 'delete' per row
  * through the trigger, which is dropped for the statement (inside the caller's transaction).
  */
 export function deleteAllMessages(db: Database.Database): void {
+  if (!searchIndexExists(db)) return void db.exec('DELETE FROM um_messages'); // deferred (a fresh load)
   db.exec('DROP TRIGGER IF EXISTS um_search_ad');
   db.exec('DELETE FROM um_messages');
   db.exec("INSERT INTO um_search (um_search) VALUES ('delete-all')");

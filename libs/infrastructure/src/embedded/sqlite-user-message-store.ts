@@ -35,7 +35,8 @@ import {
   readTo,
 } from './sqlite-implied-recipients';
 import { ATTR, flagTest, narrowWhere, needsMessage, selectorWhere } from './sqlite-narrow';
-import { deleteAllMessages, prepareSearchIndex, searchMatch } from './sqlite-search';
+import { isFreshLoad, whenFreshLoadFinishes } from './sqlite';
+import { deleteAllMessages, prepareSearchIndex, searchIndexExists, searchMatch } from './sqlite-search';
 
 const READ = MESSAGE_FLAG_BITS.read;
 const UNREAD = flagTest('flags', READ, 'none');
@@ -381,7 +382,12 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       .immediate();
     // Search (issue 37): the FTS5 index over um_messages, built from the messages already indexed
     // when a database from before it is opened (under the write lock, like the migrations above).
-    this.db.transaction(() => prepareSearchIndex(this.db)).immediate();
+    // A database filled from zero (a rebuild's copy, a first start over a log) gets it when the
+    // load has caught up, built from all its messages at once: FTS5 builds an index from a table
+    // about eight times faster than it adds rows one transaction at a time (docs/benchmarks.md,
+    // "Search"). A search before then builds it first (ensureSearchIndex).
+    if (isFreshLoad(this.db) && !searchIndexExists(this.db)) whenFreshLoadFinishes(this.db, () => this.ensureSearchIndex());
+    else this.ensureSearchIndex();
     // An inbox left by an earlier process (or by an older version, whose merge fell behind a
     // catch-up) is merged in the background, in steps; its rows stay readable meanwhile.
     if (!this.options.compactSynchronously) void this.maybeCompact();
@@ -940,7 +946,10 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   async findMessages(query: MessageQuery, range: MessageRange): Promise<MessageMatch[]> {
     if (range.limit <= 0) return [];
     const search = query.terms.find((t): t is Extract<NarrowTerm, { kind: 'search' }> => t.kind === 'search' && !t.negated);
-    if (search) return this.snapshot(() => this.findBySearch(query, range, search));
+    if (search) {
+      this.ensureSearchIndex();
+      return this.snapshot(() => this.findBySearch(query, range, search));
+    }
     const where = narrowWhere(query.terms, query.scope);
     const older = range.direction === 'older';
     const bound = older ? '<=' : '>=';
@@ -1016,6 +1025,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       }
       return [...rows, ...found.slice(0, range.limit)].sort(byRange).slice(0, range.limit);
     });
+  }
+
+  /** Whether the search index is known to exist (see prepare). */
+  private searchIndexed = false;
+
+  /** Creates (and fills) the search index if it does not exist yet. */
+  private ensureSearchIndex(): void {
+    if (this.searchIndexed) return;
+    this.db.transaction(() => prepareSearchIndex(this.db)).immediate();
+    this.searchIndexed = true;
   }
 
   /**
