@@ -111,9 +111,11 @@ export class MongoUserMessageStore implements UserMessageStorePort {
    * and safe beside a projector (a message it indexes meanwhile already has them).
    */
   private async indexWordsOfOlderMessages(): Promise<void> {
-    for (;;) {
-      const batch = await this.messages().find({ wc: { $exists: false } }, { projection: { _id: 1, x: 1, t: 1 } }).limit(1000).toArray();
+    // In id order from where the last batch ended (the _id index), so the whole pass reads each message once.
+    for (let after = -1; ; ) {
+      const batch = await this.messages().find({ _id: { $gt: after }, wc: { $exists: false } }, { projection: { _id: 1, x: 1, t: 1 } }).sort({ _id: 1 }).limit(1000).toArray();
       if (batch.length === 0) return;
+      after = batch[batch.length - 1]._id;
       await this.messages().bulkWrite(
         batch.map((m) => ({ updateOne: { filter: { _id: m._id, wc: { $exists: false } }, update: { $set: searchFields(m.x, m.t) } } })),
         { ordered: false },
