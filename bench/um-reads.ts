@@ -39,7 +39,7 @@ async function main() {
       [`newest 100, channel ${channel}`, narrow([term({ kind: 'stream', streamId: channel, negated: false })])],
       ['newest 100, is:unread', narrow([term({ kind: 'flags', mask: 1, set: 'none', negated: false })])],
       ['oldest 100, is:unread', narrow([term({ kind: 'flags', mask: 1, set: 'none', negated: false })], 'newer')],
-      ['newest 100, search "message"', narrow([term({ kind: 'search', words: ['message'], negated: false })])],
+      ['newest 100, search "message"', narrow([term({ kind: 'search', words: ['message'], phrases: [], negated: false })])],
       ['unreadCounts', () => store.unreadCounts(userId)],
       ['unreadMessages (up to 50,000)', () => store.unreadMessages(userId, 50_000)],
       ['flagsFor 100 newest ids', () => store.flagsFor(userId, Array.from({ length: 100 }, (_, i) => (newest ?? 0) - i))],

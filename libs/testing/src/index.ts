@@ -34,3 +34,4 @@ export * from './contracts/mail-outbox.contract';
 export * from './contracts/credential-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';
+export * from './english-words';

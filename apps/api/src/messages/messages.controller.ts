@@ -40,7 +40,7 @@ export class MessagesController {
   }
 
   @Get()
-  @Summary('Messages around an anchor, in a narrow.')
+  @Summary('Messages around an anchor, in a narrow; with a search, each has match_content and match_subject, the matches highlighted.')
   list(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: GetMessagesDto) {
     return this.messages.getMessages(actor, {
       anchor: params.anchor,
@@ -57,7 +57,7 @@ export class MessagesController {
   }
 
   @Get('matches_narrow')
-  @Summary('Which of the given messages (that the caller received) match a narrow.')
+  @Summary('Which of the given messages (that the caller received) match a narrow, with the search matches highlighted.')
   async matchesNarrow(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: MatchesNarrowDto) {
     return { messages: await this.messages.matchesNarrow(actor, params.msg_ids, parseNarrow(params.narrow)) };
   }

@@ -11,7 +11,8 @@ import {
   narrowDefinesConversation,
   type NarrowParameter,
   parseAnchor,
-  escapeHtml,
+  type SearchQuery,
+  searchMatchFields,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
 import type { ReadStorePort } from '../ports/read-store.port';
@@ -24,7 +25,7 @@ import { MessageExtensions } from './message-extensions';
 import { type ApiMessage, formatMessage, topicLinksOf } from './message-format';
 import { LinkifierQueries } from '../linkifiers/linkifier.queries';
 import { MESSAGES, type MessageDocument } from './message.documents';
-import { NarrowResolver } from './narrow-resolver';
+import { NarrowResolver, searchOf } from './narrow-resolver';
 
 export type GetMessagesParams = {
   anchor?: string;
@@ -85,16 +86,19 @@ export class MessageQueries {
     if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw new DomainError('The anchor can only be excluded at an end of the range');
 
     const viewer = await this.access.user(actor);
-    const { terms, includeHistory } = await this.narrows.resolve(viewer, await this.withResolved(viewer, params.narrow ?? []));
+    const narrow = await this.withResolved(viewer, params.narrow ?? []);
+    const { terms, includeHistory } = await this.narrows.resolve(viewer, narrow);
     const query: MessageQuery = { realmId: viewer.realm_id, userId: viewer.user_id, scope: includeHistory ? 'history' : 'user', terms };
+    // A search's results carry match_content and match_subject (is_search: any search operand).
+    const search = narrow.some((t) => t.operator === 'search') ? { query: searchOf(terms) } : undefined;
 
     if (byIds) {
       const matches = await this.byIds(query, params.messageIds!);
-      return { messages: await this.format(viewer, matches, params), found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
+      return { messages: await this.format(viewer, matches, params, search), found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
     }
     const { anchor: resolvedAnchor, limited } = await this.anchoredRange(query, anchor, { numBefore, numAfter, includeAnchor });
     return {
-      messages: await this.format(viewer, limited.rows, params),
+      messages: await this.format(viewer, limited.rows, params, search),
       found_anchor: limited.foundAnchor,
       found_oldest: limited.foundOldest,
       found_newest: limited.foundNewest,
@@ -202,16 +206,16 @@ export class MessageQueries {
   /**
    * GET /messages/matches_narrow (messages_in_narrow_backend): which of `messageIds` the viewer
    * received (UserMessage rows only, as Zulip) match the narrow, each with `match_content` (the
-   * rendered content) and `match_subject` (the topic, HTML-escaped). Zulip also highlights
-   * search terms in both; search highlighting is not implemented here, so they come back plain.
+   * rendered content) and `match_subject` (the topic, HTML-escaped), the searched words highlighted.
    */
   async matchesNarrow(actor: Actor, messageIds: number[], narrow: NarrowParameter[]): Promise<Record<string, { match_content: string; match_subject: string }>> {
     const viewer = await this.access.user(actor);
     const { terms } = await this.narrows.resolve(viewer, narrow);
     const matches = await this.byIds({ realmId: viewer.realm_id, userId: viewer.user_id, scope: 'user', terms }, messageIds);
     const result: Record<string, { match_content: string; match_subject: string }> = {};
+    const search = searchOf(terms);
     for (const doc of await this.documents(matches.map((m) => m.id))) {
-      result[String(doc.id)] = { match_content: doc.rendered_content, match_subject: doc.type === 'stream' ? escapeHtml(doc.subject) : '' };
+      result[String(doc.id)] = searchMatchFields(doc.rendered_content, doc.type === 'stream' ? doc.subject : '', search);
     }
     return result;
   }
@@ -249,11 +253,19 @@ export class MessageQueries {
     return [...conversation, ...others];
   }
 
-  private async format(viewer: UserDocument, matches: MessageMatch[], params: GetMessagesParams): Promise<ApiMessage[]> {
+  private async format(viewer: UserDocument, matches: MessageMatch[], params: GetMessagesParams, search?: { query: SearchQuery | undefined }): Promise<ApiMessage[]> {
     const docs = await this.readStore.getMany<MessageDocument>(MESSAGES, matches.map((m) => String(m.id)));
     const byId = new Map(docs.map((d) => [d.doc.id, d.doc]));
     const ordered = matches.map((m) => byId.get(m.id)).filter((d): d is MessageDocument => d !== undefined);
-    return this.formatDocs(viewer.realm_id, ordered, new Map(matches.map((m) => [m.id, m.flags])), params);
+    const messages = await this.formatDocs(viewer.realm_id, ordered, new Map(matches.map((m) => [m.id, m.flags])), params);
+    if (!search) return messages;
+    // The topic as stored (the empty topic stays ""), where the message is now.
+    const locations = await this.store.locationsOf(ordered.map((d) => d.id));
+    return messages.map((message, i) => {
+      const doc = ordered[i];
+      const topic = doc.type === 'stream' ? (locations.get(doc.id)?.topic ?? doc.subject) : '';
+      return { ...message, ...searchMatchFields(doc.rendered_content, topic, search.query) };
+    });
   }
 
   private async formatDocs(realmId: number, docs: MessageDocument[], flags: Map<number, number | null>, params: Pick<GetMessagesParams, 'applyMarkdown' | 'allowEmptyTopicName'>) {

@@ -7,6 +7,8 @@ import {
   MENTION_FLAGS_MASK,
   MESSAGE_FLAG_BITS,
   type NarrowParameter,
+  parseSearchQuery,
+  type SearchQuery,
   VISIBILITY_POLICY,
 } from '@app/domain';
 import { ChannelQueries } from '../channels/channel.queries';
@@ -58,8 +60,7 @@ export class NarrowResolver {
       if (channelNarrow && dmNarrow) throw badNarrow('No message can be both a channel message and direct message');
     };
     let includeHistory = false;
-    const searchWords: string[] = [];
-    let negatedSearch = false;
+    const searchOperands: string[] = [];
     for (const { operator, operand, negated } of narrow) {
       const add = (condition: NarrowCondition) => terms.push({ ...condition, negated });
       if (isChannelOperator(operator)) {
@@ -121,13 +122,12 @@ export class NarrowResolver {
       } else if (operator === 'near') {
         // Only moves the anchor, which the client sends itself.
       } else if (operator === 'search') {
-        searchWords.push(...String(operand).replace(/"/g, ' ').split(/\s+/).filter((w) => w !== ''));
-        negatedSearch = negatedSearch || negated;
+        searchOperands.push(String(operand));
       } else {
         throw badNarrow(`unknown operator ${operator}`);
       }
     }
-    if (searchWords.length > 0) terms.push({ kind: 'search', words: searchWords, negated: negatedSearch });
+    if (searchOperands.length > 0) terms.push(searchCondition(searchOperands));
     // A term on the viewer's own flags leaves nothing to find in history they did not receive.
     if (narrow.some((t) => t.operator === 'is')) includeHistory = false;
     return { terms, includeHistory };
@@ -164,6 +164,22 @@ export class NarrowResolver {
     for (const name of names) ids.push((await this.user(viewer, typeof name === 'string' ? name.trim() : name, error)).user_id);
     return directConversationKey([...ids, viewer.user_id]);
   }
+}
+
+/**
+ * add_narrow_conditions: every search operand joined into one search, never negated (Zulip drops
+ * the negation); a search of stop words only finds nothing, as PostgreSQL's empty tsquery.
+ */
+export function searchCondition(operands: string[]): NarrowTerm {
+  const { words, phrases } = parseSearchQuery(operands.join(' '));
+  if (words.length === 0) return { kind: 'nothing', negated: false };
+  return { kind: 'search', words, phrases, negated: false };
+}
+
+/** The search of a resolved narrow, if it has one (for highlighting). */
+export function searchOf(terms: NarrowTerm[]): SearchQuery | undefined {
+  const term = terms.find((t): t is Extract<NarrowTerm, { kind: 'search' }> => t.kind === 'search');
+  return term && { words: term.words, phrases: term.phrases };
 }
 
 type Visibility = { mutedStreamIds: number[]; topics: UserTopicDocument[] };

@@ -27,7 +27,7 @@ export type IndexedMessage = {
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
-  /** Text the search operator looks in (the raw content). */
+  /** Text the search operator looks in besides the topic (the raw content). */
   searchText: string;
 };
 
@@ -140,8 +140,12 @@ export type NarrowCondition =
   /** Messages with at least one reaction (has:reaction: the index's reaction count). */
   | { kind: 'reacted' }
   | { kind: 'has'; what: 'link' | 'image' | 'attachment' }
-  /** Every word must occur in the content or the topic (case-insensitive). */
-  | { kind: 'search'; words: string[] }
+  /**
+   * Zulip's search (domain search.rules.ts): every word (folded, unstemmed; the store stems them
+   * as its index does) occurs in the topic or the content, stemmed; each phrase's words occur in
+   * that order in one of them. Never negated (Zulip ignores a negated search).
+   */
+  | { kind: 'search'; words: string[]; phrases: string[][] }
   | { kind: 'nothing' }
   /** Channel messages of these topics (channel id and topic, compared case-insensitively): is:followed. */
   | { kind: 'topics'; topics: ChannelTopicRef[] }

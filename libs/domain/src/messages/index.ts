@@ -29,3 +29,4 @@ export * from './mention-syntax';
 export * from './message-move-notices';
 export * from './read-receipts.rules';
 export * from './message-report';
+export * from './search.rules';

@@ -1,4 +1,5 @@
 import type { FlagSelector, MessageQuery, NarrowCondition, NarrowTerm } from '@app/application';
+import { searchMatch } from './sqlite-search';
 
 /** Bits of um_messages.attrs. */
 export const ATTR = { link: 1, image: 2, attachment: 4 } as const;
@@ -61,14 +62,10 @@ function condition(c: NarrowCondition, scope: MessageQuery['scope']): Sql {
       return { sql: `(m.attrs & ${ATTR[c.what]}) != 0`, params: [] };
     case 'reacted':
       return { sql: 'm.reactions > 0', params: [] };
-    case 'search': {
-      const parts = c.words.map((w) => w.toLowerCase()).filter((w) => w !== '');
-      if (parts.length === 0) return { sql: '1', params: [] };
-      return {
-        sql: parts.map(() => '(instr(m.search, ?) > 0 OR instr(m.topic_key, ?) > 0)').join(' AND '),
-        params: parts.flatMap((w) => [w, w]),
-      };
-    }
+    case 'search':
+      // findMessages drives a search from the index (sqlite-search.ts); this is the condition form.
+      if (c.words.length === 0 && c.phrases.length === 0) return { sql: '1', params: [] };
+      return { sql: 'm.id IN (SELECT rowid FROM um_search WHERE um_search MATCH ?)', params: [searchMatch(c.words, c.phrases)] };
     case 'nothing':
       return NEVER;
     case 'topics':

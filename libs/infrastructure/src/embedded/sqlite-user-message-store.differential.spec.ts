@@ -13,7 +13,7 @@ import type {
   UserMessageRow,
   UserMessageStorePort,
 } from '@app/application';
-import { directConversationKey, MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS as F } from '@app/domain';
+import { directConversationKey, MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS as F, parseSearchQuery } from '@app/domain';
 import { makeTempDir, seededRandom } from '@app/testing';
 import { openSqlite } from './sqlite';
 import { SqliteUserMessageStore, type SqliteUserMessageStoreOptions } from './sqlite-user-message-store';
@@ -495,7 +495,8 @@ function narrows(work: Known, rng: Random): { name: string; terms: NarrowTerm[] 
     { name: `dm ${dmKey}`, terms: [term({ kind: 'dm', dmKey })] },
     { name: `dm-including ${dmKey.split(',')[0]}`, terms: [term({ kind: 'dm-including', userId: Number(dmKey.split(',')[0]) })] },
     { name: 'sender', terms: [term({ kind: 'sender', userId: rng.pick(USERS) })] },
-    { name: 'search', terms: [term({ kind: 'search', words: [rng.pick(WORDS)] })] },
+    { name: 'search', terms: [term({ kind: 'search', ...parseSearchQuery(rng.pick(WORDS)) })] },
+    { name: `search stream ${stream}`, terms: [term({ kind: 'search', ...parseSearchQuery(rng.pick(WORDS)) }), term({ kind: 'stream', streamId: stream })] },
     { name: `not stream ${stream}`, terms: [term({ kind: 'stream', streamId: stream }, true)] },
     { name: 'streams', terms: [term({ kind: 'streams', streamIds: rng.sample(CHANNELS, 2) })] },
     { name: 'topics', terms: [term({ kind: 'topics', topics: [ref(), ref()] })] },

@@ -35,6 +35,8 @@ import {
   readTo,
 } from './sqlite-implied-recipients';
 import { ATTR, flagTest, narrowWhere, needsMessage, selectorWhere } from './sqlite-narrow';
+import { isFreshLoad, whenFreshLoadFinishes } from './sqlite';
+import { deleteAllMessages, prepareSearchIndex, searchIndexExists, searchMatch } from './sqlite-search';
 
 const READ = MESSAGE_FLAG_BITS.read;
 const UNREAD = flagTest('flags', READ, 'none');
@@ -378,6 +380,14 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
         if (!columns.some((c) => c.name === 'reactions')) this.db.exec('ALTER TABLE um_messages ADD COLUMN reactions INTEGER NOT NULL DEFAULT 0');
       })
       .immediate();
+    // Search (issue 37): the FTS5 index over um_messages, built from the messages already indexed
+    // when a database from before it is opened (under the write lock, like the migrations above).
+    // A database filled from zero (a rebuild's copy, a first start over a log) gets it when the
+    // load has caught up, built from all its messages at once: FTS5 builds an index from a table
+    // about eight times faster than it adds rows one transaction at a time (docs/benchmarks.md,
+    // "Search"). A search before then builds it first (ensureSearchIndex).
+    if (isFreshLoad(this.db) && !searchIndexExists(this.db)) whenFreshLoadFinishes(this.db, () => this.ensureSearchIndex());
+    else this.ensureSearchIndex();
     // An inbox left by an earlier process (or by an older version, whose merge fell behind a
     // catch-up) is merged in the background, in steps; its rows stay readable meanwhile.
     if (!this.options.compactSynchronously) void this.maybeCompact();
@@ -925,8 +935,9 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     this.lastError = undefined;
     this.db.transaction(() => {
       this.db.exec(
-        'DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_messages; DELETE FROM um_moves; DELETE FROM um_members; DELETE FROM um_read_to;',
+        'DELETE FROM um_user_messages; DELETE FROM um_unread; DELETE FROM um_inbox; DELETE FROM um_inbox_messages; DELETE FROM um_moves; DELETE FROM um_members; DELETE FROM um_read_to;',
       );
+      deleteAllMessages(this.db);
       this.channels.clear();
       this.statement('DELETE FROM checkpoints WHERE name = ?').run(checkpointName);
     })();
@@ -934,6 +945,11 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
 
   async findMessages(query: MessageQuery, range: MessageRange): Promise<MessageMatch[]> {
     if (range.limit <= 0) return [];
+    const search = query.terms.find((t): t is Extract<NarrowTerm, { kind: 'search' }> => t.kind === 'search' && !t.negated);
+    if (search) {
+      this.ensureSearchIndex();
+      return this.snapshot(() => this.findBySearch(query, range, search));
+    }
     const where = narrowWhere(query.terms, query.scope);
     const older = range.direction === 'older';
     const bound = older ? '<=' : '>=';
@@ -1009,6 +1025,41 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       }
       return [...rows, ...found.slice(0, range.limit)].sort(byRange).slice(0, range.limit);
     });
+  }
+
+  /** Whether the search index is known to exist (see prepare). */
+  private searchIndexed = false;
+
+  /** Creates (and fills) the search index if it does not exist yet. */
+  private ensureSearchIndex(): void {
+    if (this.searchIndexed) return;
+    this.db.transaction(() => prepareSearchIndex(this.db)).immediate();
+    this.searchIndexed = true;
+  }
+
+  /**
+   * A narrow with a search, driven by the search index: its matches in id order (FTS5 reads its
+   * lists in rowid order, either way, and stops at the limit), each joined to the message and the
+   * user's row (explicit, or implied by a membership interval), the narrow's other conditions
+   * tested on them. Scope "user" keeps only messages the user has a row for (Zulip's UserMessage
+   * join), "history" every message of the organization the narrow's channel lets them read. So a
+   * rare word costs by its few matches and a common one by the matches read until `limit` pass.
+   */
+  private findBySearch(query: MessageQuery, range: MessageRange, search: Extract<NarrowTerm, { kind: 'search' }>): MessageMatch[] {
+    const older = range.direction === 'older';
+    const flags = `COALESCE(a.flags, c.flags, b.flags, ${impliedFlagsOrNull('@uid')})`;
+    const where = narrowWhere(
+      query.terms.filter((t) => t !== search),
+      'history',
+    );
+    const sql = `SELECT m.id AS id, ${flags} AS flags FROM um_search s CROSS JOIN um_messages m ON m.id = s.rowid
+      LEFT JOIN um_user_messages a ON a.user_id = @uid AND a.message_id = m.id
+      LEFT JOIN um_unread c ON c.user_id = @uid AND c.message_id = m.id
+      LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = @uid
+      WHERE um_search MATCH ? AND s.rowid ${older ? '<=' : '>='} ? AND m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
+        AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, `COALESCE(${flags}, 0)`)}
+      ORDER BY s.rowid ${older ? 'DESC' : 'ASC'} LIMIT ?`;
+    return this.statement(sql).all({ uid: query.userId }, searchMatch(search.words, search.phrases), range.fromId, query.realmId, ...where.params, range.limit) as MessageMatch[];
   }
 
   /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each) and implied ranges. */

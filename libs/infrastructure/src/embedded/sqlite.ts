@@ -68,7 +68,7 @@ function switchToWal(db: Database.Database): void {
 /** Beside a read-model database that is being filled from zero; see openReadModelDatabase. */
 export const LOADING_MARKER_SUFFIX = '.loading';
 
-type FreshLoad = { file: string; marker: string; synchronous: SqliteSynchronous };
+type FreshLoad = { file: string; marker: string; synchronous: SqliteSynchronous; finishing?: (() => void)[] };
 /** The databases opened for a fresh load that has not finished yet. */
 const freshLoads = new WeakMap<Database.Database, FreshLoad>();
 
@@ -163,6 +163,8 @@ export function isFreshLoad(db: Database.Database): boolean {
 export function finishFreshLoad(db: Database.Database): void {
   const load = freshLoads.get(db);
   if (!load) return;
+  // Work deferred to the end of the load (whenFreshLoadFinishes), still in the cheap mode.
+  for (const hook of load.finishing ?? []) hook();
   freshLoads.delete(db);
   // Every transaction so far is in the file (journal in memory, so nothing else holds it);
   // once it is on disk the marker may go.
@@ -174,6 +176,17 @@ export function finishFreshLoad(db: Database.Database): void {
   switchToWal(db);
   db.pragma(`synchronous = ${load.synchronous.toUpperCase()}`);
   db.pragma('wal_autocheckpoint = 10000');
+}
+
+/**
+ * Runs `hook` when the fresh load of `db` finishes, before the file is made durable (at once when
+ * `db` is not loading): for work that costs less done once over the loaded data than row by row
+ * during the load (the search index, sqlite-search.ts).
+ */
+export function whenFreshLoadFinishes(db: Database.Database, hook: () => void): void {
+  const load = freshLoads.get(db);
+  if (!load) return hook();
+  (load.finishing ??= []).push(hook);
 }
 
 /** A marker left by a load that stopped: removes the half-loaded files, unless a live process is loading them. */

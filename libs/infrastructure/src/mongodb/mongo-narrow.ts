@@ -1,5 +1,6 @@
 import type { Document } from 'mongodb';
 import type { FlagSelector, NarrowCondition, NarrowTerm } from '@app/application';
+import { phraseSequence, porterStem } from '@app/domain';
 
 /** Bits of the `a` (attributes) field. */
 export const ATTR = { link: 1, image: 2, attachment: 4 } as const;
@@ -55,9 +56,15 @@ function condition(c: NarrowCondition, target: NarrowTarget, prefix: string, fla
     case 'reacted':
       return { [f('rx')]: { $gt: 0 } };
     case 'search': {
-      const words = c.words.map((w) => w.toLowerCase()).filter((w) => w !== '');
-      if (words.length === 0) return {};
-      return { $and: words.map((w) => ({ $or: [{ [f('x')]: { $regex: escapeRegex(w) } }, { [f('tk')]: { $regex: escapeRegex(w) } }] })) };
+      // The word index (mongo-search.ts): every word's stem among the message's, each phrase's
+      // stems in order in the content's or the topic's sequence.
+      const parts: Document[] = [];
+      if (c.words.length > 0) parts.push({ [f('w')]: { $all: c.words.map(porterStem) } });
+      for (const phrase of c.phrases) {
+        const pattern = escapeRegex(phraseSequence(phrase));
+        parts.push({ $or: [{ [f('q')]: { $regex: pattern } }, { [f('qt')]: { $regex: pattern } }] });
+      }
+      return and(parts);
     }
     case 'nothing':
       return MATCH_NOTHING;

@@ -18,6 +18,7 @@ import { chunkPositionedChanges, decodePosition, encodePosition, firstPerTopic, 
 import { MENTION_FLAGS_MASK, MESSAGE_FLAG_BITS, RESOLVED_TOPIC_PREFIX } from '@app/domain';
 import type { MongoReadStore } from './mongo-read-store';
 import { MongoNamespace } from './mongo-namespace';
+import { contentSearchFields, searchFields, type SearchFields, topicSearchFields } from './mongo-search';
 import { and, ATTR, flagCondition, narrowFilters, needsMessageDocument, needsUserRow, selectorFilter } from './mongo-narrow';
 
 /** The message index: `_id` is the message id. */
@@ -27,7 +28,7 @@ type MessageDoc = {
   ma?: number; mv?: MessageMoveEntry[];
   /** The reaction count (has:reaction); absent: none. */
   rx?: number;
-};
+} & Partial<SearchFields>;
 /**
  * A user's row: `f` the flags, `ur` present (true) only while unread, for a partial index; the
  * message's filterable fields are copied onto the row so a narrow over the user's messages reads
@@ -95,10 +96,31 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     await create(this.messages(), { s: 1, _id: 1 }, { name: 'ix_stream' });
     await create(this.messages(), { s: 1, tk: 1, _id: 1 }, { name: 'ix_stream_topic' });
     await create(this.messages(), { snd: 1, _id: 1 }, { name: 'ix_sender' });
+    // Search (issue 37): the word index, multikey; messages indexed before it get their words here, once.
+    await create(this.messages(), { w: 1, _id: 1 }, { name: 'ix_words' });
+    await this.indexWordsOfOlderMessages();
     await create(this.rows(), { u: 1, m: 1 }, { name: 'ux_user_message', unique: true });
     await create(this.rows(), { u: 1, s: 1, tk: 1, m: 1 }, { name: 'ix_user_stream_topic' });
     await create(this.rows(), { m: 1 }, { name: 'ix_message' });
     await create(this.rows(), { u: 1, m: -1 }, { name: 'ix_unread', partialFilterExpression: { ur: true } });
+  }
+
+  /**
+   * The upgrade step of issue 37 (docs/operations.md): messages indexed before the word index have
+   * no `wc`; their words are computed from the stored search text and topic, in batches. Idempotent,
+   * and safe beside a projector (a message it indexes meanwhile already has them).
+   */
+  private async indexWordsOfOlderMessages(): Promise<void> {
+    // In id order from where the last batch ended (the _id index), so the whole pass reads each message once.
+    for (let after = -1; ; ) {
+      const batch = await this.messages().find({ _id: { $gt: after }, wc: { $exists: false } }, { projection: { _id: 1, x: 1, t: 1 } }).sort({ _id: 1 }).limit(1000).toArray();
+      if (batch.length === 0) return;
+      after = batch[batch.length - 1]._id;
+      await this.messages().bulkWrite(
+        batch.map((m) => ({ updateOne: { filter: { _id: m._id, wc: { $exists: false } }, update: { $set: searchFields(m.x, m.t) } } })),
+        { ordered: false },
+      );
+    }
   }
 
   /** Transactions of at most this many documents written (see StoreLimits). */
@@ -170,6 +192,13 @@ export class MongoUserMessageStore implements UserMessageStorePort {
         } else {
           await this.messages().updateMany({ _id: { $in: change.messageIds } }, { $set: moved }, { session });
         }
+        // The topic's words change; the content's stay (one pipeline update: w is their union).
+        const topic = topicSearchFields(change.topic);
+        await this.messages().updateMany(
+          { _id: { $in: change.messageIds } },
+          [{ $set: { wt: { $literal: topic.wt }, qt: { $literal: topic.qt }, w: { $setUnion: [{ $ifNull: ['$wc', []] }, { $literal: topic.wt }] } } }],
+          { session },
+        );
         await this.rows().updateMany({ m: { $in: change.messageIds } }, { $set: moved }, { session });
         if (change.removeRowsOf?.length) await this.rows().deleteMany({ u: { $in: change.removeRowsOf }, m: { $in: change.messageIds } }, { session });
         if (change.addRows?.userIds.length) {
@@ -195,7 +224,12 @@ export class MongoUserMessageStore implements UserMessageStorePort {
       }
       case 'message-edited': {
         const a = (change.hasLink ? ATTR.link : 0) | (change.hasImage ? ATTR.image : 0) | (change.hasAttachment ? ATTR.attachment : 0);
-        await this.messages().updateOne({ _id: change.messageId }, { $set: { x: change.searchText.toLowerCase(), a } }, { session });
+        const content = contentSearchFields(change.searchText);
+        await this.messages().updateOne(
+          { _id: change.messageId },
+          [{ $set: { x: { $literal: change.searchText.toLowerCase() }, a: { $literal: a }, wc: { $literal: content.wc }, q: { $literal: content.q }, w: { $setUnion: [{ $ifNull: ['$wt', []] }, { $literal: content.wc }] } } }],
+          { session },
+        );
         await this.rows().updateMany({ m: change.messageId }, { $set: { a } }, { session });
         const { mentioned, stream_wildcard_mentioned: stream, topic_wildcard_mentioned: topic } = MESSAGE_FLAG_BITS;
         await this.rows().updateMany({ m: change.messageId, f: { $bitsAnySet: mentioned | stream | topic } }, { $bit: { f: { and: ~(mentioned | stream | topic) } } }, { session }); // ix_message
@@ -251,7 +285,7 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     };
     const indexed = await this.messages().updateOne(
       { _id: message.id },
-      { $setOnInsert: { _id: message.id, r: message.realmId, ...fields, x: message.searchText.toLowerCase() } },
+      { $setOnInsert: { _id: message.id, r: message.realmId, ...fields, x: message.searchText.toLowerCase(), ...searchFields(message.searchText, message.topic) } },
       { upsert: true, session },
     );
     // A message already indexed is left alone (a replayed send).
@@ -282,7 +316,9 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     const older = range.direction === 'older';
     const bound = older ? { $lte: range.fromId } : { $gte: range.fromId };
     const order = older ? -1 : 1;
-    if (query.scope === 'user') {
+    // A search over the user's rows is driven by the word index, as a channel's history is, keeping messages with a row.
+    const search = query.terms.some((t) => t.kind === 'search' && !t.negated);
+    if (query.scope === 'user' && !search) {
       const { early, late } = narrowFilters(query.terms, 'rows', needsMessageDocument, 'msg.', { early: 'f', late: 'f' });
       const pipeline: Document[] = [{ $match: and([{ u: query.userId, m: bound }, ...early]) }, { $sort: { m: order } }];
       if (late.length > 0) {
@@ -294,12 +330,14 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     const { early, late } = narrowFilters(query.terms, 'messages', needsUserRow, '', { early: 'f', late: 'row.f' });
     const pipeline: Document[] = [{ $match: and([{ r: query.realmId, _id: bound }, ...early]) }, { $sort: { _id: order } }];
     // Without conditions on the user's row, limit first so that only the returned messages are joined.
-    if (late.length === 0) pipeline.push({ $limit: range.limit });
+    if (late.length === 0 && query.scope === 'history') pipeline.push({ $limit: range.limit });
     pipeline.push({
       $lookup: { from: this.namespace.of(UM_USER_MESSAGES), let: { m: '$_id' }, pipeline: [{ $match: { u: query.userId, $expr: { $eq: ['$m', '$$m'] } } }], as: 'row' },
     });
     pipeline.push({ $set: { row: { $first: '$row' } } });
-    if (late.length > 0) pipeline.push({ $set: { 'row.f': { $ifNull: ['$row.f', 0] } } }, { $match: and(late) }, { $limit: range.limit });
+    if (query.scope === 'user') pipeline.push({ $match: { 'row.u': query.userId } });
+    if (late.length > 0) pipeline.push({ $set: { 'row.f': { $ifNull: ['$row.f', 0] } } }, { $match: and(late) });
+    if (late.length > 0 || query.scope === 'user') pipeline.push({ $limit: range.limit });
     pipeline.push({ $project: { _id: 0, id: '$_id', flags: { $ifNull: ['$row.f', null] } } });
     return (await this.messages().aggregate<MessageMatch>(pipeline).toArray()).map((r) => ({ id: r.id, flags: r.flags ?? null }));
   }

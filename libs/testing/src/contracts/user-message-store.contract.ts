@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IndexedMessage, MessageQuery, NarrowCondition, NarrowTerm, UserMessageChange, UserMessageStorePort } from '@app/application';
-import { MESSAGE_FLAG_BITS as F, MENTION_FLAGS_MASK } from '@app/domain';
+import { MESSAGE_FLAG_BITS as F, MENTION_FLAGS_MASK, parseSearchQuery } from '@app/domain';
 
 export type UserMessageStoreFixture = { store: UserMessageStorePort; cleanup(): Promise<void> };
 
@@ -45,6 +45,8 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
     const ids = async (query: Partial<MessageQuery> & { terms?: NarrowTerm[] }, direction: 'older' | 'newer' = 'newer', fromId = 0, limit = 1000) =>
       (await store.findMessages({ realmId: REALM, userId: HAMLET, scope: 'user', terms: [], ...query }, { direction, fromId, limit })).map((m) => m.id);
     const term = (t: NarrowCondition, negated = false): NarrowTerm => ({ ...t, negated });
+    /** A search as the narrow resolver makes it (words folded, stop words out, quoted phrases). */
+    const search = (operand: string): NarrowTerm => ({ kind: 'search', ...parseSearchQuery(operand), negated: false });
 
     /** A small organization: channel 5 ("greetings", "Lunch", resolved topic), channel 6, direct messages. */
     const seed = async () =>
@@ -80,7 +82,7 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
       await apply(added(message(1, { searchText: 'replayed' }), [[HAMLET, 0], [CORDELIA, 0]]));
       expect(await store.flagsFor(HAMLET, [1])).toEqual(new Map([[1, F.read]]));
       expect(await store.flagsFor(CORDELIA, [1])).toEqual(new Map());
-      expect(await ids({ terms: [term({ kind: 'search', words: ['replayed'] })] })).toEqual([]);
+      expect(await ids({ terms: [search('replayed')] })).toEqual([]);
     });
 
     describe('flag changes', () => {
@@ -185,8 +187,67 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await ids({ terms: [term({ kind: 'has', what: 'link' })] })).toEqual([2]);
         expect(await ids({ terms: [term({ kind: 'has', what: 'image' })] })).toEqual([5]);
         expect(await ids({ terms: [term({ kind: 'has', what: 'attachment' })] })).toEqual([5]);
-        expect(await ids({ terms: [term({ kind: 'search', words: ['PIZZA', 'noon'] })] })).toEqual([2]);
-        expect(await ids({ terms: [term({ kind: 'search', words: ['greetings'] })] })).toEqual([1]); // the topic counts
+        expect(await ids({ terms: [search('PIZZA noon')] })).toEqual([2]);
+        expect(await ids({ terms: [search('greetings')] })).toEqual([1]); // the topic counts
+      });
+
+      it('searches words, stemmed, case- and accent-insensitively, in the topic or the content, all required', async () => {
+        await apply(
+          added(message(8, { topic: 'Café plans', searchText: 'The runners were RUNNING late' }), [[HAMLET, 0]]),
+          added(message(9, { topic: 'misc', searchText: 'concatenate the strings; cafeteria' }), [[HAMLET, F.read]]),
+        );
+        expect(await ids({ terms: [search('run')] })).toEqual([8]);
+        expect(await ids({ terms: [search('runs cafe')] })).toEqual([8]); // one word in the topic, one in the content
+        expect(await ids({ terms: [search('CAFÉ')] })).toEqual([8]);
+        expect(await ids({ terms: [search('cat')] })).toEqual([]); // words, not substrings ("concatenate")
+        expect(await ids({ terms: [search('run pizza')] })).toEqual([]);
+        expect(await ids({ terms: [search('string')] })).toEqual([9]);
+      });
+
+      it('matches quoted phrases as words in order, in the topic or the content', async () => {
+        await apply(
+          added(message(8, { topic: 'status', searchText: 'the build is running late again' }), [[HAMLET, 0]]),
+          added(message(9, { topic: 'late running', searchText: 'nothing here' }), [[HAMLET, 0]]),
+        );
+        expect(await ids({ terms: [search('"running late"')] })).toEqual([8]);
+        expect(await ids({ terms: [search('"runs late"')] })).toEqual([8]); // each word stemmed
+        expect(await ids({ terms: [search('"late running"')] })).toEqual([9]);
+        expect(await ids({ terms: [search('late running')] })).toEqual([8, 9]);
+        expect(await ids({ terms: [search('"is running"')] })).toEqual([8]); // stop words count inside a phrase
+        expect(await ids({ terms: [search('"build running"')] })).toEqual([]);
+      });
+
+      it('combines a search with the other conditions, in either direction, up to the limit, over the user\'s rows or a channel\'s history', async () => {
+        await apply(...[8, 9, 10, 11].map((id) => added(message(id, { streamId: id % 2 === 0 ? 5 : 6, searchText: 'standup notes' }), [[HAMLET, id === 10 ? F.starred : 0]])));
+        await apply(added(message(12, { searchText: 'standup notes' }), [[CORDELIA, 0]]));
+        expect(await ids({ terms: [search('notes')] })).toEqual([8, 9, 10, 11]);
+        expect(await ids({ terms: [search('notes')] }, 'older', 10, 2)).toEqual([10, 9]);
+        expect(await ids({ terms: [search('notes')] }, 'newer', 9, 2)).toEqual([9, 10]);
+        expect(await ids({ terms: [search('notes'), term({ kind: 'stream', streamId: 5 })] })).toEqual([8, 10]);
+        expect(await ids({ terms: [search('notes'), term({ kind: 'stream', streamId: 5 }, true)] })).toEqual([9, 11]);
+        expect(await ids({ terms: [search('notes'), term({ kind: 'flags', mask: F.starred, set: 'all' })] })).toEqual([10]);
+        expect(await ids({ terms: [search('notes'), term({ kind: 'id', id: 9 })] })).toEqual([9]);
+        // Message 12 is not Hamlet's: only a channel's history (scope "history") finds it.
+        expect(await ids({ terms: [search('notes'), term({ kind: 'stream', streamId: 5 })], scope: 'history' })).toEqual([8, 10, 12]);
+        expect((await store.findMessages({ realmId: REALM, userId: HAMLET, scope: 'history', terms: [search('notes')] }, { direction: 'older', fromId: 100, limit: 1 }))).toEqual([{ id: 12, flags: null }]);
+        expect(await store.findMessages({ realmId: REALM, userId: HAMLET, scope: 'user', terms: [search('notes'), term({ kind: 'id', id: 10 })] }, { direction: 'newer', fromId: 0, limit: 5 })).toEqual([{ id: 10, flags: F.starred }]);
+        expect(await ids({ userId: CORDELIA, terms: [search('notes')] })).toEqual([12]);
+        expect(await ids({ realmId: 2, terms: [search('notes')], scope: 'history' })).toEqual([]);
+      });
+
+      it('keeps the search index in step with edits, moves and deletes', async () => {
+        await apply(added(message(8, { topic: 'alpha', searchText: 'original words' }), [[HAMLET, 0]]));
+        await apply({ type: 'message-edited', messageId: 8, searchText: 'edited phrasing', hasLink: false, hasImage: false, hasAttachment: false, mentionedUserIds: [], streamWildcardMentioned: false, topicWildcardMentionedUserIds: [] });
+        expect(await ids({ terms: [search('original')] })).toEqual([]);
+        expect(await ids({ terms: [search('edit')] })).toEqual([8]);
+        await apply({ type: 'messages-moved', messageIds: [8], streamId: 6, topic: 'beta' });
+        expect(await ids({ terms: [search('alpha')] })).toEqual([]);
+        expect(await ids({ terms: [search('beta phrasing')] })).toEqual([8]);
+        await apply({ type: 'messages-moved', messageIds: [8], streamId: 5, topic: 'beta' }); // the topic unchanged
+        expect(await ids({ terms: [search('beta')] })).toEqual([8]);
+        await apply({ type: 'messages-deleted', messageIds: [8] });
+        expect(await ids({ terms: [search('beta')], scope: 'history' })).toEqual([]);
+        expect(await ids({ terms: [search('phrasing')] })).toEqual([]);
       });
 
       it('filters messages with reactions by their count, which a removal lowers and never below zero', async () => {
@@ -314,7 +375,7 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await store.flagsFor(HAMLET, [2])).toEqual(new Map([[2, F.stream_wildcard_mentioned]]));
         expect(await store.flagsFor(CORDELIA, [2])).toEqual(new Map([[2, F.read | F.mentioned | F.stream_wildcard_mentioned]]));
         expect(await store.flagsFor(IAGO, [2])).toEqual(new Map());
-        expect(await ids({ terms: [term({ kind: 'search', words: ['soup'] })] })).toEqual([2]);
+        expect(await ids({ terms: [search('soup')] })).toEqual([2]);
         expect(await ids({ terms: [term({ kind: 'has', what: 'link' })] })).toEqual([]);
       });
 
