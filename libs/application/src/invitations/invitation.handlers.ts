@@ -28,6 +28,7 @@ import { RealmQueries } from '../realms/realm.queries';
 import { confirmationKeyDigest, newConfirmationKey } from '../shared/confirmation-keys';
 import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
+import { CredentialVault, invitationKeyEntryId } from '../users/credential-vault';
 import { UserQueries } from '../users/user.queries';
 import {
   CreateMultiuseInvitationCommand,
@@ -108,6 +109,7 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
     private readonly channels: ChannelQueries,
     private readonly groups: UserGroupQueries,
     private readonly mails: InvitationMailer,
+    private readonly vault: CredentialVault,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
@@ -115,7 +117,7 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
   async execute({ context: { actor }, request }: InviteUsersCommand): Promise<void> {
     // invite_users_backend's order: permission and roles, the addresses, then channels and groups.
     const mayInvite = await this.realms.inGroupSetting(actor, 'can_invite_users_group');
-    checkMayInvite(actor, mayInvite, request.invitedAs);
+    checkMayInvite(actor, mayInvite, request.invitedAs, request.expiresInMinutes);
     if (request.inviteeEmails === '') throw new NoInviteeEmailsError();
     await checkChannelsAndGroups(this.channels, this.groups, actor, request.streamIds, request.groupIds);
     const emails = parseInviteeEmails(request.inviteeEmails);
@@ -138,10 +140,19 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
       keys.set(invitationId, key);
       slots.push({ invitationId, keyDigest: confirmationKeyDigest(key) });
     }
-    const { newEvents } = await invitations(this.commands, actor, (meta) => ({
-      type: 'InviteUsers',
-      data: { ...meta, ...request, mayInvite, existing, slots },
-    }));
+    // The keys are sealed in the credential store before the events naming their digests are
+    // appended, and forgotten when the decider refuses.
+    for (const [invitationId, key] of keys) await this.vault.storeInvitationKey(actor.realmId, actor.userId ?? 0, invitationId, key, confirmationKeyDigest(key));
+    let newEvents;
+    try {
+      ({ newEvents } = await invitations(this.commands, actor, (meta) => ({
+        type: 'InviteUsers',
+        data: { ...meta, ...request, mayInvite, existing, slots },
+      })));
+    } catch (error) {
+      for (const invitationId of keys.keys()) await this.vault.forget(invitationKeyEntryId(actor.realmId, invitationId));
+      throw error;
+    }
     for (const event of newEvents as InvitationCreated[]) {
       await this.mails.send(actor.realmId, actor.userId, event.data, keys.get(event.data.invitationId)!);
     }
@@ -161,12 +172,25 @@ export class ResendInvitationHandler implements ICommandHandler<ResendInvitation
     private readonly commands: DeciderCommands,
     private readonly queries: InvitationQueries,
     private readonly mails: InvitationMailer,
+    private readonly vault: CredentialVault,
     @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
 
+  /**
+   * do_send_user_invite_email: the same link again. An invitation made before its key was kept
+   * (none in the store) gets a new key, so its earlier link stops working.
+   */
   async execute({ context: { actor }, invitationId }: ResendInvitationCommand): Promise<void> {
-    const key = newConfirmationKey(this.random);
-    await invitations(this.commands, actor, (meta) => ({ type: 'ResendInvitation', data: { ...meta, invitationId, keyDigest: confirmationKeyDigest(key) } }));
+    const kept = await this.vault.invitationKey(actor.realmId, invitationId);
+    const key = kept ?? newConfirmationKey(this.random);
+    const resend = () =>
+      invitations(this.commands, actor, (meta) => ({ type: 'ResendInvitation', data: { ...meta, invitationId, keyDigest: confirmationKeyDigest(key) } }));
+    if (kept !== null) await resend();
+    else {
+      const id = invitationKeyEntryId(actor.realmId, invitationId);
+      const referrerId = (await this.queries.byId(actor.realmId, invitationId))?.invited_by_user_id ?? 0;
+      await this.vault.storedFor(id, () => this.vault.storeInvitationKey(actor.realmId, referrerId, invitationId, key, confirmationKeyDigest(key)), resend);
+    }
     const doc = (await this.queries.byId(actor.realmId, invitationId))!;
     const expiresAt = doc.expiry_date === null ? null : new Date(doc.expiry_date * 1000).toISOString();
     await this.mails.send(actor.realmId, doc.invited_by_user_id, { email: doc.email!, expiresAt }, key);
@@ -175,10 +199,14 @@ export class ResendInvitationHandler implements ICommandHandler<ResendInvitation
 
 @CommandHandler(RevokeInvitationCommand)
 export class RevokeInvitationHandler implements ICommandHandler<RevokeInvitationCommand> {
-  constructor(private readonly commands: DeciderCommands) {}
+  constructor(
+    private readonly commands: DeciderCommands,
+    private readonly vault: CredentialVault,
+  ) {}
 
   async execute({ context: { actor }, invitationId }: RevokeInvitationCommand): Promise<void> {
     await invitations(this.commands, actor, (meta) => ({ type: 'RevokeInvitation', data: { ...meta, invitationId } }));
+    await this.vault.forget(invitationKeyEntryId(actor.realmId, invitationId));
   }
 }
 
@@ -189,6 +217,7 @@ export class CreateMultiuseInvitationHandler implements ICommandHandler<CreateMu
     private readonly realms: RealmQueries,
     private readonly channels: ChannelQueries,
     private readonly groups: UserGroupQueries,
+    private readonly vault: CredentialVault,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -196,23 +225,29 @@ export class CreateMultiuseInvitationHandler implements ICommandHandler<CreateMu
 
   async execute({ context: { actor }, request }: CreateMultiuseInvitationCommand): Promise<{ inviteLink: string }> {
     const mayCreate = await this.realms.inGroupSetting(actor, 'can_create_multiuse_invite_group');
-    checkMayInvite(actor, mayCreate, request.invitedAs);
+    checkMayInvite(actor, mayCreate, request.invitedAs, request.expiresInMinutes);
     await checkChannelsAndGroups(this.channels, this.groups, actor, request.streamIds, request.groupIds);
     const invitationId = await this.ids.next(INVITATION_SEQUENCE);
     const key = newConfirmationKey(this.random);
-    await invitations(this.commands, actor, (meta) => ({
-      type: 'CreateMultiuseInvitation',
-      data: { ...meta, ...request, mayCreate, invitationId, keyDigest: confirmationKeyDigest(key) },
-    }));
+    const keyDigest = confirmationKeyDigest(key);
+    await this.vault.storedFor(
+      invitationKeyEntryId(actor.realmId, invitationId),
+      () => this.vault.storeInvitationKey(actor.realmId, actor.userId ?? 0, invitationId, key, keyDigest),
+      () => invitations(this.commands, actor, (meta) => ({ type: 'CreateMultiuseInvitation', data: { ...meta, ...request, mayCreate, invitationId, keyDigest } })),
+    );
     return { inviteLink: joinUrl(this.config.externalUrl, key) };
   }
 }
 
 @CommandHandler(RevokeMultiuseInvitationCommand)
 export class RevokeMultiuseInvitationHandler implements ICommandHandler<RevokeMultiuseInvitationCommand> {
-  constructor(private readonly commands: DeciderCommands) {}
+  constructor(
+    private readonly commands: DeciderCommands,
+    private readonly vault: CredentialVault,
+  ) {}
 
   async execute({ context: { actor }, invitationId }: RevokeMultiuseInvitationCommand): Promise<void> {
     await invitations(this.commands, actor, (meta) => ({ type: 'RevokeMultiuseInvitation', data: { ...meta, invitationId } }));
+    await this.vault.forget(invitationKeyEntryId(actor.realmId, invitationId));
   }
 }
