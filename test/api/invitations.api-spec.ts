@@ -139,6 +139,27 @@ describe('invitations', () => {
       await refused(await invite('iago', { invitee_emails: 'x@example.net', stream_ids: '"x"' }), 'stream_ids is not a list');
     });
 
+    it("names a group only with that group's permission to add members (can_add_members_group, can_manage_group, can_manage_all_groups)", async () => {
+      const nobody = api.systemGroupId('role:nobody');
+      const crew = expectSuccess(
+        await api.as('iago').post('/api/v1/user_groups/create', {
+          name: 'crew', description: 'Crew', members: JSON.stringify([api.user('hamlet').userId]),
+          can_add_members_group: JSON.stringify({ direct_members: [api.user('cordelia').userId], direct_subgroups: [] }),
+          can_manage_group: JSON.stringify(nobody),
+        }),
+      ).group_id as number;
+      await api.markEvents();
+      // A member of the group without the permission may not; one with it may, though not a member.
+      await refused(await invite('hamlet', { invitee_emails: 'x@example.net', group_ids: JSON.stringify([crew]) }), 'Insufficient permission');
+      expectSuccess(await invite('cordelia', { invitee_emails: 'y@example.net', group_ids: JSON.stringify([crew]) }));
+      // Not administrators as such: can_manage_all_groups is role:owners by default (Zulip's).
+      await api.markEvents();
+      await refused(await invite('iago', { invitee_emails: 'z@example.net', group_ids: JSON.stringify([crew]) }), 'Insufficient permission');
+      await refused(await api.as('iago').post(`${INVITES}/multiuse`, { group_ids: JSON.stringify([crew]) }), 'Insufficient permission');
+      expectSuccess(await invite('desdemona', { invitee_emails: 'z@example.net', group_ids: JSON.stringify([crew]) }));
+      expectSuccess(await api.as('desdemona').post(`${INVITES}/multiuse`, { group_ids: JSON.stringify([crew]) }));
+    });
+
     it('sends invites_changed to the administrators and the inviter', async () => {
       const queues = Object.fromEntries(await Promise.all(['iago', 'desdemona', 'hamlet', 'cordelia'].map(async (who) => [who, (await register(who, { event_types: ['invites_changed'] })).queue_id] as const)));
       expectSuccess(await invite('hamlet', { invitee_emails: 'x@example.net' }));

@@ -11,12 +11,13 @@ import {
   invitationsDecider,
   invitationsStream,
   InvalidUserGroupError,
-  isAdministrator,
   NoInviteeEmailsError,
   parseInviteeEmails,
   sortInvitees,
   InvitationError,
   type InvitationCreated,
+  type UserGroupSettingValue,
+  defaultRealmGroupSettings,
 } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { ChannelQueries } from '../channels/channel.queries';
@@ -24,7 +25,7 @@ import { Mailer } from '../email/mailer';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import type { RandomPort } from '../ports/random.port';
 import { APP_CONFIG, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
-import { RealmQueries } from '../realms/realm.queries';
+import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { confirmationKeyDigest, newConfirmationKey } from '../shared/confirmation-keys';
 import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
@@ -49,9 +50,11 @@ export const INVITATION_SEQUENCE = 'invitation';
 /**
  * access_streams_for_invite and access_user_groups_for_invite: channels the inviter may reach (and,
  * unless the inviter may subscribe others, default channels only); named, active groups of the
- * organization (system groups are refused, as access_user_group_for_update refuses them).
+ * organization (system groups are refused, as access_user_group_for_update refuses them) to which
+ * the inviter may add members: the organization's can_manage_all_groups, or the group's own
+ * can_manage_group or can_add_members_group.
  */
-async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGroupQueries, actor: Actor, streamIds: number[], groupIds: number[]): Promise<void> {
+async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGroupQueries, realms: RealmQueries, actor: Actor, streamIds: number[], groupIds: number[]): Promise<void> {
   const reached = [];
   for (const id of streamIds) {
     try {
@@ -64,12 +67,15 @@ async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGrou
   if (actor.role !== 'operator' && !canSubscribeOthersToAccessibleChannels(actor.role) && reached.some((c) => !c.is_default)) {
     throw new DomainError('You do not have permission to subscribe other users to channels.');
   }
+  if (groupIds.length === 0) return;
+  const [{ graph, systemIds }, realm] = await Promise.all([groups.snapshot(actor.realmId), realms.byId(actor.realmId)]);
+  const manageAll = systemIds[(realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_manage_all_groups];
+  const can = (value: UserGroupSettingValue) => actor.role === 'operator' || graph.settingContains({ userId: actor.userId ?? -1, role: actor.role }, value);
   for (const id of groupIds) {
     const group = await groups.byId(actor.realmId, id);
     if (!group || group.deactivated) throw new InvalidUserGroupError();
     if (group.is_system_group) throw new InsufficientPermissionError();
-    // access_user_group_for_update with can_add_members_group: simplified to administrators and the group's members.
-    if (!isAdministrator(actor) && !group.members.includes(actor.userId ?? -1)) throw new InsufficientPermissionError();
+    if (!can(manageAll) && !can(group.can_manage_group) && !can(group.can_add_members_group)) throw new InsufficientPermissionError();
   }
 }
 
@@ -119,7 +125,7 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
     const mayInvite = await this.realms.inGroupSetting(actor, 'can_invite_users_group');
     checkMayInvite(actor, mayInvite, request.invitedAs, request.expiresInMinutes);
     if (request.inviteeEmails === '') throw new NoInviteeEmailsError();
-    await checkChannelsAndGroups(this.channels, this.groups, actor, request.streamIds, request.groupIds);
+    await checkChannelsAndGroups(this.channels, this.groups, this.realms, actor, request.streamIds, request.groupIds);
     const emails = parseInviteeEmails(request.inviteeEmails);
     const existing: Record<string, ExistingAccount> = {};
     for (const email of emails) {
@@ -226,7 +232,7 @@ export class CreateMultiuseInvitationHandler implements ICommandHandler<CreateMu
   async execute({ context: { actor }, request }: CreateMultiuseInvitationCommand): Promise<{ inviteLink: string }> {
     const mayCreate = await this.realms.inGroupSetting(actor, 'can_create_multiuse_invite_group');
     checkMayInvite(actor, mayCreate, request.invitedAs, request.expiresInMinutes);
-    await checkChannelsAndGroups(this.channels, this.groups, actor, request.streamIds, request.groupIds);
+    await checkChannelsAndGroups(this.channels, this.groups, this.realms, actor, request.streamIds, request.groupIds);
     const invitationId = await this.ids.next(INVITATION_SEQUENCE);
     const key = newConfirmationKey(this.random);
     const keyDigest = confirmationKeyDigest(key);
