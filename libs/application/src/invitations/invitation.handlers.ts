@@ -79,7 +79,7 @@ async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGrou
   }
 }
 
-/** do_send_user_invite_email: the invitation mail, in the name of whoever made the invitation, with its fresh key. */
+/** do_send_user_invite_email: the invitation mail, in the name of whoever made the invitation, with its link's key. */
 @Injectable()
 export class InvitationMailer {
   constructor(

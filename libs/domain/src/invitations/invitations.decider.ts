@@ -46,7 +46,7 @@ export type InviteUsers = {
       slots: { invitationId: number; keyDigest: string }[];
     };
 };
-/** POST /invites/{id}/resend, with the digest of the new key. */
+/** POST /invites/{id}/resend, with the digest of the link's key (the same key, or a new one for an invitation whose key was not kept). */
 export type ResendInvitation = { type: 'ResendInvitation'; data: Meta & { invitationId: number; keyDigest: string } };
 /** DELETE /invites/{id}. */
 export type RevokeInvitation = { type: 'RevokeInvitation'; data: Meta & { invitationId: number } };
