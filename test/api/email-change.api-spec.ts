@@ -181,3 +181,45 @@ describe('email change confirmation (mails through a real SMTP server)', () => {
     await follow(`/accounts/confirm_new_email/${key}/`, 'hamlet', 'prince@acme.test');
   });
 });
+
+describe('email change rate limit (email_change_by_user)', () => {
+  let api: ApiTestClient;
+  afterEach(() => api.close());
+  const start = async (emailChange: { requests: number; windowSeconds: number }[]) =>
+    (api = await ApiTestClient.start({ config: { rateLimits: { perUser: { requests: 0, windowSeconds: 60 }, perIp: { requests: 0, windowSeconds: 60 }, emailChange } } }));
+  const { refused } = personaHelpers(() => api);
+  const ZULIP_RULES = [{ requests: 2, windowSeconds: 3600 }, { requests: 5, windowSeconds: 86400 }];
+
+  it("allows two requests an hour per user (Zulip's rule), then answers 429 RATE_LIMIT_HIT and records nothing", async () => {
+    await start(ZULIP_RULES);
+    expectSuccess(await api.as('hamlet').patch(SETTINGS, { email: 'one@acme.test' }));
+    expectSuccess(await api.as('hamlet').patch(SETTINGS, { email: 'two@acme.test' }));
+    await api.markEvents();
+    const body = await refused(await api.as('hamlet').patch(SETTINGS, { email: 'three@acme.test' }), 'API usage exceeded rate limit', { code: 'RATE_LIMIT_HIT', status: 429 });
+    expect(body['retry-after']).toBeGreaterThan(0);
+    expect(await api.mailsTo('three@acme.test', { kind: 'confirm_new_email', timeoutMs: 300 }).catch(() => [])).toEqual([]);
+    // Per user; other settings do not count.
+    expectSuccess(await api.as('cordelia').patch(SETTINGS, { email: 'cordelia2@acme.test' }));
+    expectSuccess(await api.as('hamlet').patch(SETTINGS, { enter_sends: 'true' }));
+  });
+
+  it('checks the address before counting, as Zulip: an invalid request is refused for what it is', async () => {
+    await start(ZULIP_RULES);
+    expectSuccess(await api.as('hamlet').patch(SETTINGS, { email: 'one@acme.test' }));
+    expectSuccess(await api.as('hamlet').patch(SETTINGS, { email: 'two@acme.test' }));
+    await api.markEvents();
+    await refused(await api.as('hamlet').patch(SETTINGS, { email: 'iago@acme.test' }), 'Already has an account.');
+  });
+
+  it('applies every rule: here a daily limit of three', async () => {
+    await start([{ requests: 10, windowSeconds: 3600 }, { requests: 3, windowSeconds: 86400 }]);
+    for (const n of [1, 2, 3]) expectSuccess(await api.as('hamlet').patch(SETTINGS, { email: `new${n}@acme.test` }));
+    await api.markEvents();
+    await refused(await api.as('hamlet').patch(SETTINGS, { email: 'new4@acme.test' }), 'API usage exceeded rate limit', { code: 'RATE_LIMIT_HIT', status: 429 });
+  });
+
+  it('is off in the test configuration', async () => {
+    api = await ApiTestClient.start();
+    for (const n of [1, 2, 3, 4, 5, 6]) expectSuccess(await api.as('hamlet').patch(SETTINGS, { email: `free${n}@acme.test` }));
+  });
+});

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { CREDENTIAL_STORE, type CredentialStorePort, invitationKeyEntryId } from '@app/application';
+import { MAX_INVITATION_VALIDITY_MINUTES } from '@app/domain';
 import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import { eventually, TestSmtpServer } from '../support/smtp-test-server';
@@ -68,6 +70,23 @@ describe('invitations', () => {
       expect(second.expiry_date).toBeNull();
     });
 
+    it('refuses an invite_expires_in_minutes that is not a positive whole number of minutes or too long', async () => {
+      await api.markEvents();
+      for (const bad of ['0', '-5', String(MAX_INVITATION_VALIDITY_MINUTES + 1)]) {
+        await refused(await invite('iago', { invitee_emails: 'x@example.net', invite_expires_in_minutes: bad }), 'Invalid invite_expires_in_minutes');
+        await refused(await api.as('iago').post(`${INVITES}/multiuse`, { invite_expires_in_minutes: bad }), 'Invalid invite_expires_in_minutes');
+      }
+      await refused(await invite('iago', { invitee_emails: 'x@example.net', invite_expires_in_minutes: '1.5' }), 'invite_expires_in_minutes is not an integer');
+      await refused(await invite('iago', { invitee_emails: 'x@example.net', invite_expires_in_minutes: '1e300' }), 'invite_expires_in_minutes is too large');
+      expectSuccess(await invite('iago', { invitee_emails: 'x@example.net', invite_expires_in_minutes: String(MAX_INVITATION_VALIDITY_MINUTES) }));
+    });
+
+    it('invites an address written twice, in any case, once', async () => {
+      expectSuccess(await invite('iago', { invitee_emails: 'Twice@Example.net, twice@example.net\nTWICE@EXAMPLE.NET' }));
+      expect((await list()).map((i) => i.email)).toEqual(['Twice@Example.net']);
+      expect(await api.mailsTo('Twice@Example.net', { kind: 'invitation' })).toHaveLength(1);
+    });
+
     it('skips addresses that already have an account, inviting the others (INVITATION_FAILED, sent_invitations)', async () => {
       const body = expectError(
         await invite('iago', { invitee_emails: 'hamlet@acme.test, new@example.net' }),
@@ -102,14 +121,15 @@ describe('invitations', () => {
 
     it("follows the organization's can_invite_users_group", async () => {
       const admins = api.systemGroupId('role:administrators');
-      expectSuccess(await api.as('iago').patch('/api/v1/realm', { can_invite_users_group: JSON.stringify({ new: admins }) }));
+      // Owners only (the owner-only organization settings).
+      expectSuccess(await api.as('desdemona').patch('/api/v1/realm', { can_invite_users_group: JSON.stringify({ new: admins }) }));
       const state = await register('hamlet', { fetch_event_types: ['realm', 'realm_user'] });
       expect(state.realm_can_invite_users_group).toBe(admins);
       expect(state.can_invite_others_to_realm).toBe(false);
       await api.markEvents();
       await refused(await invite('hamlet', { invitee_emails: 'x@example.net' }), 'Insufficient permission');
       expectSuccess(await invite('iago', { invitee_emails: 'x@example.net' }));
-      expectError(await api.as('iago').patch('/api/v1/realm', { can_invite_users_group: JSON.stringify({ new: api.systemGroupId('role:everyone') }) }), "'can_invite_users_group' setting cannot be set to 'role:everyone' group.");
+      expectError(await api.as('desdemona').patch('/api/v1/realm', { can_invite_users_group: JSON.stringify({ new: api.systemGroupId('role:everyone') }) }), "'can_invite_users_group' setting cannot be set to 'role:everyone' group.");
     });
 
     it('checks the channels and groups of the invitation', async () => {
@@ -117,6 +137,27 @@ describe('invitations', () => {
       await refused(await invite('iago', { invitee_emails: 'x@example.net', stream_ids: '[99999]' }), 'Invalid channel ID 99999. No invites were sent.');
       await refused(await invite('iago', { invitee_emails: 'x@example.net', group_ids: '[99999]' }), 'Invalid user group');
       await refused(await invite('iago', { invitee_emails: 'x@example.net', stream_ids: '"x"' }), 'stream_ids is not a list');
+    });
+
+    it("names a group only with that group's permission to add members (can_add_members_group, can_manage_group, can_manage_all_groups)", async () => {
+      const nobody = api.systemGroupId('role:nobody');
+      const crew = expectSuccess(
+        await api.as('iago').post('/api/v1/user_groups/create', {
+          name: 'crew', description: 'Crew', members: JSON.stringify([api.user('hamlet').userId]),
+          can_add_members_group: JSON.stringify({ direct_members: [api.user('cordelia').userId], direct_subgroups: [] }),
+          can_manage_group: JSON.stringify(nobody),
+        }),
+      ).group_id as number;
+      await api.markEvents();
+      // A member of the group without the permission may not; one with it may, though not a member.
+      await refused(await invite('hamlet', { invitee_emails: 'x@example.net', group_ids: JSON.stringify([crew]) }), 'Insufficient permission');
+      expectSuccess(await invite('cordelia', { invitee_emails: 'y@example.net', group_ids: JSON.stringify([crew]) }));
+      // Not administrators as such: can_manage_all_groups is role:owners by default (Zulip's).
+      await api.markEvents();
+      await refused(await invite('iago', { invitee_emails: 'z@example.net', group_ids: JSON.stringify([crew]) }), 'Insufficient permission');
+      await refused(await api.as('iago').post(`${INVITES}/multiuse`, { group_ids: JSON.stringify([crew]) }), 'Insufficient permission');
+      expectSuccess(await invite('desdemona', { invitee_emails: 'z@example.net', group_ids: JSON.stringify([crew]) }));
+      expectSuccess(await api.as('desdemona').post(`${INVITES}/multiuse`, { group_ids: JSON.stringify([crew]) }));
     });
 
     it('sends invites_changed to the administrators and the inviter', async () => {
@@ -167,16 +208,51 @@ describe('invitations', () => {
       expectSuccess(await api.as('desdemona').post(`${INVITES}/${id}/resend`));
     });
 
-    it('resends with a new link; the earlier link stops working', async () => {
+    it('resends the same link (do_resend_user_invite_email)', async () => {
       const id = await invitationOf('hamlet', 's@example.net');
       const first = await keyMailedTo('s@example.net');
       expectSuccess(await api.as('hamlet').post(`${INVITES}/${id}/resend`));
-      const second = await keyMailedTo('s@example.net', 2);
-      expect(second).not.toBe(first);
-      expect((await api.http.get(`/join/${first}/`)).status).toBe(404);
-      expect((await api.http.get(`/join/${second}/`)).status).toBe(200);
+      expect(await keyMailedTo('s@example.net', 2)).toBe(first);
+      expect((await api.http.get(`/join/${first}/`)).status).toBe(200);
       expectError(await api.as('cordelia').post(`${INVITES}/${id}/resend`), 'Must be an organization administrator');
       expectError(await api.as('hamlet').post(`${INVITES}/99999/resend`), 'No such invitation');
+    });
+
+    it('forgets the sealed key of a revoked or used invitation', async () => {
+      const store = api.app.get<CredentialStorePort>(CREDENTIAL_STORE);
+      const revoked = await invitationOf('hamlet', 'gone@example.net');
+      const used = await invitationOf('hamlet', 'used@example.net');
+      expect(await store.get(invitationKeyEntryId(api.realmId, revoked))).not.toBeNull();
+      expectSuccess(await api.as('hamlet').delete(`${INVITES}/${revoked}`));
+      expect(await store.get(invitationKeyEntryId(api.realmId, revoked))).toBeNull();
+      const key = await keyMailedTo('used@example.net');
+      expect((await api.http.post(`/join/${key}/`).type('form').send({ full_name: 'Used Person', password: 'correct horse battery staple' })).status).toBe(200);
+      expect(await store.get(invitationKeyEntryId(api.realmId, used))).toBeNull();
+      await api.markEvents();
+      await refused(await api.as('hamlet').post(`${INVITES}/${used}/resend`), 'No such invitation');
+    });
+
+    it('never lets a sign-up through once the invitation is revoked, even at the same moment', async () => {
+      for (let round = 0; round < 3; round++) {
+        const email = `race${round}@example.net`;
+        const id = await invitationOf('hamlet', email);
+        const key = await keyMailedTo(email);
+        const [signUp, revoke] = await Promise.all([
+          api.http.post(`/join/${key}/`).type('form').send({ full_name: 'Racing Person', password: 'correct horse battery staple' }),
+          api.as('hamlet').delete(`${INVITES}/${id}`),
+        ]);
+        const account = (expectSuccess(await api.as('iago').get('/api/v1/users')).members as { email: string; delivery_email?: string }[]).some(
+          (u) => u.delivery_email === email || u.email === email,
+        );
+        if (revoke.body.result === 'success') {
+          expect(signUp.status).toBe(404);
+          expect(account).toBe(false);
+        } else {
+          expect(revoke.body.msg).toBe('No such invitation');
+          expect(signUp.status).toBe(200);
+          expect(account).toBe(true);
+        }
+      }
     });
   });
 
@@ -185,7 +261,10 @@ describe('invitations', () => {
       const link = expectSuccess(await api.as('iago').post(`${INVITES}/multiuse`, { invite_as: '600', invite_expires_in_minutes: '120' })).invite_link as string;
       expect(link).toMatch(/^http.*\/join\/[a-z0-9]{24}\/$/);
       const [multiuse] = await list('iago');
-      expect(multiuse).toEqual({ invited_by_user_id: api.user('iago').userId, invited: expect.any(Number), expiry_date: multiuse.invited + 7200, id: expect.any(Number), link_url: '', invited_as: 600, is_multiuse: true });
+      expect(multiuse).toEqual({ invited_by_user_id: api.user('iago').userId, invited: expect.any(Number), expiry_date: multiuse.invited + 7200, id: expect.any(Number), link_url: link, invited_as: 600, is_multiuse: true });
+      // Shown again to whoever may manage it: administrators, not other members.
+      expect((await list('desdemona'))[0].link_url).toBe(link);
+      expect(await list('hamlet')).toEqual([]);
       await api.markEvents();
       await refused(await api.as('hamlet').post(`${INVITES}/multiuse`, {}), 'Insufficient permission');
       await refused(await api.as('hamlet').delete(`${INVITES}/multiuse/${multiuse.id}`), 'Must be an organization administrator');

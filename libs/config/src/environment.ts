@@ -147,6 +147,16 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   RATE_LIMIT_AUTHENTICATE_WINDOW_SECONDS = 1800;
 
+  /**
+   * Requests to change one's address (PATCH /settings `email`) per user per hour and per day
+   * (Zulip's `email_change_by_user`: 2 an hour, 5 a day); 0 turns that rule off.
+   */
+  @Transform(toInt) @IsInt() @Min(0)
+  RATE_LIMIT_EMAIL_CHANGE_PER_HOUR = 2;
+
+  @Transform(toInt) @IsInt() @Min(0)
+  RATE_LIMIT_EMAIL_CHANGE_PER_DAY = 5;
+
   /** Also send every `svc_*` identifier under the `zulip_*` name the official clients read. */
   @Transform(toBool) @IsBoolean()
   ZULIP_ALIASES = true;
@@ -241,6 +251,8 @@ export type AppConfig = {
     perIp: { requests: number; windowSeconds: number };
     /** Password attempts per account at POST /fetch_api_key; absent: not limited. */
     authenticate?: { requests: number; windowSeconds: number };
+    /** Requests to change one's address, per user: every rule applies (a rule of 0 requests is off); absent: not limited. */
+    emailChange?: { requests: number; windowSeconds: number }[];
   };
   /** Outgoing email (docs/email.md). `host` null: mails go to DATA_DIR/emails. */
   email: {
@@ -304,6 +316,10 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       authenticate: { requests: v.RATE_LIMIT_AUTHENTICATE_REQUESTS, windowSeconds: v.RATE_LIMIT_AUTHENTICATE_WINDOW_SECONDS },
+      emailChange: [
+        { requests: v.RATE_LIMIT_EMAIL_CHANGE_PER_HOUR, windowSeconds: 3600 },
+        { requests: v.RATE_LIMIT_EMAIL_CHANGE_PER_DAY, windowSeconds: 86400 },
+      ],
     },
     email: {
       host: v.EMAIL_HOST ?? null,

@@ -79,7 +79,7 @@ export class InvitationsController {
 
   @Post(':invite_id/resend')
   @HumansOnly()
-  @Summary('Send an email invitation again (with a new link: the earlier one stops working).')
+  @Summary('Send an email invitation again, with the same link.')
   async resend(@CurrentUser() { actor }: AuthenticatedUser, @Param('invite_id') rawId: string) {
     await this.commands.execute(new ResendInvitationCommand({ actor }, intPathParam(rawId)));
     return {};

@@ -28,10 +28,13 @@ export const INVITATIONS = 'invitations';
 export const isInvitationValid = (doc: InvitationDocument, nowMs: number): boolean =>
   doc.status === 'pending' && (doc.expiry_date === null || doc.expiry_date * 1000 >= nowMs);
 
-/** do_get_invites_controlled_by_user's PreregistrationInviteData / MultiuseInviteData. */
-export function formatInvitation(doc: InvitationDocument): Record<string, unknown> {
+/**
+ * do_get_invites_controlled_by_user's PreregistrationInviteData / MultiuseInviteData. `linkUrl`: a
+ * multiuse invitation's link, from its kept key; null when the key was not kept (made before keys
+ * were kept): then `link_url` is empty.
+ */
+export function formatInvitation(doc: InvitationDocument, linkUrl: string | null): Record<string, unknown> {
   const common = { invited_by_user_id: doc.invited_by_user_id, invited: doc.invited, expiry_date: doc.expiry_date, id: doc.id, invited_as: doc.invited_as };
   if (!doc.is_multiuse) return { email: doc.email, ...common, is_multiuse: false, notify_referrer_on_join: doc.notify_referrer_on_join };
-  // Zulip shows the link again; this server keeps only its key's digest (docs/email.md), so it cannot.
-  return { ...common, link_url: '', is_multiuse: true };
+  return { ...common, link_url: linkUrl ?? '', is_multiuse: true };
 }

@@ -11,12 +11,13 @@ import {
   invitationsDecider,
   invitationsStream,
   InvalidUserGroupError,
-  isAdministrator,
   NoInviteeEmailsError,
   parseInviteeEmails,
   sortInvitees,
   InvitationError,
   type InvitationCreated,
+  type UserGroupSettingValue,
+  defaultRealmGroupSettings,
 } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { ChannelQueries } from '../channels/channel.queries';
@@ -24,10 +25,11 @@ import { Mailer } from '../email/mailer';
 import type { IdAllocatorPort } from '../ports/id-allocator.port';
 import type { RandomPort } from '../ports/random.port';
 import { APP_CONFIG, ID_ALLOCATOR, RANDOM } from '../ports/tokens';
-import { RealmQueries } from '../realms/realm.queries';
+import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { confirmationKeyDigest, newConfirmationKey } from '../shared/confirmation-keys';
 import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
+import { CredentialVault, invitationKeyEntryId } from '../users/credential-vault';
 import { UserQueries } from '../users/user.queries';
 import {
   CreateMultiuseInvitationCommand,
@@ -48,9 +50,11 @@ export const INVITATION_SEQUENCE = 'invitation';
 /**
  * access_streams_for_invite and access_user_groups_for_invite: channels the inviter may reach (and,
  * unless the inviter may subscribe others, default channels only); named, active groups of the
- * organization (system groups are refused, as access_user_group_for_update refuses them).
+ * organization (system groups are refused, as access_user_group_for_update refuses them) to which
+ * the inviter may add members: the organization's can_manage_all_groups, or the group's own
+ * can_manage_group or can_add_members_group.
  */
-async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGroupQueries, actor: Actor, streamIds: number[], groupIds: number[]): Promise<void> {
+async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGroupQueries, realms: RealmQueries, actor: Actor, streamIds: number[], groupIds: number[]): Promise<void> {
   const reached = [];
   for (const id of streamIds) {
     try {
@@ -63,16 +67,19 @@ async function checkChannelsAndGroups(channels: ChannelQueries, groups: UserGrou
   if (actor.role !== 'operator' && !canSubscribeOthersToAccessibleChannels(actor.role) && reached.some((c) => !c.is_default)) {
     throw new DomainError('You do not have permission to subscribe other users to channels.');
   }
+  if (groupIds.length === 0) return;
+  const [{ graph, systemIds }, realm] = await Promise.all([groups.snapshot(actor.realmId), realms.byId(actor.realmId)]);
+  const manageAll = systemIds[(realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings()).can_manage_all_groups];
+  const can = (value: UserGroupSettingValue) => actor.role === 'operator' || graph.settingContains({ userId: actor.userId ?? -1, role: actor.role }, value);
   for (const id of groupIds) {
     const group = await groups.byId(actor.realmId, id);
     if (!group || group.deactivated) throw new InvalidUserGroupError();
     if (group.is_system_group) throw new InsufficientPermissionError();
-    // access_user_group_for_update with can_add_members_group: simplified to administrators and the group's members.
-    if (!isAdministrator(actor) && !group.members.includes(actor.userId ?? -1)) throw new InsufficientPermissionError();
+    if (!can(manageAll) && !can(group.can_manage_group) && !can(group.can_add_members_group)) throw new InsufficientPermissionError();
   }
 }
 
-/** do_send_user_invite_email: the invitation mail, in the name of whoever made the invitation, with its fresh key. */
+/** do_send_user_invite_email: the invitation mail, in the name of whoever made the invitation, with its link's key. */
 @Injectable()
 export class InvitationMailer {
   constructor(
@@ -108,6 +115,7 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
     private readonly channels: ChannelQueries,
     private readonly groups: UserGroupQueries,
     private readonly mails: InvitationMailer,
+    private readonly vault: CredentialVault,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
@@ -115,9 +123,9 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
   async execute({ context: { actor }, request }: InviteUsersCommand): Promise<void> {
     // invite_users_backend's order: permission and roles, the addresses, then channels and groups.
     const mayInvite = await this.realms.inGroupSetting(actor, 'can_invite_users_group');
-    checkMayInvite(actor, mayInvite, request.invitedAs);
+    checkMayInvite(actor, mayInvite, request.invitedAs, request.expiresInMinutes);
     if (request.inviteeEmails === '') throw new NoInviteeEmailsError();
-    await checkChannelsAndGroups(this.channels, this.groups, actor, request.streamIds, request.groupIds);
+    await checkChannelsAndGroups(this.channels, this.groups, this.realms, actor, request.streamIds, request.groupIds);
     const emails = parseInviteeEmails(request.inviteeEmails);
     const existing: Record<string, ExistingAccount> = {};
     for (const email of emails) {
@@ -138,10 +146,19 @@ export class InviteUsersHandler implements ICommandHandler<InviteUsersCommand> {
       keys.set(invitationId, key);
       slots.push({ invitationId, keyDigest: confirmationKeyDigest(key) });
     }
-    const { newEvents } = await invitations(this.commands, actor, (meta) => ({
-      type: 'InviteUsers',
-      data: { ...meta, ...request, mayInvite, existing, slots },
-    }));
+    // The keys are sealed in the credential store before the events naming their digests are
+    // appended, and forgotten when the decider refuses.
+    for (const [invitationId, key] of keys) await this.vault.storeInvitationKey(actor.realmId, actor.userId ?? 0, invitationId, key, confirmationKeyDigest(key));
+    let newEvents;
+    try {
+      ({ newEvents } = await invitations(this.commands, actor, (meta) => ({
+        type: 'InviteUsers',
+        data: { ...meta, ...request, mayInvite, existing, slots },
+      })));
+    } catch (error) {
+      for (const invitationId of keys.keys()) await this.vault.forget(invitationKeyEntryId(actor.realmId, invitationId));
+      throw error;
+    }
     for (const event of newEvents as InvitationCreated[]) {
       await this.mails.send(actor.realmId, actor.userId, event.data, keys.get(event.data.invitationId)!);
     }
@@ -161,12 +178,25 @@ export class ResendInvitationHandler implements ICommandHandler<ResendInvitation
     private readonly commands: DeciderCommands,
     private readonly queries: InvitationQueries,
     private readonly mails: InvitationMailer,
+    private readonly vault: CredentialVault,
     @Inject(RANDOM) private readonly random: RandomPort,
   ) {}
 
+  /**
+   * do_send_user_invite_email: the same link again. An invitation made before its key was kept
+   * (none in the store) gets a new key, so its earlier link stops working.
+   */
   async execute({ context: { actor }, invitationId }: ResendInvitationCommand): Promise<void> {
-    const key = newConfirmationKey(this.random);
-    await invitations(this.commands, actor, (meta) => ({ type: 'ResendInvitation', data: { ...meta, invitationId, keyDigest: confirmationKeyDigest(key) } }));
+    const kept = await this.vault.invitationKey(actor.realmId, invitationId);
+    const key = kept ?? newConfirmationKey(this.random);
+    const resend = () =>
+      invitations(this.commands, actor, (meta) => ({ type: 'ResendInvitation', data: { ...meta, invitationId, keyDigest: confirmationKeyDigest(key) } }));
+    if (kept !== null) await resend();
+    else {
+      const id = invitationKeyEntryId(actor.realmId, invitationId);
+      const referrerId = (await this.queries.byId(actor.realmId, invitationId))?.invited_by_user_id ?? 0;
+      await this.vault.storedFor(id, () => this.vault.storeInvitationKey(actor.realmId, referrerId, invitationId, key, confirmationKeyDigest(key)), resend);
+    }
     const doc = (await this.queries.byId(actor.realmId, invitationId))!;
     const expiresAt = doc.expiry_date === null ? null : new Date(doc.expiry_date * 1000).toISOString();
     await this.mails.send(actor.realmId, doc.invited_by_user_id, { email: doc.email!, expiresAt }, key);
@@ -175,10 +205,14 @@ export class ResendInvitationHandler implements ICommandHandler<ResendInvitation
 
 @CommandHandler(RevokeInvitationCommand)
 export class RevokeInvitationHandler implements ICommandHandler<RevokeInvitationCommand> {
-  constructor(private readonly commands: DeciderCommands) {}
+  constructor(
+    private readonly commands: DeciderCommands,
+    private readonly vault: CredentialVault,
+  ) {}
 
   async execute({ context: { actor }, invitationId }: RevokeInvitationCommand): Promise<void> {
     await invitations(this.commands, actor, (meta) => ({ type: 'RevokeInvitation', data: { ...meta, invitationId } }));
+    await this.vault.forget(invitationKeyEntryId(actor.realmId, invitationId));
   }
 }
 
@@ -189,6 +223,7 @@ export class CreateMultiuseInvitationHandler implements ICommandHandler<CreateMu
     private readonly realms: RealmQueries,
     private readonly channels: ChannelQueries,
     private readonly groups: UserGroupQueries,
+    private readonly vault: CredentialVault,
     @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -196,23 +231,29 @@ export class CreateMultiuseInvitationHandler implements ICommandHandler<CreateMu
 
   async execute({ context: { actor }, request }: CreateMultiuseInvitationCommand): Promise<{ inviteLink: string }> {
     const mayCreate = await this.realms.inGroupSetting(actor, 'can_create_multiuse_invite_group');
-    checkMayInvite(actor, mayCreate, request.invitedAs);
-    await checkChannelsAndGroups(this.channels, this.groups, actor, request.streamIds, request.groupIds);
+    checkMayInvite(actor, mayCreate, request.invitedAs, request.expiresInMinutes);
+    await checkChannelsAndGroups(this.channels, this.groups, this.realms, actor, request.streamIds, request.groupIds);
     const invitationId = await this.ids.next(INVITATION_SEQUENCE);
     const key = newConfirmationKey(this.random);
-    await invitations(this.commands, actor, (meta) => ({
-      type: 'CreateMultiuseInvitation',
-      data: { ...meta, ...request, mayCreate, invitationId, keyDigest: confirmationKeyDigest(key) },
-    }));
+    const keyDigest = confirmationKeyDigest(key);
+    await this.vault.storedFor(
+      invitationKeyEntryId(actor.realmId, invitationId),
+      () => this.vault.storeInvitationKey(actor.realmId, actor.userId ?? 0, invitationId, key, keyDigest),
+      () => invitations(this.commands, actor, (meta) => ({ type: 'CreateMultiuseInvitation', data: { ...meta, ...request, mayCreate, invitationId, keyDigest } })),
+    );
     return { inviteLink: joinUrl(this.config.externalUrl, key) };
   }
 }
 
 @CommandHandler(RevokeMultiuseInvitationCommand)
 export class RevokeMultiuseInvitationHandler implements ICommandHandler<RevokeMultiuseInvitationCommand> {
-  constructor(private readonly commands: DeciderCommands) {}
+  constructor(
+    private readonly commands: DeciderCommands,
+    private readonly vault: CredentialVault,
+  ) {}
 
   async execute({ context: { actor }, invitationId }: RevokeMultiuseInvitationCommand): Promise<void> {
     await invitations(this.commands, actor, (meta) => ({ type: 'RevokeMultiuseInvitation', data: { ...meta, invitationId } }));
+    await this.vault.forget(invitationKeyEntryId(actor.realmId, invitationId));
   }
 }

@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, ConfirmationLinkError, isAdministrator } from '@app/domain';
 import { confirmationKeyDigest } from '../shared/confirmation-keys';
+import type { AppConfig } from '@app/config';
 import type { ClockPort } from '../ports/clock.port';
 import type { ReadStorePort } from '../ports/read-store.port';
-import { CLOCK, READ_STORE } from '../ports/tokens';
+import { APP_CONFIG, CLOCK, READ_STORE } from '../ports/tokens';
+import { CredentialVault } from '../users/credential-vault';
+import { joinUrl } from './invitation.mails';
 import { formatInvitation, type InvitationDocument, INVITATIONS, isInvitationValid } from './invitation.documents';
 
 /** Reads of the invitations' read model. */
@@ -12,19 +15,26 @@ export class InvitationQueries {
   constructor(
     @Inject(READ_STORE) private readonly readStore: ReadStorePort,
     @Inject(CLOCK) private readonly clock: ClockPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly vault: CredentialVault,
   ) {}
 
   /**
    * do_get_invites_controlled_by_user: the valid invitations (pending, not expired) an administrator
-   * may manage (all of the organization's) or a member made, oldest first.
+   * may manage (all of the organization's) or a member made, oldest first. A multiuse link is shown
+   * again (`link_url`) from its key in the credential store.
    */
   async controlledBy(actor: Actor): Promise<Record<string, unknown>[]> {
     const docs = await this.readStore.find<InvitationDocument>(INVITATIONS, { where: { realm_id: actor.realmId } });
     const now = this.clock.now().getTime();
-    return docs
-      .filter((d) => isInvitationValid(d, now) && (isAdministrator(actor) || d.invited_by_user_id === actor.userId))
-      .sort((a, b) => a.id - b.id)
-      .map(formatInvitation);
+    const controlled = docs.filter((d) => isInvitationValid(d, now) && (isAdministrator(actor) || d.invited_by_user_id === actor.userId)).sort((a, b) => a.id - b.id);
+    return Promise.all(
+      controlled.map(async (doc) => {
+        if (!doc.is_multiuse) return formatInvitation(doc, null);
+        const key = await this.vault.invitationKey(doc.realm_id, doc.id);
+        return formatInvitation(doc, key === null ? null : joinUrl(this.config.externalUrl, key));
+      }),
+    );
   }
 
   async byId(realmId: number, id: number): Promise<InvitationDocument | null> {

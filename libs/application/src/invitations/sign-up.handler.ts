@@ -15,7 +15,8 @@ import type { AppConfig } from '@app/config';
 import { ChannelQueries } from '../channels/channel.queries';
 import { NotificationBot } from '../messages/notification-bot';
 import type { ClockPort } from '../ports/clock.port';
-import { APP_CONFIG, CLOCK } from '../ports/tokens';
+import type { IdAllocatorPort } from '../ports/id-allocator.port';
+import { APP_CONFIG, CLOCK, ID_ALLOCATOR } from '../ports/tokens';
 import { RealmQueries } from '../realms/realm.queries';
 import { confirmationKeyDigest } from '../shared/confirmation-keys';
 import { DeciderCommands } from '../shared/decider-command-handler';
@@ -24,6 +25,7 @@ import { AddSubscriptionsCommand } from '../subscriptions/add-subscriptions.comm
 import { UpdateUserGroupMembersCommand } from '../user-groups/user-group.command';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
 import { CreateUserCommand } from '../users/create-user.command';
+import { CredentialVault, invitationKeyEntryId } from '../users/credential-vault';
 import { UserQueries } from '../users/user.queries';
 import { invitations } from './invitation.handlers';
 import { InvitationQueries } from './invitation.queries';
@@ -41,7 +43,8 @@ export class SignUpFormError extends DomainError {
  * process_new_human_user): the link's key finds the invitation by its digest; an unknown link
  * "does not exist", a used, revoked or expired one "has expired". The account is created with the
  * invitation's role, joins its channels (and the default channels when the invitation says so) and
- * its groups; the invitation is marked used; the inviter is told when they asked to be.
+ * its groups; the invitation is marked used first (the acceptance decides: see execute); the
+ * inviter is told when they asked to be.
  */
 @CommandHandler(SignUpWithInvitationCommand)
 export class SignUpWithInvitationHandler implements ICommandHandler<SignUpWithInvitationCommand> {
@@ -54,7 +57,9 @@ export class SignUpWithInvitationHandler implements ICommandHandler<SignUpWithIn
     private readonly channels: ChannelQueries,
     private readonly groups: UserGroupQueries,
     private readonly notificationBot: NotificationBot,
+    private readonly vault: CredentialVault,
     @Inject(CLOCK) private readonly clock: ClockPort,
+    @Inject(ID_ALLOCATOR) private readonly ids: IdAllocatorPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -72,8 +77,14 @@ export class SignUpWithInvitationHandler implements ICommandHandler<SignUpWithIn
     if (!isStrongEnoughPassword(form.password, passwordPolicy(this.config).minLength)) throw new SignUpFormError('The password is too weak.');
 
     const system = { actor: operatorActor(realmId) };
-    const { userId } = await this.bus.execute(
+    // The acceptance is the check: decided on the invitations stream before the account exists, it
+    // refuses a link revoked, used or expired since it was read above (a revocation racing this
+    // sign-up), so such a link never makes an account.
+    const userId = await this.ids.next('user');
+    await invitations(this.commands, { ...system.actor, userId }, (meta) => ({ type: 'AcceptInvitation', data: { ...meta, invitationId: invitation.id, keyDigest, userId } }));
+    await this.bus.execute(
       new CreateUserCommand(system, {
+        userId,
         email,
         fullName,
         role: roleFromValue(invitation.invited_as) ?? 'member',
@@ -92,7 +103,8 @@ export class SignUpWithInvitationHandler implements ICommandHandler<SignUpWithIn
       if (!group || group.deactivated || group.is_system_group) continue;
       await this.bus.execute(new UpdateUserGroupMembersCommand(system, groupId, { add: [userId], delete: [], addSubgroups: [], deleteSubgroups: [] }));
     }
-    await invitations(this.commands, { ...system.actor, userId }, (meta) => ({ type: 'AcceptInvitation', data: { ...meta, invitationId: invitation.id, keyDigest, userId } }));
+    // A spent email invitation's key is no longer needed (a multiuse link's stays until revoked).
+    if (!invitation.is_multiuse) await this.vault.forget(invitationKeyEntryId(realmId, invitation.id));
     if (!invitation.is_multiuse && invitation.notify_referrer_on_join && invitation.invited_by_user_id !== null) {
       // process_new_human_user: "@_**Name|id** accepted your invitation to join Zulip!"
       await this.notificationBot.postDirect(realmId, [{ userId: invitation.invited_by_user_id, content: `@_**${fullName}|${userId}** accepted your invitation to join Zulip!` }], this.clock.now().toISOString());

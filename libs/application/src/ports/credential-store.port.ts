@@ -1,17 +1,20 @@
 /**
  * What an account authenticates with, kept out of the event log and the read models
  * (docs/security.md, "Where secrets live"). Events say only that a key or a password changed and
- * name the entry here that holds it (`apiKeyId`, `passwordId`).
+ * name the entry here that holds it (`apiKeyId`, `passwordId`). The key of an invitation's link is
+ * kept here too (`invitationKeyEntryId`), so that the link can be mailed and shown again; its
+ * events hold only the key's digest.
  */
-export type CredentialKind = 'api_key' | 'password';
+export type CredentialKind = 'api_key' | 'password' | 'invitation_key';
 
 export type CredentialEntry = {
-  /** Named by the event that put it in use (UserCreated.apiKeyId, UserPasswordChanged.passwordId, …). */
+  /** Named by the event that put it in use (UserCreated.apiKeyId, UserPasswordChanged.passwordId, …), or derived from the invitation's id. */
   id: string;
   realmId: number;
+  /** The account it belongs to; for an invitation key, the invitation's maker. */
   userId: number;
   kind: CredentialKind;
-  /** API keys: the SHA-256 of the key (hex), what authentication compares; null for passwords. */
+  /** API keys and invitation keys: the SHA-256 of the key (hex); null for passwords. */
   digest: string | null;
   /** The key or the password hash sealed with the key-encryption key (CredentialVault); never clear text. */
   sealed: string;

@@ -12,10 +12,12 @@ import {
   pythonStrip,
   userSettingsDecider,
   userSettingsStream,
+  EmailChangeRateLimitedError,
 } from '@app/domain';
 import type { ClockPort } from '../ports/clock.port';
 import type { GlobalPosition } from '../ports/event-store.port';
 import type { RandomPort } from '../ports/random.port';
+import { RATE_LIMIT_STORE, type RateLimitStorePort } from '../ports/rate-limit-store.port';
 import { APP_CONFIG, CLOCK, RANDOM } from '../ports/tokens';
 import { Mailer } from '../email/mailer';
 import { confirmationKeyDigest, newConfirmationKey } from '../shared/confirmation-keys';
@@ -55,6 +57,7 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
     @Inject(CLOCK) private readonly clock: ClockPort,
     @Inject(RANDOM) private readonly random: RandomPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStorePort,
   ) {}
 
   async execute({ context: { actor }, changes }: UpdateOwnSettingsCommand): Promise<Record<string, never>> {
@@ -67,6 +70,7 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
     if (emailChanges) {
       await this.emailChecks.checkAllowed(actor, user.is_active);
       await this.emailChecks.check(actor.realmId, newEmail);
+      await this.checkEmailChangeRate(user.user_id);
     }
     const nameChanges = changes.fullName !== undefined && changes.fullName !== user.full_name;
     if (nameChanges) checkFullName(changes.fullName!);
@@ -79,6 +83,24 @@ export class UpdateOwnSettingsHandler implements ICommandHandler<UpdateOwnSettin
     const { position } = await this.writer.change(actor, user.user_id, settings, { editedBySelf: true });
     await this.projections.waitFor(position ?? last);
     return {};
+  }
+
+  /**
+   * Zulip's `email_change_by_user` rate limit (2 an hour, 5 a day by default), counted after the
+   * address is checked, as json_change_settings does: each rule has its own fixed window in the
+   * rate-limit store. An unreachable store lets the request through, as every rate limit here.
+   */
+  private async checkEmailChangeRate(userId: number): Promise<void> {
+    for (const rule of this.config.rateLimits.emailChange ?? []) {
+      if (rule.requests <= 0) continue;
+      let counted;
+      try {
+        counted = await this.rateLimits.hit(`email_change_by_user:${rule.windowSeconds}:${userId}`, rule.windowSeconds);
+      } catch {
+        continue;
+      }
+      if (counted.count > rule.requests) throw new EmailChangeRateLimitedError(Math.max(1, Math.ceil(counted.resetInMs / 1000)));
+    }
   }
 
   /** "Wrong password!" unless `old_password` authenticates the account; then check_password_strength. */

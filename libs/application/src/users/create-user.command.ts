@@ -20,6 +20,8 @@ export class CreateUserCommand extends Command<CreateUserResult> {
        * An invitation without include_realm_default_subscriptions passes false.
        */
       joinDefaultChannels?: boolean;
+      /** An id allocated beforehand (from the `user` sequence): the sign-up records it on the invitation first. */
+      userId?: number;
     },
   ) {
     super();

@@ -27,7 +27,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
   ) {}
 
   async execute({ context: { actor }, user }: CreateUserCommand) {
-    const userId = await this.ids.next('user');
+    const userId = user.userId ?? (await this.ids.next('user'));
     const apiKey = this.random.alphanumeric(API_KEY_LENGTH);
     const passwordHash = user.password === null ? null : await hashPassword(user.password, this.config.passwordHashCost);
     // The secrets go to the credential store; the event names their entries.

@@ -48,6 +48,9 @@ export function unseal(key: Buffer, aad: string, sealed: string): string {
   return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
+/** The entry holding the key of invitation `invitationId` (both kinds; one space of ids per organization). */
+export const invitationKeyEntryId = (realmId: number, invitationId: number): string => `invitation_key:${realmId}:${invitationId}`;
+
 const aadOf = (entry: Pick<CredentialEntry, 'id' | 'kind'>) => `${entry.kind}:${entry.id}`;
 
 /**
@@ -80,6 +83,22 @@ export class CredentialVault {
     const entry = { id, realmId, userId, kind: 'password' as const };
     await this.store.put({ ...entry, digest: null, sealed: seal(this.key, aadOf(entry), passwordHash) });
     return id;
+  }
+
+  /**
+   * Stores the key of an invitation's link (before the event that holds its digest), so that the
+   * link can be mailed again (resend) and a multiuse link shown again (GET /invites).
+   */
+  async storeInvitationKey(realmId: number, referrerId: number, invitationId: number, key: string, digest: string): Promise<string> {
+    const entry = { id: invitationKeyEntryId(realmId, invitationId), realmId, userId: referrerId, kind: 'invitation_key' as const };
+    await this.store.put({ ...entry, digest, sealed: seal(this.key, aadOf(entry), key) });
+    return entry.id;
+  }
+
+  /** An invitation's key; null when not kept (an invitation made before keys were kept, or spent). */
+  async invitationKey(realmId: number, invitationId: number): Promise<string | null> {
+    const entry = await this.entry(invitationKeyEntryId(realmId, invitationId), 'invitation_key');
+    return entry && unseal(this.key, aadOf(entry), entry.sealed);
   }
 
   /** The digest authentication compares a presented key's with; null for an unknown entry. */

@@ -2,6 +2,7 @@ import { deciderSpec } from '@app/testing';
 import {
   type Actor,
   ConfirmationLinkError,
+  DomainError,
   GuestUsersNotAllowedError,
   InsufficientPermissionError,
   InvalidInviteAsError,
@@ -10,6 +11,7 @@ import {
   type InvitationEvent,
   invitationsDecider,
   type InvitationsCommand,
+  MAX_INVITATION_VALIDITY_MINUTES,
   MAX_INVITES_PER_DAY,
   MustBeAdministratorError,
   MustBeOwnerError,
@@ -53,6 +55,17 @@ describe('invitationsDecider', () => {
   describe('InviteUsers', () => {
     it('invites each new address, with the terms, an expiry and the digest of its key', () =>
       given([]).when(invite('a@example.net, Bob <b@example.net>')).then([created(10, 'a@example.net'), created(11, 'b@example.net')]));
+
+    it('invites an address written twice in different cases once, as first written', () =>
+      given([]).when(invite('A@example.net, a@example.net\nA@EXAMPLE.NET')).then([created(10, 'A@example.net')]));
+
+    it('refuses an invite_expires_in_minutes that is not positive or beyond the maximum; null never expires', () => {
+      for (const bad of [0, -1, MAX_INVITATION_VALIDITY_MINUTES + 1]) {
+        given([]).when(invite('a@example.net', { expiresInMinutes: bad })).thenThrows(DomainError, 'Invalid invite_expires_in_minutes');
+        given([]).when({ type: 'CreateMultiuseInvitation', data: { ...meta(iago), ...TERMS, expiresInMinutes: bad, mayCreate: true, invitationId: 20, keyDigest: 'digest-20' } }).thenThrows(DomainError, 'Invalid invite_expires_in_minutes');
+      }
+      given([]).when(invite('a@example.net', { expiresInMinutes: null })).then([{ ...created(10, 'a@example.net'), data: { ...created(10, 'a@example.net').data, expiresAt: null } } as InvitationEvent]);
+    });
 
     it('refuses guests, those outside can_invite_users_group, and unknown roles', () => {
       given([]).when(invite('a@example.net', { actor: polonius })).thenThrows(GuestUsersNotAllowedError);

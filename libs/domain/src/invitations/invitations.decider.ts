@@ -5,6 +5,7 @@ import { InsufficientPermissionError } from '../users/users.errors';
 import { InvitationError, InvitationAlreadyRevokedError, NoInviteeEmailsError, NoSuchInvitationError } from './invitations.errors';
 import type { InvitationEvent, InvitationTerms } from './invitations.events';
 import {
+  checkInvitationValidity,
   checkInviteAs,
   checkNotGuest,
   checkRoleBasedPermissions,
@@ -45,7 +46,7 @@ export type InviteUsers = {
       slots: { invitationId: number; keyDigest: string }[];
     };
 };
-/** POST /invites/{id}/resend, with the digest of the new key. */
+/** POST /invites/{id}/resend, with the digest of the link's key (the same key, or a new one for an invitation whose key was not kept). */
 export type ResendInvitation = { type: 'ResendInvitation'; data: Meta & { invitationId: number; keyDigest: string } };
 /** DELETE /invites/{id}. */
 export type RevokeInvitation = { type: 'RevokeInvitation'; data: Meta & { invitationId: number } };
@@ -95,8 +96,9 @@ function access(state: InvitationsState, actor: Actor, invitationId: number, kin
 }
 
 /** The checks POST /invites makes before it looks at channels and groups (the handler calls them first too). */
-export function checkMayInvite(actor: Actor, may: boolean, invitedAs: number): void {
+export function checkMayInvite(actor: Actor, may: boolean, invitedAs: number, expiresInMinutes: number | null): void {
   checkNotGuest(actor);
+  checkInvitationValidity(expiresInMinutes);
   checkInviteAs(invitedAs);
   if (!may) throw new InsufficientPermissionError();
   checkRoleBasedPermissions(actor, invitedAs, invitingRequiresAdmin(invitedAs));
@@ -121,7 +123,7 @@ export const invitationsDecider: Decider<InvitationsCommand, InvitationEvent, In
     switch (command.type) {
       case 'InviteUsers': {
         const d = command.data;
-        checkMayInvite(actor, d.mayInvite, d.invitedAs);
+        checkMayInvite(actor, d.mayInvite, d.invitedAs, d.expiresInMinutes);
         if (d.inviteeEmails === '') throw new NoInviteeEmailsError();
         const emails = parseInviteeEmails(d.inviteeEmails);
         checkInviteLimit(state, at, emails.length);
@@ -149,7 +151,7 @@ export const invitationsDecider: Decider<InvitationsCommand, InvitationEvent, In
       }
       case 'CreateMultiuseInvitation': {
         const d = command.data;
-        checkMayInvite(actor, d.mayCreate, d.invitedAs);
+        checkMayInvite(actor, d.mayCreate, d.invitedAs, d.expiresInMinutes);
         return [{ type: 'MultiuseInvitationCreated', data: { realmId, invitationId: d.invitationId, ...termsOf(d, at), keyDigest: d.keyDigest, actorId, at } }];
       }
       case 'RevokeMultiuseInvitation': {

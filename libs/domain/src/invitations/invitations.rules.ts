@@ -1,5 +1,5 @@
 import { type Actor, isAdministrator, ROLE_VALUES } from '../shared/actor';
-import { MustBeAdministratorError, MustBeOwnerError } from '../shared/domain-error';
+import { DomainError, MustBeAdministratorError, MustBeOwnerError } from '../shared/domain-error';
 import { GuestUsersNotAllowedError } from '../subscriptions/subscriptions.errors';
 import { isValidEmailAddress } from '../users/users.rules';
 import { InvalidInviteAsError, type InvitationErrorEntry } from './invitations.errors';
@@ -42,15 +42,18 @@ export const invitingRequiresAdmin = (invitedAs: number): boolean =>
 
 /**
  * get_invitee_emails_set: the addresses are separated by commas or newlines, each possibly written
- * `Name <address>`; blanks around them are dropped; each address once.
+ * `Name <address>`; blanks around them are dropped; each address once, whatever its case.
  */
 export function parseInviteeEmails(raw: string): string[] {
-  const emails = new Set<string>();
+  // Addresses differing only in case are one mailbox (and one account: addresses are unique
+  // regardless of case), so the first spelling is kept.
+  const emails = new Map<string, string>();
   for (const part of raw.split(/[,\n]/)) {
     const named = /<(.*)>/.exec(part);
-    emails.add((named ? named[1] : part).trim());
+    const email = (named ? named[1] : part).trim();
+    if (!emails.has(email.toLowerCase())) emails.set(email.toLowerCase(), email);
   }
-  return [...emails];
+  return [...emails.values()];
 }
 
 /** What the organization knows of an address: an account, active or not. */
@@ -74,6 +77,19 @@ export function sortInvitees(emails: string[], existing: ReadonlyMap<string, Exi
     else valid.push(email);
   }
   return { errors, skipped, valid };
+}
+
+/**
+ * The longest invite_expires_in_minutes taken: ten years. Zulip's validator takes any integer
+ * (check_none_or(check_int)); here a link must expire in the future and at a date that can be
+ * written down (null is the way to say never).
+ */
+export const MAX_INVITATION_VALIDITY_MINUTES = 10 * 365 * 24 * 60;
+
+/** invite_expires_in_minutes: a positive whole number of minutes up to the maximum, or null for never. */
+export function checkInvitationValidity(minutes: number | null): void {
+  if (minutes === null) return;
+  if (!Number.isSafeInteger(minutes) || minutes <= 0 || minutes > MAX_INVITATION_VALIDITY_MINUTES) throw new DomainError('Invalid invite_expires_in_minutes');
 }
 
 /** When a link made at `now` stops working (null minutes: never). */

@@ -116,3 +116,13 @@ export class EmailChangesDisabledError extends DomainError {
     super('Email address changes are disabled in this organization.');
   }
 }
+
+/**
+ * RateLimitedError of Zulip's `email_change_by_user` rule: too many requests to change one's
+ * address. The same answer as every rate limit (429 RATE_LIMIT_HIT, `retry-after` in seconds).
+ */
+export class EmailChangeRateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('API usage exceeded rate limit', 'RATE_LIMIT_HIT', 429, { 'retry-after': retryAfterSeconds });
+  }
+}
