@@ -257,7 +257,7 @@ describe('invitations', () => {
   });
 
   describe('multiuse links', () => {
-    it('are made by administrators (can_create_multiuse_invite_group), listed, and revoked', async () => {
+    it('are made by administrators (create_multiuse_invite_group), listed, and revoked', async () => {
       const link = expectSuccess(await api.as('iago').post(`${INVITES}/multiuse`, { invite_as: '600', invite_expires_in_minutes: '120' })).invite_link as string;
       expect(link).toMatch(/^http.*\/join\/[a-z0-9]{24}\/$/);
       const [multiuse] = await list('iago');

@@ -55,7 +55,7 @@ export class InvitationsController {
 
   @Post('multiuse')
   @HumansOnly()
-  @Summary('Create a multiuse invitation link (can_create_multiuse_invite_group).')
+  @Summary('Create a multiuse invitation link (create_multiuse_invite_group).')
   async createMultiuse(@CurrentUser() { actor }: AuthenticatedUser, @Params() p: CreateMultiuseInvitationDto) {
     const { inviteLink } = await this.commands.execute(new CreateMultiuseInvitationCommand({ actor }, terms(p, p.stream_ids ?? [])));
     return { invite_link: inviteLink };

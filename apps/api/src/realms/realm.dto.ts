@@ -45,7 +45,7 @@ export class UpdateRealmDto {
   can_invite_users_group?: GroupSettingChangeRequest;
 
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may create multiuse invitation links (default role:administrators)') })
-  can_create_multiuse_invite_group?: GroupSettingChangeRequest;
+  create_multiuse_invite_group?: GroupSettingChangeRequest;
 
   @JsonParam(groupSettingChange, { optional: true, description: groupDescription('Who may manage every user group (default role:owners)') })
   can_manage_all_groups?: GroupSettingChangeRequest;

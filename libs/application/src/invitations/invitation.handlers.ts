@@ -230,7 +230,7 @@ export class CreateMultiuseInvitationHandler implements ICommandHandler<CreateMu
   ) {}
 
   async execute({ context: { actor }, request }: CreateMultiuseInvitationCommand): Promise<{ inviteLink: string }> {
-    const mayCreate = await this.realms.inGroupSetting(actor, 'can_create_multiuse_invite_group');
+    const mayCreate = await this.realms.inGroupSetting(actor, 'create_multiuse_invite_group');
     checkMayInvite(actor, mayCreate, request.invitedAs, request.expiresInMinutes);
     await checkChannelsAndGroups(this.channels, this.groups, this.realms, actor, request.streamIds, request.groupIds);
     const invitationId = await this.ids.next(INVITATION_SEQUENCE);

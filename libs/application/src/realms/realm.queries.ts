@@ -59,9 +59,9 @@ export class RealmQueries {
 
   /**
    * Whether the actor is in one of the organization's permission groups (system groups only here):
-   * can_invite_users_group (UserProfile.can_invite_users_by_email), can_create_multiuse_invite_group.
+   * can_invite_users_group (UserProfile.can_invite_users_by_email), create_multiuse_invite_group.
    */
-  async inGroupSetting(actor: Pick<Actor, 'realmId' | 'role'>, setting: 'can_invite_users_group' | 'can_create_multiuse_invite_group'): Promise<boolean> {
+  async inGroupSetting(actor: Pick<Actor, 'realmId' | 'role'>, setting: 'can_invite_users_group' | 'create_multiuse_invite_group'): Promise<boolean> {
     if (actor.role === 'operator') return true;
     const realm = await this.cachedById(actor.realmId);
     return isSystemGroupMember((realm ? realmGroupSettingsOf(realm) : defaultRealmGroupSettings())[setting], actor.role);

@@ -121,7 +121,7 @@ describe('invitationsDecider', () => {
     });
     const revoke = (actor: Actor): InvitationsCommand => ({ type: 'RevokeMultiuseInvitation', data: { ...meta(actor), invitationId: 10 } });
 
-    it('are made by members of can_create_multiuse_invite_group, with the role rules of email invitations', () => {
+    it('are made by members of create_multiuse_invite_group, with the role rules of email invitations', () => {
       given([]).when(create(iago)).thenMatches([{ type: 'MultiuseInvitationCreated', data: { invitationId: 10, expiresAt: null, keyDigest: 'digest-10' } }]);
       given([]).when(create(hamlet, false)).thenThrows(InsufficientPermissionError);
       given([]).when(create(iago, true, 100)).thenThrows(MustBeOwnerError);

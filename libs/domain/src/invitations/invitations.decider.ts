@@ -50,7 +50,7 @@ export type InviteUsers = {
 export type ResendInvitation = { type: 'ResendInvitation'; data: Meta & { invitationId: number; keyDigest: string } };
 /** DELETE /invites/{id}. */
 export type RevokeInvitation = { type: 'RevokeInvitation'; data: Meta & { invitationId: number } };
-/** POST /invites/multiuse; `mayCreate`: the actor is in can_create_multiuse_invite_group. */
+/** POST /invites/multiuse; `mayCreate`: the actor is in create_multiuse_invite_group. */
 export type CreateMultiuseInvitation = { type: 'CreateMultiuseInvitation'; data: Meta & InvitationRequest & { mayCreate: boolean; invitationId: number; keyDigest: string } };
 /** DELETE /invites/multiuse/{id}. */
 export type RevokeMultiuseInvitation = { type: 'RevokeMultiuseInvitation'; data: Meta & { invitationId: number } };

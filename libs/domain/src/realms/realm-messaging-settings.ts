@@ -75,7 +75,7 @@ type GroupPermissionConfig = { defaultGroup: SystemGroupName; allowNobody: boole
 export const REALM_GROUP_SETTINGS = {
   can_create_groups: { defaultGroup: 'role:members', allowNobody: true, allowEveryone: false },
   /** Who may make multiuse invitation links (POST /invites/multiuse). */
-  can_create_multiuse_invite_group: { defaultGroup: 'role:administrators', allowNobody: true, allowEveryone: false },
+  create_multiuse_invite_group: { defaultGroup: 'role:administrators', allowNobody: true, allowEveryone: false },
   can_delete_any_message_group: { defaultGroup: 'role:administrators', allowNobody: false, allowEveryone: false },
   can_delete_own_message_group: { defaultGroup: 'role:everyone', allowNobody: true, allowEveryone: true },
   /** Who may invite people by email (POST /invites). */

@@ -21,7 +21,7 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
       can_mention_many_users_group: 'role:administrators', can_move_messages_between_channels_group: 'role:members',
       can_move_messages_between_topics_group: 'role:everyone', can_resolve_topics_group: 'role:everyone', direct_message_permission_group: 'role:everyone',
       direct_message_initiator_group: 'role:everyone',
-      can_set_topics_policy_group: 'role:members', can_invite_users_group: 'role:members', can_create_multiuse_invite_group: 'role:administrators',
+      can_set_topics_policy_group: 'role:members', can_invite_users_group: 'role:members', create_multiuse_invite_group: 'role:administrators',
     });
   });
 
