@@ -35,7 +35,9 @@ import { finishFreshLoad, openReadModelDatabase } from '@app/infrastructure/embe
 import { readModelLayout } from '@app/infrastructure/embedded/sqlite-read-model-copies';
 import { FTS5_TOKENIZER } from '@app/infrastructure/embedded/sqlite-search';
 import { ProjectionRebuilder, Projector } from '@app/projections';
-import { ENGLISH_WORDS, seededRandom } from '@app/testing';
+// By path, not through @app/testing, whose index loads jest helpers (the build compiles what bench imports).
+import { ENGLISH_WORDS } from '../libs/testing/src/english-words';
+import { seededRandom } from '../libs/testing/src/seeded-random';
 import { createBenchRealm, jsonOk, seedUsers, startApp } from './app-harness';
 import { appendRunToDocSection } from './run-log';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, now, parseArgs, percentile, progress, type ResultRow, runMain, tempDir } from './support';
