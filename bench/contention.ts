@@ -37,7 +37,7 @@ const WRITERS = String(stringArg(args, 'writers', '1,4,16,64')).split(',').map(N
 const OPS_ARG = stringArg(args, 'ops', 'all');
 const LAYOUTS = String(stringArg(args, 'layouts', 'single,split')).split(',') as ('single' | 'split')[];
 const MAX_WRITERS = Math.max(...WRITERS);
-/** The N sequence is run this many times per operation, interleaved (1,4,16,64,1,4,…), so that drift on a shared machine hits every N alike. */
+/** The N sequence is run this many times per operation, interleaved and alternately reversed (1,4,16,64,64,16,4,1,…), so that drift on a shared machine, and the organization's growth, hit every N alike. */
 const ROUNDS = intArg(args, 'rounds', 1);
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
 const USER_HZ = 100;
@@ -302,7 +302,9 @@ async function main(): Promise<void> {
     try {
       for (const op of ops) {
         const ctx = (await op.prepare?.(layout)) ?? {};
-        for (const writers of Array.from({ length: ROUNDS }, () => WRITERS).flat()) {
+        // Odd rounds run the N sequence backwards (1,4,16,64 then 64,16,4,1): a creation makes every
+        // later one read a little more, so a fixed order would always give the larger N the larger organization.
+        for (const writers of Array.from({ length: ROUNDS }, (_, r) => (r % 2 === 0 ? WRITERS : [...WRITERS].reverse())).flat()) {
           load.push(loadavg()[0]);
           const m = await measure(layout, op, ctx, writers);
           progress(`${kind} ${op.name} N=${writers}: ${m.requests} requests, ${m.rps.toFixed(0)}/s, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, CPU ${(m.cpuMs / m.requests).toFixed(2)} ms/request, non-200 ${m.failures}`);
