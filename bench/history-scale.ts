@@ -42,14 +42,12 @@
  * user and system CPU per request, heap and RSS.
  */
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort, USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
-import { CURRENT_SCHEMA_VERSION, type MessageSent, messageStream } from '@app/domain';
-import { Projector } from '@app/projections';
-import { createBenchRealm, jsonOk, seedUsers, startApp } from './app-harness';
+import { USER_MESSAGE_STORE, type UserMessageStorePort } from '@app/application';
+import { jsonOk } from './app-harness';
+import { buildHistoryOrganization } from './history-organization';
 import { type LoadOptions, runLoad } from './load-generator';
 import { appendRunToDocSection } from './run-log';
 import { type ServerProcess, startServerProcess } from './server-process';
@@ -66,46 +64,18 @@ let registerAll = false;
 type Built = { auth: string; channel: string; appendMs: number; projectedMs: number; mergeMs: number };
 
 async function build(dataDir: string, users: number, channels: number, subscribers: number, messages: number, compactAfterBuild: boolean): Promise<Built> {
-  const { app, port } = await startApp(dataDir);
-  try {
-    const { realmId, sender, auth } = await createBenchRealm(app);
-    const others = await seedUsers(app, realmId, users - 1);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const api = { port, auth, agent };
-    progress(`${fmtInt(users)} users; creating ${channels} channels of ${subscribers} subscribers`);
-    for (let c = 0; c < channels; c++) {
-      const members = Array.from({ length: subscribers - 1 }, (_, i) => others[(c * (subscribers - 1) + i) % others.length]);
-      await jsonOk(api, 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: `channel ${c}` }]), principals: JSON.stringify([sender.userId, ...members]) });
-    }
-    const subs = (await jsonOk(api, 'GET', '/api/v1/users/me/subscriptions', { include_subscribers: 'true' })).subscriptions as { name: string; stream_id: number; subscribers: number[] }[];
-    agent.destroy();
-    const events = app.get<EventStorePort>(EVENT_STORE);
-    const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('message', messages);
-    const began = now();
-    let position = 0n;
-    for (let i = 0; i < messages; i++) {
-      const messageId = first + i;
-      const channel = subs[i % subs.length];
-      const data: MessageSent['data'] = {
-        realmId, messageId, senderId: sender.userId, recipient: { type: 'stream', streamId: channel.stream_id, streamName: channel.name, topic: `topic ${Math.floor(i / subs.length) % 10}` },
-        content: `message ${i}`, renderedContent: `<p>message ${i}</p>`, client: 'bench', isMeMessage: false, hasLink: false, hasImage: false, hasAttachment: false,
-        recipientIds: [...channel.subscribers].sort((a, b) => a - b), readUserIds: [sender.userId], mentionedUserIds: [], streamWildcardMentioned: false,
-        topicWildcardMentionedUserIds: [], localId: null, queueId: null, at: new Date().toISOString(),
-      };
-      ({ position } = await events.appendToStream(messageStream(messageId), [{ id: randomUUID(), type: 'MessageSent', data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSION } }], { expectedRevision: 'no_stream' }));
-      if ((i + 1) % 20_000 === 0) progress(`  ${fmtInt(i + 1)} of ${fmtInt(messages)} messages appended`);
-    }
-    const appendMs = now() - began;
-    await app.get(Projector).waitFor(position, 3_600_000);
-    const projectedMs = now() - began;
+  let mergeMs = 0;
+  const built = await buildHistoryOrganization(dataDir, {
+    users, channels, subscribers, messages, content: (i) => `message ${i}`, progressEvery: 20_000,
     // A catch-up this fast outruns the per-user store's background merges: the inbox still holds
     // most of the rows. The steady state is measured after merging them (timed).
-    const mergeBegan = now();
-    if (compactAfterBuild) await (app.get<UserMessageStorePort>(USER_MESSAGE_STORE) as UserMessageStorePort & { compact?: () => Promise<void> }).compact?.();
-    return { auth, channel: subs[0].name, appendMs, projectedMs, mergeMs: now() - mergeBegan };
-  } finally {
-    await app.close();
-  }
+    afterProjected: async (app) => {
+      const mergeBegan = now();
+      if (compactAfterBuild) await (app.get<UserMessageStorePort>(USER_MESSAGE_STORE) as UserMessageStorePort & { compact?: () => Promise<void> }).compact?.();
+      mergeMs = now() - mergeBegan;
+    },
+  });
+  return { auth: built.auth, channel: built.channels[0].name, appendMs: built.appendMs, projectedMs: built.projectedMs, mergeMs };
 }
 
 /**

@@ -24,12 +24,11 @@
  *   (or from source: node -r ./test/crash/register-swc.js bench/search.ts …)
  */
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort, type IndexedMessage, LIVE_READ_MODELS, type LiveReadModels, LOGGER, type UserMessageChange } from '@app/application';
-import { CURRENT_SCHEMA_VERSION, type MessageSent, messageStream, SEARCH_STOP_WORDS } from '@app/domain';
+import { EVENT_STORE, type IndexedMessage, LIVE_READ_MODELS, type LiveReadModels, LOGGER, type UserMessageChange } from '@app/application';
+import { SEARCH_STOP_WORDS } from '@app/domain';
 import { openSqlite, SqliteUserMessageStore } from '@app/infrastructure';
 import { finishFreshLoad, openReadModelDatabase } from '@app/infrastructure/embedded/sqlite';
 import { readModelLayout } from '@app/infrastructure/embedded/sqlite-read-model-copies';
@@ -38,7 +37,8 @@ import { ProjectionRebuilder, Projector } from '@app/projections';
 // By path, not through @app/testing, whose index loads jest helpers (the build compiles what bench imports).
 import { ENGLISH_WORDS } from '../libs/testing/src/english-words';
 import { seededRandom } from '../libs/testing/src/seeded-random';
-import { createBenchRealm, jsonOk, seedUsers, startApp } from './app-harness';
+import { jsonOk, startApp } from './app-harness';
+import { buildHistoryOrganization } from './history-organization';
 import { appendRunToDocSection } from './run-log';
 import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, now, parseArgs, percentile, progress, type ResultRow, runMain, tempDir } from './support';
 
@@ -89,47 +89,13 @@ function queries(): { name: string; operand: string }[] {
 type Built = { auth: string; channel: string; streamIds: number[]; subscribers: number[][]; realmId: number; senderId: number; messages: number; appendMs: number; projectedMs: number };
 
 async function build(dataDir: string, users: number, channels: number, subscribers: number, messages: number): Promise<Built> {
-  const { app, port } = await startApp(dataDir);
-  try {
-    const { realmId, sender, auth } = await createBenchRealm(app);
-    const others = await seedUsers(app, realmId, users - 1);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const api = { port, auth, agent };
-    progress(`${fmtInt(users)} users; creating ${channels} channels of ${subscribers} subscribers`);
-    for (let c = 0; c < channels; c++) {
-      const members = Array.from({ length: subscribers - 1 }, (_, i) => others[(c * (subscribers - 1) + i) % others.length]);
-      await jsonOk(api, 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: `channel ${c}` }]), principals: JSON.stringify([sender.userId, ...members]) });
-    }
-    const subs = (await jsonOk(api, 'GET', '/api/v1/users/me/subscriptions', { include_subscribers: 'true' })).subscriptions as { name: string; stream_id: number; subscribers: number[] }[];
-    agent.destroy();
-    const events = app.get<EventStorePort>(EVENT_STORE);
-    const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('message', messages);
-    const text = textGenerator(37);
-    const began = now();
-    let position = 0n;
-    for (let i = 0; i < messages; i++) {
-      const messageId = first + i;
-      const channel = subs[i % subs.length];
-      const content = text();
-      const data: MessageSent['data'] = {
-        realmId, messageId, senderId: sender.userId, recipient: { type: 'stream', streamId: channel.stream_id, streamName: channel.name, topic: `topic ${Math.floor(i / subs.length) % 10}` },
-        content, renderedContent: `<p>${content}</p>`, client: 'bench', isMeMessage: false, hasLink: false, hasImage: false, hasAttachment: false,
-        recipientIds: [...channel.subscribers].sort((a, b) => a - b), readUserIds: [sender.userId], mentionedUserIds: [], streamWildcardMentioned: false,
-        topicWildcardMentionedUserIds: [], localId: null, queueId: null, at: new Date().toISOString(),
-      };
-      ({ position } = await events.appendToStream(messageStream(messageId), [{ id: randomUUID(), type: 'MessageSent', data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSION } }], { expectedRevision: 'no_stream' }));
-      if ((i + 1) % 50_000 === 0) progress(`  ${fmtInt(i + 1)} of ${fmtInt(messages)} messages appended`);
-    }
-    const appendMs = now() - began;
-    await app.get(Projector).waitFor(position, 3_600_000);
-    const projectedMs = now() - began;
-    return {
-      auth, channel: subs[0].name, streamIds: subs.map((s) => s.stream_id), subscribers: subs.map((s) => [...s.subscribers].sort((a, b) => a - b)),
-      realmId, senderId: sender.userId, messages, appendMs, projectedMs,
-    };
-  } finally {
-    await app.close();
-  }
+  const text = textGenerator(37);
+  const built = await buildHistoryOrganization(dataDir, { users, channels, subscribers, messages, content: () => text(), progressEvery: 50_000 });
+  const subs = built.channels;
+  return {
+    auth: built.auth, channel: subs[0].name, streamIds: subs.map((s) => s.stream_id), subscribers: subs.map((s) => [...s.subscribers].sort((a, b) => a - b)),
+    realmId: built.realmId, senderId: built.senderId, messages, appendMs: built.appendMs, projectedMs: built.projectedMs,
+  };
 }
 
 /** p50 and p99 (ms) of `count` sequential requests, and the last answer. */
