@@ -288,7 +288,7 @@ describe('DeciderRunner (SQLite event store)', () => {
   };
 
   it('in a batch, a run whose decision fails fails alone: the others are appended and decide without it', async () => {
-    const runner = new DeciderRunner(events, new SequentialRandom(), undefined, undefined, undefined);
+    const runner = new DeciderRunner(events, new SequentialRandom());
     await runner.run(realmRegistryDecider, REALM_REGISTRY_STREAM, createRealm('acme'));
     const release = holdStream(runner, REALM_REGISTRY_STREAM);
     const runs = [
