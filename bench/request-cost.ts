@@ -18,13 +18,19 @@
  *
  *   node dist/bench/request-cost.js [--rounds 3] [--duration 4] [--warmup 1] [--connections 16]
  *        [--targets bare,nest,nest-adapter,me,props,send] [--subscribers 50] [--node-env production]
- *        [--log-level silent] [--cpu-prof DIR] [--no-doc] [--json FILE]
+ *        [--log-level silent] [--cpu-prof DIR] [--baseline CHECKOUT] [--no-doc] [--json FILE]
+ *
+ * `--baseline CHECKOUT` (a built checkout of an earlier commit, e.g. a `git worktree` after
+ * `npm run build`): its application runs beside this build's, and each application target is
+ * measured on both in every round (odd rounds in reverse order, so a drift in the machine's load
+ * falls on both sides alike); each round's this/baseline ratio is reported, with their median. A
+ * before/after comparison on a shared machine is only as good as its pairing: ratios from one run.
  *
  * `--cpu-prof DIR` runs the application under `node --cpu-prof` and prints a summary of its profile
  * (bench/cpuprofile-summary.ts). Writes its own section of docs/benchmarks.md unless --no-doc;
  * earlier runs stay listed in it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { summarise } from './cpuprofile-summary';
 import { type LoadOptions, runLoad } from './load-generator';
@@ -65,6 +71,8 @@ async function main() {
   const nodeEnv = stringArg(args, 'node-env', 'production', ['production', 'development', 'test']);
   const logLevel = stringArg(args, 'log-level', 'silent');
   const profileDir = typeof args['cpu-prof'] === 'string' ? resolve(args['cpu-prof']) : undefined;
+  const baselineScript = typeof args.baseline === 'string' ? join(resolve(args.baseline), 'dist', 'bench', 'server-child.js') : undefined;
+  if (baselineScript && !existsSync(baselineScript)) throw new Error(`--baseline: ${baselineScript} does not exist (build that checkout first: npm run build)`);
   const targets = stringArg(args, 'targets', ALL.join(','))
     .split(',')
     .map((t) => t.trim()) as TargetKey[];
@@ -72,7 +80,13 @@ async function main() {
   LABELS.send = `POST /messages to a ${subscribers}-subscriber channel`;
 
   const dir = tempDir('request-cost');
-  const servers: Partial<Record<'bare' | 'nest' | 'nest-adapter' | 'app', ServerProcess>> = {};
+  const servers: Partial<Record<'bare' | 'nest' | 'nest-adapter' | 'app' | 'baseline', ServerProcess>> = {};
+  const isAppTarget = (t: TargetKey) => t === 'me' || t === 'props' || t === 'send';
+  // What each round measures: every target on this build, and the application targets on the baseline too.
+  type Measured = { target: TargetKey; baseline: boolean };
+  const measured: Measured[] = targets.flatMap((t) => [{ target: t, baseline: false }, ...(baselineScript && isAppTarget(t) ? [{ target: t, baseline: true }] : [])]);
+  const baselineCpu = new Map<TargetKey, number[]>(targets.map((t) => [t, []]));
+  const baselineDir = tempDir('request-cost-baseline');
   const cpuPerRequest = new Map<TargetKey, number[]>(targets.map((t) => [t, []]));
   const throughput = new Map<TargetKey, number[]>(targets.map((t) => [t, []]));
   const notes: string[] = [];
@@ -92,9 +106,13 @@ async function main() {
         execArgv: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
       });
       progress(`application ready on port ${servers.app.port} (boot ${fmtInt(servers.app.bootMs)} ms), ${subscribers} subscribers in "crowd"`);
+      if (baselineScript) {
+        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript });
+        progress(`baseline application (${baselineScript}) ready on port ${servers.baseline.port}`);
+      }
     }
-    const load = (t: TargetKey): Omit<LoadOptions, 'durationMs' | 'warmupMs' | 'maxRequests' | 'connections'> => {
-      const auth = servers.app?.auth ?? '';
+    const load = (t: TargetKey, app = servers.app): Omit<LoadOptions, 'durationMs' | 'warmupMs' | 'maxRequests' | 'connections'> => {
+      const auth = app?.auth ?? '';
       const form = { Authorization: auth, 'Content-Type': 'application/x-www-form-urlencoded' };
       switch (t) {
         case 'bare':
@@ -104,13 +122,13 @@ async function main() {
         case 'nest-adapter':
           return { host: HOST, port: servers['nest-adapter']!.port, path: '/', client: 'raw' };
         case 'me':
-          return { host: HOST, port: servers.app!.port, path: '/api/v1/users/me', client: 'raw', headers: { Authorization: auth } };
+          return { host: HOST, port: app!.port, path: '/api/v1/users/me', client: 'raw', headers: { Authorization: auth } };
         case 'props':
-          return { host: HOST, port: servers.app!.port, path: '/api/v1/users/me/subscriptions/properties', client: 'raw', method: 'POST', headers: form, body: 'subscription_data=%5B%5D' };
+          return { host: HOST, port: app!.port, path: '/api/v1/users/me/subscriptions/properties', client: 'raw', method: 'POST', headers: form, body: 'subscription_data=%5B%5D' };
         case 'send':
           return {
             host: HOST,
-            port: servers.app!.port,
+            port: app!.port,
             path: '/api/v1/messages',
             client: 'raw',
             method: 'POST',
@@ -121,16 +139,21 @@ async function main() {
     };
     const serverOf = (t: TargetKey) => (t === 'bare' ? servers.bare! : t === 'nest' ? servers.nest! : t === 'nest-adapter' ? servers['nest-adapter']! : servers.app!);
     for (let round = 1; round <= rounds; round++) {
-      for (const t of targets) {
-        const base = { ...load(t), connections, maxRequests: 0 };
+      for (const { target: t, baseline } of round % 2 === 0 ? [...measured].reverse() : measured) {
+        const base = { ...load(t, baseline ? servers.baseline : servers.app), connections, maxRequests: 0 };
         if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, warmupMs: 0 });
-        const server = serverOf(t);
+        const server = baseline ? servers.baseline! : serverOf(t);
         const before = await server.usage();
         const r = await runLoad({ ...base, durationMs, warmupMs: 0 });
         const after = await server.usage();
         if (r.errors > 0 || r.non2xx > 0) notes.push(`round ${round}, ${LABELS[t]}: ${r.errors} errors, ${r.non2xx} non-2xx responses.`);
         const ms = (after.cpuUs - before.cpuUs) / 1000 / Math.max(1, r.requests);
         const systemShare = (after.systemUs - before.systemUs) / Math.max(1, after.cpuUs - before.cpuUs);
+        if (baseline) {
+          baselineCpu.get(t)!.push(ms);
+          progress(`round ${round} ${LABELS[t]} (baseline): ${fmtInt(r.requestsPerSecond)} req/s, ${fmtNum(ms, 3)} ms CPU per request`);
+          continue;
+        }
         cpuPerRequest.get(t)!.push(ms);
         throughput.get(t)!.push(r.requestsPerSecond);
         progress(`round ${round} ${LABELS[t]}: ${fmtInt(r.requestsPerSecond)} req/s, ${fmtNum(ms, 3)} ms CPU per request (${fmtInt(systemShare * 100)} % system), p50 ${fmtNum(r.latencyMs.p50)} ms`);
@@ -139,6 +162,7 @@ async function main() {
   } finally {
     await Promise.all(Object.values(servers).map((s) => s!.stop()));
     dir.remove();
+    baselineDir.remove();
   }
 
   const med = (t: TargetKey) => median(cpuPerRequest.get(t)!);
@@ -163,6 +187,12 @@ async function main() {
         .filter(Boolean)
         .join('; '),
     });
+  }
+  for (const t of targets.filter((x) => baselineScript && isAppTarget(x))) {
+    const before = baselineCpu.get(t)!;
+    const ratios = cpuPerRequest.get(t)!.map((after, i) => after / before[i]);
+    rows.push({ metric: `${LABELS[t]} on the baseline: server CPU per request, median round`, value: median(before) * 1000, unit: 'µs', detail: `rounds ${before.map((v) => fmtNum(v, 3)).join(', ')} ms` });
+    rows.push({ metric: `${LABELS[t]}: this build / the baseline, median of the rounds' ratios`, value: median(ratios), unit: '×', detail: `rounds ${ratios.map((v) => fmtNum(v, 3)).join(', ')}` });
   }
   if (targets.includes('me') && targets.includes('nest')) {
     const ratio = med('me') / med('nest');
@@ -191,17 +221,19 @@ async function main() {
     name: 'request-cost',
     title: 'Server CPU per request (issue 23)',
     command: commandLine(),
-    params: { rounds, durationS: durationMs / 1000, warmupS: warmupMs / 1000, connections, subscribers, nodeEnv, logLevel, targets: targets.join(',') },
+    params: { ...(baselineScript ? { baseline: resolve(String(args.baseline)) } : {}), rounds, durationS: durationMs / 1000, warmupS: warmupMs / 1000, connections, subscribers, nodeEnv, logLevel, targets: targets.join(',') },
     rows,
     notes,
     targets: resultTargets,
     durationMs: now() - began,
   };
-  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, 1)} ${r.unit} (${r.detail})\n`);
+  for (const r of rows) process.stdout.write(`${r.metric}: ${fmtNum(r.value, r.unit === '×' ? 3 : 1)} ${r.unit} (${r.detail})\n`);
   for (const t of resultTargets) process.stdout.write(`target ${t.met ? 'met' : 'MISSED'}: ${t.description}\n`);
   emitResult(args, result);
   if (args['no-doc'] !== true && !profileDir) {
-    const line = rows.map((r) => `${r.metric.split(':')[0]} ${fmtNum(r.value, 1)} µs${r.detail ? ` (${r.detail.split('; rounds')[0]})` : ''}`).join('; ');
+    const line = rows
+      .map((r) => (r.unit === '×' ? `${r.metric.split(':')[0]}: this build / the baseline ${fmtNum(r.value, 3)}× (${r.detail})` : `${r.metric.split(':')[0]} ${fmtNum(r.value, 1)} µs${r.detail ? ` (${r.detail.split('; rounds')[0]})` : ''}`))
+      .join('; ');
     appendRunToDocSection(DOC, START, END, 'Server CPU per request (issue 23)', result, line);
   }
 }

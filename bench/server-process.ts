@@ -32,6 +32,11 @@ export type ChildOptions = {
   execArgv?: string[];
   /** Extra environment for the application's configuration. */
   env?: Record<string, string>;
+  /**
+   * The child script to run, when not this build's server-child.js: another build's (e.g. a baseline
+   * checkout's dist/bench/server-child.js, for before/after pairs in one run).
+   */
+  script?: string;
 };
 
 export type ReadyMessage = {
@@ -58,7 +63,7 @@ export type ServerProcess = ReadyMessage & {
 };
 
 export function startServerProcess(options: ChildOptions): Promise<ServerProcess> {
-  const child: ChildProcess = fork(join(__dirname, 'server-child.js'), [], {
+  const child: ChildProcess = fork(options.script ?? join(__dirname, 'server-child.js'), [], {
     execArgv: options.execArgv ?? [],
     env: { ...process.env, NODE_ENV: options.nodeEnv, BENCH_CHILD: JSON.stringify(options) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -227,7 +227,7 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     if (candidates.length === 0) return [];
     const channel = d.channel;
     const [settings, subscriptions, policies] = await Promise.all([
-      this.settings.settingsOfMany(candidates),
+      this.settings.settingsOfMany(candidates, { timezone: false }), // eligibility and batching need no time zone
       channel ? this.readStore.getMany<SubscriptionDocument>(SUBSCRIPTIONS, candidates.map((id) => subscriptionDocumentId(id, channel.streamId))) : [],
       channel ? this.readStore.getMany<UserTopicDocument>(USER_TOPICS, candidates.map((id) => userTopicDocumentId(id, channel.streamId, channel.topic))) : [],
     ]);

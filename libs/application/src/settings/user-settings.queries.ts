@@ -26,14 +26,17 @@ export class UserSettingsQueries {
     return withDefaults(doc, user?.timezone);
   }
 
-  /** Every setting of several users (as settingsOf), by user id. */
-  async settingsOfMany(userIds: number[]): Promise<Map<number, UserSettingValues>> {
+  /**
+   * Every setting of several users (as settingsOf), by user id. `timezone: false` leaves the time
+   * zone empty and skips reading the users' account documents (the only place it comes from).
+   */
+  async settingsOfMany(userIds: number[], options: { timezone: boolean } = { timezone: true }): Promise<Map<number, UserSettingValues>> {
     const docs = new Map<number, UserSettingsDocument>();
     const timezones = new Map<number, string>();
     for (let i = 0; i < userIds.length; i += 500) {
       const ids = userIds.slice(i, i + 500).map(String);
       for (const { doc } of await this.readStore.getMany<UserSettingsDocument>(USER_SETTINGS_COLLECTION, ids)) docs.set(doc.user_id, doc);
-      for (const { doc } of await this.readStore.getMany<UserDocument>(USERS, ids)) timezones.set(doc.user_id, doc.timezone);
+      if (options.timezone) for (const { doc } of await this.readStore.getMany<UserDocument>(USERS, ids)) timezones.set(doc.user_id, doc.timezone);
     }
     return new Map(userIds.map((id) => [id, withDefaults(docs.get(id) ?? null, timezones.get(id))]));
   }

@@ -111,10 +111,11 @@ type ValueOf<S> = S extends BoolSpec ? boolean : S extends IntSpec ? number : st
 export type UserSettingValues = { [K in UserSettingName]: ValueOf<(typeof USER_SETTINGS)[K]> } & { timezone: string };
 
 export function defaultUserSettings(timezone = ''): UserSettingValues {
-  const values: Record<string, SettingValue> = {};
-  for (const name of USER_SETTING_NAMES) values[name] = USER_SETTINGS[name].default;
-  return { ...(values as Omit<UserSettingValues, 'timezone'>), timezone } as UserSettingValues;
+  // Built once: readers of many users' settings (a send's missed-message check) call this per user.
+  DEFAULT_USER_SETTING_VALUES ??= Object.fromEntries(USER_SETTING_NAMES.map((name) => [name, USER_SETTINGS[name].default])) as Omit<UserSettingValues, 'timezone'>;
+  return { ...DEFAULT_USER_SETTING_VALUES, timezone } as UserSettingValues;
 }
+let DEFAULT_USER_SETTING_VALUES: Omit<UserSettingValues, 'timezone'> | undefined;
 
 /**
  * UserBaseSettings.SECURITY_SENSITIVE_USER_SETTINGS: administrators may not change these for other

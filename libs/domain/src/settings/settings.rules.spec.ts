@@ -62,6 +62,14 @@ describe('the catalog', () => {
     });
     expect(Object.keys(USER_SETTINGS)).toHaveLength(Object.keys(defaults).length - 1);
   });
+
+  it('hands each caller its own copy of the defaults (built once, never shared)', () => {
+    const first = defaultUserSettings('Asia/Tokyo');
+    (first as Record<string, unknown>).enable_drafts_synchronization = false;
+    const second = defaultUserSettings();
+    expect(second).not.toBe(first);
+    expect(second).toMatchObject({ timezone: '', enable_drafts_synchronization: true });
+  });
 });
 
 describe('checkSettableForOthers', () => {
