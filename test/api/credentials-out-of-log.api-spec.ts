@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -17,6 +17,7 @@ import {
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { operatorActor, usersStream } from '@app/domain';
+import { filesUnder, needlesOf, scanFiles } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -34,13 +35,6 @@ const allEvents = async (api: ApiTestClient): Promise<RecordedEvent[]> => {
     after = page[page.length - 1].position;
   }
 };
-
-/** Every file under the directory, recursively. */
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 
 describe('credentials never in an event, a read model or a snapshot', () => {
   let api: ApiTestClient;
@@ -118,12 +112,7 @@ describe('credentials never in an event, a read model or a snapshot', () => {
     const dataDir = api.app.get<AppConfig>(APP_CONFIG).dataDir;
     const files = filesUnder(dataDir);
     expect(files.map((f) => f.slice(dataDir.length + 1))).toEqual(expect.arrayContaining(['events.sqlite', 'credentials.sqlite', 'credentials.key']));
-    const hits: string[] = [];
-    for (const file of files) {
-      const bytes = readFileSync(file);
-      for (const secret of [...keys, ...hashes]) if (bytes.includes(Buffer.from(secret))) hits.push(`${file}: ${secret.slice(0, 6)}…`);
-    }
-    expect(hits).toEqual([]);
+    expect(scanFiles(dataDir, [...needlesOf('API key', keys), ...needlesOf('password hash', hashes)])).toEqual([]);
     for (const file of ['credentials.sqlite', 'credentials.key']) expect(statSync(join(dataDir, file)).mode & 0o777).toBe(0o600);
   });
 });

@@ -35,3 +35,4 @@ export * from './contracts/credential-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';
 export * from './english-words';
+export * from './byte-scan';
