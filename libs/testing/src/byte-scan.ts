@@ -50,8 +50,8 @@ function base64Cores(value: Buffer): [number, Buffer][] {
  * UTF-16LE, and base64 of the UTF-8 at any alignment (HTTP Basic credentials, blobs, encoded
  * payloads). And, because SQLite cuts a long row into overflow pages (each starting with a 4-byte
  * pointer) and a copy can be cut anywhere, each half of the value in those forms as well: any one
- * cut leaves one half whole. Values shorter than 16 characters are not halved (a half would match
- * by chance).
+ * cut leaves one half whole. Values shorter than 24 characters are not halved (a half of a short or
+ * readable value, `desdemona-password`, matches by chance).
  */
 export function needleForms(value: string): { form: string; bytes: Buffer }[] {
   const forms = new Map<string, Buffer>();
@@ -60,7 +60,7 @@ export function needleForms(value: string): { form: string; bytes: Buffer }[] {
     if (![...forms.values()].some((b) => b.equals(bytes))) forms.set(form, bytes);
   };
   const parts: [string, string][] = [['', value]];
-  if (value.length >= 16) {
+  if (value.length >= 24) {
     const middle = Math.floor(value.length / 2);
     parts.push([' (first half)', value.slice(0, middle)], [' (second half)', value.slice(middle)]);
   }
