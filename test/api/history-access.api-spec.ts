@@ -223,6 +223,27 @@ describe('audit history under the access rules', () => {
       }
     });
 
+    it('a change of role counts from the next request, for every form: a demoted administrator is refused, a promoted moderator reads as an administrator', async () => {
+      const setRole = async (who: string, role: number) => expectSuccess(await api.as('desdemona').patch(`/api/v1/users/${id(who)}`, { role }));
+      try {
+        await setRole('iago', 400);
+        await setRole('shiva', 200);
+        for (const [form, params] of Object.entries(forms())) {
+          const refused = await api.as('iago').get('/api/v1/svc/history', params);
+          expectError(refused, 'Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL', status: 400 });
+          const body = expectSuccess(await api.as('shiva').get('/api/v1/svc/history', params));
+          expect({ form, events: (body.history as Entry[]).length > 0 }).toEqual({ form, events: true });
+          // Shiva is in none of the private conversations: what nobody else may read, and what only iago may.
+          expect({ form, secrets: leaked(body, secrets), private: leaked(body, [...NOBODY, ...ONLY_IAGO]) }).toEqual({ form, secrets: [], private: [] });
+        }
+      } finally {
+        await setRole('shiva', 300);
+        await setRole('iago', 200);
+      }
+      expectSuccess(await api.as('iago').get('/api/v1/svc/history', { realm: true }));
+      expectError(await api.as('shiva').get('/api/v1/svc/history', { realm: true }), 'Must be an organization administrator');
+    });
+
     it('the CLI (the operator, with the data directory) shows every value but secrets and deleted texts', async () => {
       const cli = async (...argv: string[]) => {
         const out: string[] = [];
