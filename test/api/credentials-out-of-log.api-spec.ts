@@ -8,7 +8,6 @@ import {
   DeciderRunner,
   READ_STORE,
   type ReadStorePort,
-  type RecordedEvent,
   RegenerateApiKeyCommand,
   SNAPSHOT_STORE,
   type SnapshotStorePort,
@@ -17,7 +16,7 @@ import {
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { operatorActor, usersStream } from '@app/domain';
-import { filesUnder, needlesOf, scanFiles } from '@app/testing';
+import { filesUnder, needlesOf, readWholeLog, scanFiles } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -25,16 +24,6 @@ import { ApiTestClient, expectError, expectSuccess } from '../support';
  * neither in an event, a read model or a snapshot; the API still hands a key to its user.
  */
 jest.setTimeout(120_000);
-
-const allEvents = async (api: ApiTestClient): Promise<RecordedEvent[]> => {
-  const events: RecordedEvent[] = [];
-  for (let after: bigint | undefined; ; ) {
-    const page = await api.eventStore.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return events;
-    events.push(...page);
-    after = page[page.length - 1].position;
-  }
-};
 
 describe('credentials never in an event, a read model or a snapshot', () => {
   let api: ApiTestClient;
@@ -84,7 +73,7 @@ describe('credentials never in an event, a read model or a snapshot', () => {
   });
 
   it('no event holds a key or a hash, nor a field for one', async () => {
-    const events = await allEvents(api);
+    const events = await readWholeLog(api.eventStore);
     const text = JSON.stringify(events.map((e) => e.data));
     for (const secret of [...keys, ...hashes]) expect(text.includes(secret) ? secret : null).toBeNull();
     const credentialEvents = events.filter((e) => ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged'].includes(e.type));

@@ -4,7 +4,7 @@ import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import { buildProgram } from '../../apps/cli/src/commands';
 import { coverageWorkload, declaredEventTypes } from '../replay/workload';
-import { personaHelpers } from '@app/testing';
+import { personaHelpers, readWholeLog } from '@app/testing';
 
 /**
  * The audit history under the access rules (docs/security.md): GET /svc/history and the CLI show
@@ -14,16 +14,6 @@ import { personaHelpers } from '@app/testing';
 jest.setTimeout(180_000);
 
 type Entry = { type: string; stream: string; actor_id: number | null; data: Record<string, unknown>; changes: { field: string; old: unknown; new: unknown }[]; hidden: string[] };
-
-const allEvents = async (api: ApiTestClient): Promise<RecordedEvent[]> => {
-  const events: RecordedEvent[] = [];
-  for (let after: bigint | undefined; ; ) {
-    const page = await api.eventStore.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return events;
-    events.push(...page);
-    after = page[page.length - 1].position;
-  }
-};
 
 /**
  * Every secret the log holds, as recorded (API keys, password hashes, tokens, push keys, the digests
@@ -113,7 +103,7 @@ describe('audit history under the access rules', () => {
 
       await post('hamlet', '/api/v1/user_topics', { stream_id: await api.channelId('Denmark'), topic: 'muted-topic-name', visibility_policy: 1 });
       expectSuccess(await api.as('iago').patch('/api/v1/realm', { name: 'Acme Worldwide' }));
-      secrets = await secretsIn(await allEvents(api), api);
+      secrets = await secretsIn(await readWholeLog(api.eventStore), api);
     });
     afterAll(() => api.close());
 
@@ -270,7 +260,7 @@ describe('audit history under the access rules', () => {
     const api = await ApiTestClient.start({ config: { pushNotificationsBouncerUrl: 'https://push.example.com' } });
     try {
       await coverageWorkload(api);
-      const events = await allEvents(api);
+      const events = await readWholeLog(api.eventStore);
       const secrets = await secretsIn(events, api);
       expect(secrets.length).toBeGreaterThan(10);
       const streams = [...new Set(events.map((e) => e.streamId))];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { APP_CONFIG, CREDENTIALS, CredentialVault, READ_STORE, type ReadStorePort, type RecordedEvent } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { fileSources, makeTempDir, type Needle, needlesOf, personaHelpers, type ScanHit, scanSources, type ScanSource } from '@app/testing';
+import { fileSources, makeTempDir, type Needle, needlesOf, personaHelpers, readWholeLog, type ScanHit, scanSources, type ScanSource } from '@app/testing';
 import { buildProgram } from '../../apps/cli/src/commands';
 import { listApiRoutes } from '../../apps/api/src/openapi/api-routes';
 import { ApiTestClient, expectSuccess, runCli } from '../support';
@@ -205,17 +205,6 @@ const STEPS: [string, (s: Scenario) => Promise<void>][] = [
 /** Who reads the administrators' answers. */
 const READERS = ['desdemona', 'iago'] as const;
 
-/** Every event of the log. */
-async function allEvents(api: ApiTestClient): Promise<RecordedEvent[]> {
-  const events: RecordedEvent[] = [];
-  for (let after: bigint | undefined; ; ) {
-    const page = await api.eventStore.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return events;
-    events.push(...page);
-    after = page[page.length - 1].position;
-  }
-}
-
 /**
  * Every history form for every entity the log names (check audit-history.ts for the forms):
  * `stream=` for each stream, `message_id=` each message, `channel_id=` each channel, `user_id=`
@@ -288,7 +277,7 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
     for (const [, step] of STEPS) await step(s);
 
     // Every answer of /svc/* and the console, as the owner and as the administrator.
-    events = await allEvents(api);
+    events = await readWholeLog(api.eventStore);
     const routes = [...listApiRoutes(api.app, { prefix: '/api/v1/svc/' }), ...listApiRoutes(api.app, { prefix: '/svc/' })];
     svcRoutes = routes.map((r) => `${r.method} ${r.path}`);
     for (const route of svcRoutes.filter((r) => r in SVC_CALLS)) {

@@ -36,3 +36,4 @@ export * from './zulip-envelope';
 export * from './persona-helpers';
 export * from './english-words';
 export * from './byte-scan';
+export * from './whole-log';
