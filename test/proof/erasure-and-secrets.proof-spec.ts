@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import pino from 'pino';
-import { APP_CONFIG, CREDENTIALS, CredentialVault, READ_STORE, type ReadStorePort, type RecordedEvent } from '@app/application';
+import { APP_CONFIG, CREDENTIALS, CredentialVault, MissedMessageEmails, READ_STORE, type ReadStorePort, type RecordedEvent } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { fileSources, makeTempDir, type Needle, needlesOf, personaHelpers, readWholeLog, type ScanHit, scanSources, type ScanSource } from '@app/testing';
 import { buildProgram } from '../../apps/cli/src/commands';
@@ -152,7 +152,8 @@ async function messages(s: Scenario): Promise<void> {
   s.ids.privateDeleted = await sendToChannel('hamlet', 'proof-private', 'cabal', `a private-channel message ${text('private channel')}`);
   await sendToChannel('cordelia', 'proof-private', 'cabal', 'a private-channel message that stays');
   s.ids.dmDeleted = await send('hamlet', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: `a direct message ${text('direct')}` });
-  await send('cordelia', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: 'a direct answer that stays' });
+  s.kept.push(`${random()}-kept-direct`);
+  await send('cordelia', { type: 'direct', to: JSON.stringify([id('hamlet')]), content: `a direct answer that stays ${s.kept[1]}` });
   s.ids.groupDeleted = await send('hamlet', { type: 'direct', to: JSON.stringify([id('cordelia'), id('polonius')]), content: `a group direct message ${text('group direct')}` });
   expectSuccess(await s.api.as('hamlet').patch(`/api/v1/messages/${s.ids.groupDeleted}`, { content: `edited: ${text('group direct, edited')}` }));
   expectSuccess(await s.api.as('polonius').post(`/api/v1/messages/${s.ids.groupDeleted}/reactions`, { emoji_name: 'tada' }));
@@ -166,6 +167,23 @@ async function messages(s: Scenario): Promise<void> {
 async function deletes(s: Scenario): Promise<void> {
   for (const key of ['publicDeleted', 'privateDeleted', 'dmDeleted', 'groupDeleted']) expectSuccess(await s.api.as('hamlet').delete(`/api/v1/messages/${s.ids[key]}`));
   expectSuccess(await s.api.as('iago').post(`/api/v1/streams/${s.ids.public}/delete_topic`, { topic_name: 'doomed topic' }));
+}
+
+/**
+ * The missed-message mails of the scenario's direct messages (no persona is active): time passes
+ * beyond the batching period and they are mailed (DATA_DIR/emails, the development mail folder).
+ * The kept answer's mail reaches hamlet; the deleted messages' must reach nobody.
+ */
+async function missedMessageMails(s: Scenario): Promise<void> {
+  const missed = s.api.background.get(MissedMessageEmails);
+  await missed.handledThrough(await s.api.eventStore.headPosition());
+  s.api.clock.advance(24 * 60 * 60 * 1000);
+  await missed.sendDue();
+  // Mailed a moment after (the outbox's delivery): wait for the one of the direct answer.
+  for (let i = 0; !(await s.api.mailsTo(s.api.user('hamlet').email, { kind: 'missed_message', timeoutMs: 0 })).some((m) => m.text.includes(s.kept[1])); i++) {
+    if (i > 500) throw new Error('the kept direct answer was never mailed');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** `export-events` (with its blobs) to a directory outside the data directory. */
@@ -198,6 +216,7 @@ const STEPS: [string, (s: Scenario) => Promise<void>][] = [
   ['a bot, its key regenerated', bots],
   ['messages: public, private channel, direct, group direct; edits, reactions, an upload', messages],
   ['messages deleted, a topic deleted', deletes],
+  ['missed-message mails sent', missedMessageMails],
   ['export-events', exportEvents],
   ['blue/green rebuild', rebuild],
 ];
@@ -330,6 +349,8 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
   it('finds what is there: a kept message\'s text in the event log, the read models, the export and the answers', () => {
     const found = new Set(scanSources([...files, ...s.answers], needlesOf('kept text', s.kept)).map((h) => h.source.replace(/ \[.*\]$| as \w+$|\?.*$/g, '').replace(/read-models-[^/]+\.sqlite/, 'read-models-<copy>.sqlite')));
     expect([...found]).toEqual(expect.arrayContaining(['data/events.sqlite', 'data/read-models-<copy>.sqlite', 'export/events.ndjson', 'GET /api/v1/svc/history', 'CLI history --stream <every stream>']));
+    // The kept direct answer's missed-message mail, in the development mail folder.
+    expect(scanSources(files, needlesOf('kept direct text', [s.kept[1]])).some((h) => /^data\/emails\//.test(h.source))).toBe(true);
   });
 
   it('every route under /api/v1/svc and /svc has a way to be called here', () => {
