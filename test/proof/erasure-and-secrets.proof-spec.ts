@@ -16,7 +16,7 @@ import { ApiTestClient, expectSuccess, runCli } from '../support';
  * files), the export, everything logged — and every answer an owner and an administrator get from
  * /api/v1/svc/* and the console is searched for every API key ever issued, every password and every
  * password hash (nowhere, in any form), and for the texts of deleted messages (nowhere but where
- * LOG_FILES_ERASURE_PENDING says, until erasure of the event log lands).
+ * the ERASURE_PENDING lists say, until erasure of the event log and of the read models lands).
  *
  * Adding to it: a step is one line of STEPS; a needle is one `secret(...)` or `erased(...)` call.
  */
@@ -47,7 +47,7 @@ type Scenario = {
   exportDir: string;
   /** Registers a value that must not be stored, logged or answered anywhere, in any form. */
   secret(kind: string, value: string): void;
-  /** Registers the text of a message that is deleted (by the scenario): erased everywhere but LOG_FILES_ERASURE_PENDING. */
+  /** Registers a word of a message that is deleted (by the scenario): erased everywhere but the ERASURE_PENDING files. */
   erased(kind: string, value: string): void;
   /** A CLI command on the data directory, as its own application context (its log captured too). */
   cli(...argv: string[]): Promise<string[]>;
