@@ -43,6 +43,8 @@ module.exports = {
     },
     { ...base, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.contract-spec.ts'] },
     { ...base, displayName: 'crash', testMatch: ['<rootDir>/test/crash/**/*.crash-spec.ts'] },
+    // Issue 35's proof: a scenario, then every byte the server keeps, logs and answers scanned (docs/security.md).
+    { ...base, displayName: 'proof', testMatch: ['<rootDir>/test/proof/**/*.proof-spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

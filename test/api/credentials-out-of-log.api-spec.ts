@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import {
@@ -8,7 +8,6 @@ import {
   DeciderRunner,
   READ_STORE,
   type ReadStorePort,
-  type RecordedEvent,
   RegenerateApiKeyCommand,
   SNAPSHOT_STORE,
   type SnapshotStorePort,
@@ -17,6 +16,7 @@ import {
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { operatorActor, usersStream } from '@app/domain';
+import { filesUnder, needlesOf, readWholeLog, scanFiles } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
@@ -24,23 +24,6 @@ import { ApiTestClient, expectError, expectSuccess } from '../support';
  * neither in an event, a read model or a snapshot; the API still hands a key to its user.
  */
 jest.setTimeout(120_000);
-
-const allEvents = async (api: ApiTestClient): Promise<RecordedEvent[]> => {
-  const events: RecordedEvent[] = [];
-  for (let after: bigint | undefined; ; ) {
-    const page = await api.eventStore.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return events;
-    events.push(...page);
-    after = page[page.length - 1].position;
-  }
-};
-
-/** Every file under the directory, recursively. */
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 
 describe('credentials never in an event, a read model or a snapshot', () => {
   let api: ApiTestClient;
@@ -90,7 +73,7 @@ describe('credentials never in an event, a read model or a snapshot', () => {
   });
 
   it('no event holds a key or a hash, nor a field for one', async () => {
-    const events = await allEvents(api);
+    const events = await readWholeLog(api.eventStore);
     const text = JSON.stringify(events.map((e) => e.data));
     for (const secret of [...keys, ...hashes]) expect(text.includes(secret) ? secret : null).toBeNull();
     const credentialEvents = events.filter((e) => ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged'].includes(e.type));
@@ -118,12 +101,7 @@ describe('credentials never in an event, a read model or a snapshot', () => {
     const dataDir = api.app.get<AppConfig>(APP_CONFIG).dataDir;
     const files = filesUnder(dataDir);
     expect(files.map((f) => f.slice(dataDir.length + 1))).toEqual(expect.arrayContaining(['events.sqlite', 'credentials.sqlite', 'credentials.key']));
-    const hits: string[] = [];
-    for (const file of files) {
-      const bytes = readFileSync(file);
-      for (const secret of [...keys, ...hashes]) if (bytes.includes(Buffer.from(secret))) hits.push(`${file}: ${secret.slice(0, 6)}…`);
-    }
-    expect(hits).toEqual([]);
+    expect(scanFiles(dataDir, [...needlesOf('API key', keys), ...needlesOf('password hash', hashes)])).toEqual([]);
     for (const file of ['credentials.sqlite', 'credentials.key']) expect(statSync(join(dataDir, file)).mode & 0o777).toBe(0o600);
   });
 });

@@ -4,7 +4,7 @@ import { operatorActor } from '@app/domain';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 import { buildProgram } from '../../apps/cli/src/commands';
 import { coverageWorkload, declaredEventTypes } from '../replay/workload';
-import { personaHelpers } from '@app/testing';
+import { personaHelpers, readWholeLog } from '@app/testing';
 
 /**
  * The audit history under the access rules (docs/security.md): GET /svc/history and the CLI show
@@ -14,16 +14,6 @@ import { personaHelpers } from '@app/testing';
 jest.setTimeout(180_000);
 
 type Entry = { type: string; stream: string; actor_id: number | null; data: Record<string, unknown>; changes: { field: string; old: unknown; new: unknown }[]; hidden: string[] };
-
-const allEvents = async (api: ApiTestClient): Promise<RecordedEvent[]> => {
-  const events: RecordedEvent[] = [];
-  for (let after: bigint | undefined; ; ) {
-    const page = await api.eventStore.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return events;
-    events.push(...page);
-    after = page[page.length - 1].position;
-  }
-};
 
 /**
  * Every secret the log holds, as recorded (API keys, password hashes, tokens, push keys, the digests
@@ -113,7 +103,7 @@ describe('audit history under the access rules', () => {
 
       await post('hamlet', '/api/v1/user_topics', { stream_id: await api.channelId('Denmark'), topic: 'muted-topic-name', visibility_policy: 1 });
       expectSuccess(await api.as('iago').patch('/api/v1/realm', { name: 'Acme Worldwide' }));
-      secrets = await secretsIn(await allEvents(api), api);
+      secrets = await secretsIn(await readWholeLog(api.eventStore), api);
     });
     afterAll(() => api.close());
 
@@ -223,6 +213,27 @@ describe('audit history under the access rules', () => {
       }
     });
 
+    it('a change of role counts from the next request, for every form: a demoted administrator is refused, a promoted moderator reads as an administrator', async () => {
+      const setRole = async (who: string, role: number) => expectSuccess(await api.as('desdemona').patch(`/api/v1/users/${id(who)}`, { role }));
+      try {
+        await setRole('iago', 400);
+        await setRole('shiva', 200);
+        for (const [form, params] of Object.entries(forms())) {
+          const refused = await api.as('iago').get('/api/v1/svc/history', params);
+          expectError(refused, 'Must be an organization administrator', { code: 'UNAUTHORIZED_PRINCIPAL', status: 400 });
+          const body = expectSuccess(await api.as('shiva').get('/api/v1/svc/history', params));
+          expect({ form, events: (body.history as Entry[]).length > 0 }).toEqual({ form, events: true });
+          // Shiva is in none of the private conversations: what nobody else may read, and what only iago may.
+          expect({ form, secrets: leaked(body, secrets), private: leaked(body, [...NOBODY, ...ONLY_IAGO]) }).toEqual({ form, secrets: [], private: [] });
+        }
+      } finally {
+        await setRole('shiva', 300);
+        await setRole('iago', 200);
+      }
+      expectSuccess(await api.as('iago').get('/api/v1/svc/history', { realm: true }));
+      expectError(await api.as('shiva').get('/api/v1/svc/history', { realm: true }), 'Must be an organization administrator');
+    });
+
     it('the CLI (the operator, with the data directory) shows every value but secrets and deleted texts', async () => {
       const cli = async (...argv: string[]) => {
         const out: string[] = [];
@@ -249,7 +260,7 @@ describe('audit history under the access rules', () => {
     const api = await ApiTestClient.start({ config: { pushNotificationsBouncerUrl: 'https://push.example.com' } });
     try {
       await coverageWorkload(api);
-      const events = await allEvents(api);
+      const events = await readWholeLog(api.eventStore);
       const secrets = await secretsIn(events, api);
       expect(secrets.length).toBeGreaterThan(10);
       const streams = [...new Set(events.map((e) => e.streamId))];

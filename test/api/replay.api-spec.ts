@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStorePort, exportEventLog, importEventLog, LIVE_READ_MODELS, type LiveReadModels, type RecordedEvent } from '@app/application';
+import { EVENT_STORE, type EventStorePort, exportEventLog, importEventLog, LIVE_READ_MODELS, type LiveReadModels } from '@app/application';
 import { ProjectionRebuilder, Projector } from '@app/projections';
-import { makeTempDir, testConfig } from '@app/testing';
+import { makeTempDir, readWholeLog, testConfig } from '@app/testing';
 import { ApiTestClient } from '../support';
 import { CliModule } from '../../apps/cli/src/cli.module';
 import { differences, dumpReadModels, type ReadModelDump } from '../replay/read-model-dump';
@@ -19,16 +19,6 @@ import { coverageWorkload, declaredEventTypes, randomWorkload } from '../replay/
  */
 const SEEDS = (process.env.REPLAY_SEEDS ?? '7').split(',').map(Number);
 const OPERATIONS = Number(process.env.REPLAY_OPERATIONS ?? 120);
-
-const allEvents = async (store: EventStorePort): Promise<RecordedEvent[]> => {
-  const events: RecordedEvent[] = [];
-  for (let after: bigint | undefined; ; ) {
-    const page = await store.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return events;
-    events.push(...page);
-    after = page[page.length - 1].position;
-  }
-};
 
 const documentCount = (dump: ReadModelDump) => Object.values(dump).reduce((n, docs) => n + docs.length, 0);
 
@@ -65,7 +55,7 @@ describe('replay suites', () => {
     try {
       await coverageWorkload(api);
       await randomWorkload(api, 1, 40);
-      const events = await allEvents(api.eventStore);
+      const events = await readWholeLog(api.eventStore);
       const seen = new Set(events.map((e) => e.type));
       expect(declaredEventTypes().length).toBeGreaterThan(60);
       expect(declaredEventTypes().filter((type) => !seen.has(type))).toEqual([]);

@@ -13,12 +13,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { GlobalPosition, RecordedEvent } from '@app/application';
+import type { RecordedEvent } from '@app/application';
 import { openSqlite } from '@app/infrastructure/embedded/sqlite';
 import { SqliteEventStore } from '@app/infrastructure/embedded/sqlite-event-store';
 import { SqliteReadStore } from '@app/infrastructure/embedded/sqlite-read-store';
 import { Projector } from '@app/projections/shared/projector';
-import { makeTempDir, replay } from '@app/testing';
+import { makeTempDir, readWholeLog, replay } from '@app/testing';
 import { CRASH_PROJECTIONS, streamTallyProjection, type StreamTallyDoc } from './crash-projections';
 import type { AppendAck, CommitAck } from './crash-worker';
 
@@ -113,16 +113,6 @@ async function appendUntilKilled(dir: string, workers: { name: string; acks: num
   for (const worker of started) worker.go();
   await Promise.all(started.map((w) => w.exited));
   return started.map((w) => w.messages.filter(isAppendAck));
-}
-
-async function readWholeLog(store: SqliteEventStore): Promise<RecordedEvent[]> {
-  const all: RecordedEvent[] = [];
-  for (let after: GlobalPosition | undefined; ; ) {
-    const page = await store.readAll({ after, maxCount: 5000 });
-    if (page.length === 0) return all;
-    all.push(...page);
-    after = page[page.length - 1].position;
-  }
 }
 
 type Opened = { db: Database.Database; store: SqliteEventStore; close(): Promise<void> };

@@ -19,6 +19,7 @@ import { CURRENT_SCHEMA_VERSION, operatorActor } from '@app/domain';
 import type { AppConfig } from '@app/config';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectError, expectSuccess, FakeClock, makeTempDir, PERSONAS, type PersonaName, testConfig } from '@app/testing';
 import { AppModule, type AppOptions } from '../../apps/api/src/app.module';
@@ -262,8 +263,11 @@ export class ApiTestClient {
     this.worker = worker;
     // The tus store creates its folder in the background at start (an unawaited mkdir, which
     // throws if the folder is removed first): a test that ends soon after a restart waits for it.
+    // The folder exists already (the previous boot made it), and that mkdir can wait on libuv's
+    // busy thread pool for seconds: a mkdir queued after it returns once it has run.
     const tus = join(this.app.get<AppConfig>(APP_CONFIG).dataDir, 'tus');
     while (!existsSync(tus)) await new Promise((resolve) => setTimeout(resolve, 5));
+    await mkdir(tus, { recursive: true });
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 

@@ -1,17 +1,19 @@
 import { NestFactory } from '@nestjs/core';
+import type { Logger } from 'pino';
 import { testConfig } from '@app/testing';
 import { CliModule } from '../../apps/cli/src/cli.module';
 import { buildProgram } from '../../apps/cli/src/commands';
 
 /**
  * Runs one CLI command against a data directory as `team-chat <argv>` would, each command in an
- * application context of its own (as each CLI invocation is its own process); for specs.
+ * application context of its own (as each CLI invocation is its own process); for specs. `logger`
+ * receives what the command's process logs (quiet without one).
  */
-export async function runCli(dataDir: string, argv: string[]): Promise<{ out: string[]; err: string[] }> {
+export async function runCli(dataDir: string, argv: string[], options: { logger?: Logger } = {}): Promise<{ out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
   const program = buildProgram(async (fn) => {
-    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dataDir) }), { logger: false });
+    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dataDir), logger: options.logger }), { logger: false });
     await app.init();
     try {
       return await fn(app);

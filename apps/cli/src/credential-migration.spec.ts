@@ -16,7 +16,7 @@ import { CryptoRandom, openSqlite } from '@app/infrastructure';
 import { openCredentialDatabase, SqliteCredentialStore } from '@app/infrastructure/embedded/sqlite-credential-store';
 import { migrateEmbeddedCredentials } from '@app/infrastructure/embedded/sqlite-credential-migration';
 import { loadCredentialKey } from '@app/infrastructure/system/credential-key';
-import { makeTempDir, testConfig } from '@app/testing';
+import { makeTempDir, needlesOf, scanFiles, testConfig } from '@app/testing';
 import { CliModule } from './cli.module';
 import { buildProgram } from './commands';
 
@@ -58,15 +58,7 @@ describe('migrate-credentials (embedded)', () => {
   const apiKeyPrinted = (lines: string[]) => lines.find((l) => l.startsWith('API key: '))!.slice('API key: '.length);
 
   /** Every file under the data directory that holds one of the secrets, and which. */
-  const hits = (root = dir.path): string[] => {
-    const files = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? files(join(d, n)) : [join(d, n)]));
-    const found: string[] = [];
-    for (const file of files(root)) {
-      const bytes = readFileSync(file);
-      for (const secret of secrets) if (bytes.includes(Buffer.from(secret, 'utf8'))) found.push(`${file.slice(root.length + 1)} holds ${secret.slice(0, 8)}…`);
-    }
-    return found;
-  };
+  const hits = (root = dir.path): string[] => scanFiles(root, needlesOf('secret', secrets)).map((h) => `${h.source} holds ${h.needle} (${h.form})`);
 
   const legacyEvents = (): number => {
     const db = openSqlite(join(dir.path, 'events.sqlite'));

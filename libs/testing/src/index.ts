@@ -35,3 +35,5 @@ export * from './contracts/credential-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';
 export * from './english-words';
+export * from './byte-scan';
+export * from './whole-log';
