@@ -10,7 +10,7 @@ import {
   CredentialVault,
   hashPassword,
   InvalidApiKeyError,
-  isLegacyCredentialEvent,
+  isLegacySecretEvent,
 } from '@app/application';
 import { CryptoRandom, openSqlite } from '@app/infrastructure';
 import { openCredentialDatabase, SqliteCredentialStore } from '@app/infrastructure/embedded/sqlite-credential-store';
@@ -71,7 +71,7 @@ describe('migrate-credentials (embedded)', () => {
   const legacyEvents = (): number => {
     const db = openSqlite(join(dir.path, 'events.sqlite'));
     try {
-      return (db.prepare('SELECT type, data FROM events').all() as Row[]).filter((r) => isLegacyCredentialEvent(r.type, JSON.parse(r.data))).length;
+      return (db.prepare('SELECT type, data FROM events').all() as Row[]).filter((r) => isLegacySecretEvent(r.type, JSON.parse(r.data))).length;
     } finally {
       db.close();
     }
