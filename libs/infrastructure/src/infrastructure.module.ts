@@ -223,7 +223,9 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   // checkpoint `credentials`: API keys and hashes; push registrations before v3: legacy push
   // tokens) are dropped, so that their current projections replay into an empty collection (a
   // replay over documents written at later positions would leave them as they are). The embedded
-  // migration above already did this, with a VACUUM; this is the servers' (MongoDB) case.
+  // migration above already did this, with a VACUUM; this is the servers' (MongoDB) case. (Email
+  // changes kept their collection's name: on MongoDB the rebuild that follows migrate-credentials
+  // replaces their old documents.)
   if (config.runProjectors) {
     for (const { collection, old, checkpoints } of SECRET_READ_MODELS) {
       let found = false;

@@ -1,5 +1,7 @@
+import type { PushDeviceEvent } from '@app/domain';
 import type { CredentialStorePort } from '../ports/credential-store.port';
-import { isLegacyPushEvent, LEGACY_PUSH_TYPES, splitLegacyPushSecrets } from '../push-devices/legacy-push-secrets';
+import type { RecordedEvent } from '../ports/event-store.port';
+import { isLegacyPushEvent, LEGACY_PUSH_TYPES, livePushEntries, splitLegacyPushSecrets } from '../push-devices/legacy-push-secrets';
 import type { CredentialVault } from '../shared/credential-vault';
 import type { LegacySecretSplit } from '../shared/legacy-secrets';
 import { LEGACY_CREDENTIAL_TYPES, splitLegacyCredentials } from '../users/legacy-credentials';
@@ -24,6 +26,8 @@ export interface LegacyCredentialLog {
   scan(cursor: string | undefined, limit: number): Promise<{ events: LegacyCredentialEvent[]; next: string | undefined }>;
   /** Puts these events' current shapes (no secret) in the log in place of theirs. */
   rewrite(events: RewrittenEvent[]): Promise<void>;
+  /** Every event of a stream, in order, as stored (the migration upcasts them). */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
   /** After the last batch: makes the old bytes unrecoverable and drops derived copies that held them. */
   finish(migrated: number): Promise<void>;
 }
@@ -98,11 +102,18 @@ export async function migrateCredentials(
     cursor = next;
     if (events.length === 0) continue;
     const rewritten: RewrittenEvent[] = [];
+    const livePush = new Map<string, Set<string>>();
     for (const event of events) {
       const { data, secrets, schemaVersion } = splitLegacySecrets(event);
       const realmId = Number(event.data.realmId);
       const userId = Number(event.data.userId);
+      if (isLegacyPushEvent(event.type, event.data) && !livePush.has(event.streamId)) {
+        const stream = (await log.readStream(event.streamId)).map((e) => registry.upcast(e) as unknown as PushDeviceEvent);
+        livePush.set(event.streamId, livePushEntries(stream));
+      }
       for (const secret of secrets) {
+        // A push secret replaced or removed before the migration is not kept.
+        if (secret.kind.startsWith('push_') && !livePush.get(event.streamId)?.has(secret.id)) continue;
         if (secret.kind === 'api_key') await vault.storeApiKey(realmId, userId, secret.secret, secret.id);
         else if (secret.kind === 'password') await vault.storePasswordHash(realmId, userId, secret.secret, secret.id);
         else if (secret.kind !== 'invitation_key') await vault.storePushSecret(secret.kind, realmId, userId, secret.secret, secret.id);

@@ -2,7 +2,7 @@ import { type PushDeviceEvent, pushDevicesDecider } from '@app/domain';
 import { legacyTokenAdded, OTHER_PUSH_KEY, PUSH_KEY, pushDeviceRegistered, pushSecretDigest } from '@app/testing';
 import type { RecordedEvent } from '../ports/event-store.port';
 import { UpcasterRegistry } from '../shared/event-upcasting';
-import { isLegacyPushEvent, legacyPushUpcasters, splitLegacyPushSecrets } from './legacy-push-secrets';
+import { isLegacyPushEvent, legacyPushUpcasters, livePushEntries, splitLegacyPushSecrets } from './legacy-push-secrets';
 
 const recorded = (id: string, type: string, data: object, schemaVersion = 1): RecordedEvent =>
   ({ id, streamId: 'push_devices-10', revision: 0n, position: 1n, type, data, metadata: { schemaVersion }, recordedAt: '2026-01-01T00:00:00.000Z' }) as RecordedEvent;
@@ -66,5 +66,19 @@ describe('push-device events written with secrets (schema version 1)', () => {
     const removed = registry.upcast(recorded('ev-5', 'LegacyPushTokenRemoved', v1.tokenRemoved));
     expect(pushDevicesDecider.evolve(state, removed as unknown as PushDeviceEvent).legacy).toEqual([]);
     expect(legacyTokenAdded('legacy-fcm-token').data.tokenDigest).toBe(pushSecretDigest('legacy-fcm-token'));
+  });
+
+  it('the entries still in use once the whole stream has happened: what the migration keeps', () => {
+    const upcast = (id: string, type: string, data: object) => registry.upcast(recorded(id, type, data)) as unknown as PushDeviceEvent;
+    const stream = [
+      upcast('ev-1', 'PushDeviceRegistered', v1.registered),
+      upcast('ev-2', 'PushKeyRotated', v1.keyRotated),
+      upcast('ev-3', 'PushTokenRotated', v1.tokenRotated),
+      upcast('ev-4', 'LegacyPushTokenAdded', v1.tokenAdded),
+      upcast('ev-5', 'LegacyPushTokenAdded', { ...v1.tokenAdded, kind: 'apns', token: 'c0ffee' }),
+      upcast('ev-6', 'LegacyPushTokenRemoved', v1.tokenRemoved),
+    ];
+    expect([...livePushEntries(stream)].sort()).toEqual(['push_key:ev-2', 'push_registration:ev-3', 'push_token:ev-5']);
+    expect(livePushEntries([...stream, { type: 'ClientDeviceRemoved', data: { ...base, deviceId: 1 } }])).toEqual(new Set(['push_token:ev-5']));
   });
 });

@@ -1,3 +1,4 @@
+import { type PushDeviceEvent, pushDevicesDecider } from '@app/domain';
 import type { PushSecretKind } from '../ports/credential-store.port';
 import type { Upcaster } from '../shared/event-upcasting';
 import { legacyEntryId, type LegacySecret, type LegacySecretSplit } from '../shared/legacy-secrets';
@@ -50,3 +51,17 @@ export const legacyPushUpcasters: Upcaster[] = LEGACY_PUSH_TYPES.map((type) => (
   fromVersion: 1,
   upcast: (data: Record<string, unknown>, event) => splitLegacyPushSecrets(event.id, type, data).data,
 }));
+
+/**
+ * The entries a user's push registrations use once all of `events` (their stream, in order, in
+ * the current shape) have happened: the migration stores an old event's secret only if it is one
+ * of these, so a key, registration or token replaced or removed before the migration never enters
+ * the credential store.
+ */
+export function livePushEntries(events: readonly PushDeviceEvent[]): Set<string> {
+  const state = events.reduce(pushDevicesDecider.evolve, pushDevicesDecider.initialState());
+  const live = new Set<string>();
+  for (const device of Object.values(state.devices)) if (device) for (const id of [device.pushKeyEntryId, device.registrationEntryId]) live.add(id);
+  for (const legacy of state.legacy) live.add(legacy.tokenEntryId);
+  return live;
+}

@@ -12,6 +12,7 @@ import {
   type LegacyCredentialLog,
   migrateCredentials,
   type RandomPort,
+  type RecordedEvent,
   type RewrittenEvent,
 } from '@app/application';
 import { openSqlite } from './sqlite';
@@ -19,14 +20,25 @@ import { openSqlite } from './sqlite';
 /**
  * Read models whose documents held secrets, by collection: their documents are deleted and their
  * checkpoints (the old projections' and the current one's) too, so that the current projection
- * replays the log into an empty collection at the next start. `old` is the checkpoint that says a
- * database still holds such documents: the credentials projection before v2 (API keys and
- * password hashes), the push registrations before v3 (legacy push tokens).
+ * replays the log into an empty collection at the next start. A database still holds such
+ * documents when it has one of the `old` checkpoints (the credentials projection before v2: API
+ * keys and password hashes; the push registrations before v3: legacy push tokens), or, for
+ * `email_changes` (whose name did not change), a document with the `oldField` (the confirmation
+ * key itself, before the digest).
  */
-export const SECRET_READ_MODELS = [
+export const SECRET_READ_MODELS: { collection: string; old: string[]; oldField?: string; checkpoints: string[] }[] = [
   { collection: 'credentials', old: ['credentials'], checkpoints: ['credentials', 'credentials.v2'] },
   { collection: 'push_registrations', old: ['push_registrations', 'push_registrations.v2'], checkpoints: ['push_registrations', 'push_registrations.v2', 'push_registrations.v3'] },
+  { collection: 'email_changes', old: [], oldField: 'token', checkpoints: ['email_changes'] },
 ];
+
+/** Whether a read-model database holds documents of `model` written with secrets. */
+function holdsOldDocuments(db: Database.Database, model: (typeof SECRET_READ_MODELS)[number]): boolean {
+  const hasCheckpoint = (name: string) => db.prepare('SELECT 1 FROM checkpoints WHERE name = ?').get(name) !== undefined;
+  if (tableExists(db, 'checkpoints') && model.old.some(hasCheckpoint)) return true;
+  if (!model.oldField || !tableExists(db, `rm_${model.collection}`)) return false;
+  return db.prepare(`SELECT 1 FROM rm_${model.collection} WHERE json_extract(doc, ?) IS NOT NULL LIMIT 1`).get(`$.${model.oldField}`) !== undefined;
+}
 
 /** Snapshots of deciders whose state held secrets (the push devices' before version 3, with push keys and tokens). */
 const SECRET_SNAPSHOTS = ['push-devices'];
@@ -69,6 +81,16 @@ export class SqliteLegacyCredentialLog implements LegacyCredentialLog {
     return { events, next: rows.length < limit ? undefined : String(rows[rows.length - 1].position) };
   }
 
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const rows = this.events
+      .prepare('SELECT position, event_id, stream_id, revision, type, data, metadata, recorded_at FROM events WHERE stream_id = ? ORDER BY revision')
+      .all(streamId) as { position: number; event_id: string; stream_id: string; revision: number; type: string; data: string; metadata: string; recorded_at: string }[];
+    return rows.map((row) => ({
+      id: row.event_id, streamId: row.stream_id, revision: BigInt(row.revision), position: BigInt(row.position), type: row.type,
+      data: JSON.parse(row.data), metadata: JSON.parse(row.metadata), recordedAt: row.recorded_at,
+    }));
+  }
+
   async rewrite(events: RewrittenEvent[]): Promise<void> {
     const update = this.events.prepare("UPDATE events SET data = ?, metadata = json_set(metadata, '$.schemaVersion', ?) WHERE event_id = ?");
     this.events.transaction(() => {
@@ -80,7 +102,10 @@ export class SqliteLegacyCredentialLog implements LegacyCredentialLog {
     for (const file of readModelFiles(this.dataDir)) {
       const db = openSqlite(join(this.dataDir, file));
       try {
-        for (const { collection, checkpoints } of SECRET_READ_MODELS) {
+        for (const model of SECRET_READ_MODELS) {
+          const { collection, checkpoints } = model;
+          // email_changes is rebuilt only when it holds documents of before the digest.
+          if (model.old.length === 0 && !holdsOldDocuments(db, model)) continue;
           // The read store keeps a collection in table rm_<collection>.
           if (tableExists(db, `rm_${collection}`)) db.exec(`DELETE FROM rm_${collection}`);
           if (tableExists(db, 'checkpoints')) db.prepare(`DELETE FROM checkpoints WHERE name IN (${checkpoints.map(() => '?').join(', ')})`).run(...checkpoints);
@@ -127,6 +152,7 @@ export async function migrateEmbeddedCredentials(
     ...log,
     scan: log.scan.bind(log),
     rewrite: log.rewrite.bind(log),
+    readStream: log.readStream.bind(log),
     // A data directory without a single old event: no secret to scrub, no VACUUM to pay for.
     finish: async (migrated: number) => (migrated > 0 || hasOldCredentialDocuments(dataDir) ? log.finish() : undefined),
   };
@@ -134,13 +160,12 @@ export async function migrateEmbeddedCredentials(
   return { migrated, skipped: false };
 }
 
-/** Whether a read-model database still has the checkpoint of a projection whose documents held secrets. */
+/** Whether a read-model database still holds documents written with secrets. */
 function hasOldCredentialDocuments(dataDir: string): boolean {
-  const old = SECRET_READ_MODELS.flatMap((m) => m.old);
   return readModelFiles(dataDir).some((file) => {
     const db = openSqlite(join(dataDir, file));
     try {
-      return tableExists(db, 'checkpoints') && db.prepare(`SELECT 1 FROM checkpoints WHERE name IN (${old.map(() => '?').join(', ')})`).get(...old) !== undefined;
+      return SECRET_READ_MODELS.some((model) => holdsOldDocuments(db, model));
     } finally {
       db.close();
     }

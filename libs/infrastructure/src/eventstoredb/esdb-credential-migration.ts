@@ -69,6 +69,10 @@ export class EsdbLegacyCredentialLog implements LegacyCredentialLog {
     return { events, next: page.length < limit ? undefined : String(page[page.length - 1].position) };
   }
 
+  readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.readWhole(streamId);
+  }
+
   async rewrite(events: { event: LegacyCredentialEvent }[]): Promise<void> {
     // Streams, not events, are what EventStoreDB can replace: they are rewritten in finish().
     for (const { event } of events) this.streams.add(event.streamId);
