@@ -241,6 +241,8 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   if (config.eventStoreDriver === 'servers' && config.runProjectors && (await credentialStore.mark(CREDENTIALS_MIGRATED_MARK)) === null) {
     const { runCredentialMigration } = await import('./credential-migration');
     const done = await runCredentialMigration({ eventStore, store: credentialStore, config, log: (m) => logger?.info(m), storeOnly: true });
+    // The push devices' snapshots of before version 3 held push keys and tokens: gone (a cache; the streams are read again).
+    await snapshotStore.removeDecider('push-devices');
     if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'the event log still holds API keys, password hashes or push secrets written before issue 35: run `npm run cli -- migrate-credentials` with the servers stopped (docs/security.md)');
   }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
