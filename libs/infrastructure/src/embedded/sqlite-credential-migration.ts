@@ -20,24 +20,29 @@ import { openSqlite } from './sqlite';
 /**
  * Read models whose documents held secrets, by collection: their documents are deleted and their
  * checkpoints (the old projections' and the current one's) too, so that the current projection
- * replays the log into an empty collection at the next start. A database still holds such
- * documents when it has one of the `old` checkpoints (the credentials projection before v2: API
- * keys and password hashes; the push registrations before v3: legacy push tokens), or, for
- * `email_changes` (whose name did not change), a document with the `oldField` (the confirmation
- * key itself, before the digest).
+ * replays the log into an empty collection at the next start. A database holds such documents
+ * when it has one of the `old` checkpoints (the credentials projection before v2: API keys and
+ * password hashes; the push registrations before v3) and, where `oldWhere` says which documents
+ * held a secret, one such document (push registrations with legacy tokens; `email_changes`, whose
+ * name did not change, keyed by the confirmation key itself before the digest).
  */
-export const SECRET_READ_MODELS: { collection: string; old: string[]; oldField?: string; checkpoints: string[] }[] = [
+export const SECRET_READ_MODELS: { collection: string; old: string[]; oldWhere?: string; checkpoints: string[] }[] = [
   { collection: 'credentials', old: ['credentials'], checkpoints: ['credentials', 'credentials.v2'] },
-  { collection: 'push_registrations', old: ['push_registrations', 'push_registrations.v2'], checkpoints: ['push_registrations', 'push_registrations.v2', 'push_registrations.v3'] },
-  { collection: 'email_changes', old: [], oldField: 'token', checkpoints: ['email_changes'] },
+  {
+    collection: 'push_registrations',
+    old: ['push_registrations', 'push_registrations.v2'],
+    oldWhere: "json_array_length(doc, '$.legacy_tokens') > 0",
+    checkpoints: ['push_registrations', 'push_registrations.v2', 'push_registrations.v3'],
+  },
+  { collection: 'email_changes', old: [], oldWhere: "json_extract(doc, '$.token') IS NOT NULL", checkpoints: ['email_changes'] },
 ];
 
 /** Whether a read-model database holds documents of `model` written with secrets. */
 function holdsOldDocuments(db: Database.Database, model: (typeof SECRET_READ_MODELS)[number]): boolean {
-  const hasCheckpoint = (name: string) => db.prepare('SELECT 1 FROM checkpoints WHERE name = ?').get(name) !== undefined;
-  if (tableExists(db, 'checkpoints') && model.old.some(hasCheckpoint)) return true;
-  if (!model.oldField || !tableExists(db, `rm_${model.collection}`)) return false;
-  return db.prepare(`SELECT 1 FROM rm_${model.collection} WHERE json_extract(doc, ?) IS NOT NULL LIMIT 1`).get(`$.${model.oldField}`) !== undefined;
+  const hasCheckpoint = (name: string) => tableExists(db, 'checkpoints') && db.prepare('SELECT 1 FROM checkpoints WHERE name = ?').get(name) !== undefined;
+  if (model.old.length > 0 && !model.old.some(hasCheckpoint)) return false;
+  if (!model.oldWhere) return true;
+  return tableExists(db, `rm_${model.collection}`) && db.prepare(`SELECT 1 FROM rm_${model.collection} WHERE ${model.oldWhere} LIMIT 1`).get() !== undefined;
 }
 
 /** Snapshots of deciders whose state held secrets (the push devices' before version 3, with push keys and tokens). */
@@ -104,7 +109,7 @@ export class SqliteLegacyCredentialLog implements LegacyCredentialLog {
       try {
         for (const model of SECRET_READ_MODELS) {
           const { collection, checkpoints } = model;
-          // email_changes is rebuilt only when it holds documents of before the digest.
+          // email_changes (whose name did not change) is rebuilt only when it holds documents of before the digest.
           if (model.old.length === 0 && !holdsOldDocuments(db, model)) continue;
           // The read store keeps a collection in table rm_<collection>.
           if (tableExists(db, `rm_${collection}`)) db.exec(`DELETE FROM rm_${collection}`);
