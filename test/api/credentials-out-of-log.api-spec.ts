@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
@@ -6,6 +7,8 @@ import {
   CREDENTIALS,
   CredentialVault,
   DeciderRunner,
+  PUSH_REGISTRATIONS,
+  PushRegistrationQueries,
   READ_STORE,
   type ReadStorePort,
   RegenerateApiKeyCommand,
@@ -15,27 +18,37 @@ import {
   UserQueries,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { operatorActor, usersStream } from '@app/domain';
-import { filesUnder, needlesOf, readWholeLog, scanFiles } from '@app/testing';
+import { operatorActor, pushDevicesStream, usersStream } from '@app/domain';
+import { filesUnder, needlesOf, readWholeLog, scanFiles, tokenIdOf } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /**
- * Issue 35 item 2: API keys and password hashes live in the credential store only. New writes put
- * neither in an event, a read model or a snapshot; the API still hands a key to its user.
+ * Issue 35 item 2: API keys, password hashes and push secrets (E2EE push keys, registrations
+ * encrypted for the bouncer, legacy APNs/FCM tokens) live in the credential store only. New
+ * writes put none in an event, a read model or a snapshot; the API still hands a key to its user,
+ * and the notification sender still gets the push secrets.
  */
 jest.setTimeout(120_000);
+
+/** A valid E2EE push key (0x31, then 32 random bytes), unique to this run. */
+const newPushKey = () => Buffer.concat([Buffer.from([0x31]), randomBytes(32)]).toString('base64');
+const unique = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
 describe('credentials never in an event, a read model or a snapshot', () => {
   let api: ApiTestClient;
   const keys = new Set<string>();
   const hashes = new Set<string>();
+  /** Every push key, encrypted registration and legacy token sent, current or replaced. */
+  const pushSecrets = new Set<string>();
+  const current = { pushKey: '', registration: '', apns: '', fcm: '' };
+  let deviceId: number;
   let newbieKey: string;
   let botKey: string;
   let oldBotKey: string;
   let botEmail: string;
 
   beforeAll(async () => {
-    api = await ApiTestClient.start();
+    api = await ApiTestClient.start({ config: { pushNotificationsBouncerUrl: 'https://push.example.com' } });
     // Every command of the users stream stores a snapshot: they must hold no secret either.
     api.app.get(DeciderRunner).snapshotEvery = 1;
     const created = expectSuccess(await api.as('iago').post('/api/v1/users', { email: 'newbie@acme.test', password: 'newbie-password', full_name: 'New Bie' }));
@@ -51,6 +64,33 @@ describe('credentials never in an event, a read model or a snapshot', () => {
     botKey = regenerated.apiKey;
     oldBotKey = bot.api_key;
     for (const key of [newbieKey, bot.api_key as string, botKey, ...[...api.credentials.values()].map((c) => c.apiKey)]) keys.add(key);
+    // Push registrations: a device registered, its key and token rotated, a second device removed, legacy tokens added and one removed.
+    const register = (fields: Record<string, unknown>) => api.as('hamlet').post('/api/v1/mobile_push/register', fields);
+    const registration = (token: string) => ({
+      token_kind: 'fcm', token_id: tokenIdOf(token), bouncer_public_key: 'bouncer-public-key', encrypted_push_registration: unique('encrypted-registration'),
+    });
+    const secretsOf = (fields: Record<string, unknown>) => {
+      for (const key of ['push_key', 'encrypted_push_registration']) if (typeof fields[key] === 'string') pushSecrets.add(fields[key] as string);
+      return fields;
+    };
+    deviceId = expectSuccess(await api.as('hamlet').post('/api/v1/register_client_device')).device_id;
+    const removedDevice = expectSuccess(await api.as('hamlet').post('/api/v1/register_client_device')).device_id;
+    expectSuccess(await register(secretsOf({ device_id: deviceId, push_key: newPushKey(), push_key_id: 1, ...registration('phone-1') })));
+    expectSuccess(await register(secretsOf({ device_id: removedDevice, push_key: newPushKey(), push_key_id: 2, ...registration('phone-2') })));
+    current.pushKey = newPushKey();
+    expectSuccess(await register(secretsOf({ device_id: deviceId, push_key: current.pushKey, push_key_id: 3 })));
+    const rotated = secretsOf({ device_id: deviceId, ...registration('phone-3') });
+    current.registration = rotated.encrypted_push_registration as string;
+    expectSuccess(await register(rotated));
+    expectSuccess(await api.as('hamlet').post('/api/v1/remove_client_device', { device_id: removedDevice }));
+    current.apns = randomBytes(32).toString('hex');
+    current.fcm = unique('fcm-registration-token');
+    const goneFcm = unique('fcm-token-removed');
+    for (const token of [current.apns, current.fcm, goneFcm]) pushSecrets.add(token);
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: current.apns, appid: 'org.zulip.Zulip' }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: current.fcm }));
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: goneFcm }));
+    expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/android_gcm_reg_id', { token: goneFcm }));
     const vault = api.app.get(CredentialVault);
     for (const doc of await api.app.get<ReadStorePort>(READ_STORE).find<{ password_id: string | null }>(CREDENTIALS, { where: { realm_id: api.realmId } })) {
       if (doc.password_id) hashes.add((await vault.passwordHash(doc.password_id))!);
@@ -72,10 +112,26 @@ describe('credentials never in an event, a read model or a snapshot', () => {
     expect(bots.map((b) => b.api_key)).toEqual([botKey]);
   });
 
-  it('no event holds a key or a hash, nor a field for one', async () => {
+  it('the notification sender still gets the current push secrets, and only those', async () => {
+    expect(pushSecrets.size).toBe(2 * 2 + 2 + 3); // two registrations, a key and a registration rotated in, three legacy tokens
+    expect(await api.app.get(PushRegistrationQueries).targets(api.realmId, api.user('hamlet').userId)).toEqual({
+      devices: [{ deviceId, pushKeyId: 3, pushKey: current.pushKey, tokenKind: 'fcm', encryptedPushRegistration: current.registration }],
+      legacyTokens: [
+        { kind: 'apns', token: current.apns, iosAppId: 'org.zulip.Zulip' },
+        { kind: 'fcm', token: current.fcm, iosAppId: null },
+      ],
+    });
+  });
+
+  it('no event holds a key, a hash or a push secret, nor a field for one', async () => {
     const events = await readWholeLog(api.eventStore);
     const text = JSON.stringify(events.map((e) => e.data));
-    for (const secret of [...keys, ...hashes]) expect(text.includes(secret) ? secret : null).toBeNull();
+    for (const secret of [...keys, ...hashes, ...pushSecrets]) expect(text.includes(secret) ? secret : null).toBeNull();
+    const pushEvents = events.filter((e) => e.streamId === pushDevicesStream(api.user('hamlet').userId));
+    expect(new Set(pushEvents.map((e) => e.type))).toEqual(
+      new Set(['ClientDeviceRegistered', 'PushDeviceRegistered', 'PushKeyRotated', 'PushTokenRotated', 'ClientDeviceRemoved', 'LegacyPushTokenAdded', 'LegacyPushTokenRemoved']),
+    );
+    for (const event of pushEvents) for (const field of ['pushKey', 'encryptedPushRegistration', 'token']) expect(Object.keys(event.data as object)).not.toContain(field);
     const credentialEvents = events.filter((e) => ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged'].includes(e.type));
     expect(credentialEvents.map((e) => e.type)).toEqual(expect.arrayContaining(['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged']));
     for (const event of credentialEvents) {
@@ -89,19 +145,25 @@ describe('credentials never in an event, a read model or a snapshot', () => {
     const documents = JSON.stringify([
       ...(await readStore.find(CREDENTIALS, { where: { realm_id: api.realmId } })),
       ...(await readStore.find(USERS, { where: { realm_id: api.realmId } })),
+      ...(await readStore.find(PUSH_REGISTRATIONS, { where: { realm_id: api.realmId } })),
     ]);
     expect(documents).toContain('api_key_id');
-    for (const secret of [...keys, ...hashes]) expect(documents.includes(secret) ? secret : null).toBeNull();
-    const snapshot = await api.app.get<SnapshotStorePort>(SNAPSHOT_STORE).load(usersStream(api.realmId), 'users');
+    expect(documents).toContain('token_entry_id');
+    for (const secret of [...keys, ...hashes, ...pushSecrets]) expect(documents.includes(secret) ? secret : null).toBeNull();
+    const snapshots = api.app.get<SnapshotStorePort>(SNAPSHOT_STORE);
+    const snapshot = await snapshots.load(usersStream(api.realmId), 'users');
     expect(snapshot?.state).toContain('newbie@acme.test');
     for (const secret of [...keys, ...hashes]) expect(snapshot!.state.includes(secret) ? secret : null).toBeNull();
+    const pushSnapshot = await snapshots.load(pushDevicesStream(api.user('hamlet').userId), 'push-devices');
+    expect(pushSnapshot?.state).toContain('tokenEntryId');
+    for (const secret of pushSecrets) expect(pushSnapshot!.state.includes(secret) ? secret : null).toBeNull();
   });
 
-  it('no file of the data directory holds a key or a hash in clear, the credential store included', async () => {
+  it('no file of the data directory holds a key, a hash or a push secret in clear, the credential store included', async () => {
     const dataDir = api.app.get<AppConfig>(APP_CONFIG).dataDir;
     const files = filesUnder(dataDir);
     expect(files.map((f) => f.slice(dataDir.length + 1))).toEqual(expect.arrayContaining(['events.sqlite', 'credentials.sqlite', 'credentials.key']));
-    expect(scanFiles(dataDir, [...needlesOf('API key', keys), ...needlesOf('password hash', hashes)])).toEqual([]);
+    expect(scanFiles(dataDir, [...needlesOf('API key', keys), ...needlesOf('password hash', hashes), ...needlesOf('push secret', pushSecrets)])).toEqual([]);
     for (const file of ['credentials.sqlite', 'credentials.key']) expect(statSync(join(dataDir, file)).mode & 0o777).toBe(0o600);
   });
 });

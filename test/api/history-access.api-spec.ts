@@ -177,7 +177,7 @@ describe('audit history under the access rules', () => {
       expect((await history('iago', { stream: `scheduled_message-${ids.scheduled}` }))[0].data).toMatchObject({ senderId: id('hamlet'), content: HIDDEN, recipient: HIDDEN });
       expect((await history('iago', { stream: `alert_words-${id('hamlet')}` }))[0].data).toMatchObject({ words: HIDDEN });
       expect((await history('iago', { stream: `bot_storage-${id('bot')}` }))[0].data).toMatchObject({ botId: id('bot'), entries: HIDDEN });
-      expect((await history('iago', { stream: `push_devices-${id('hamlet')}` }))[0].data).toMatchObject({ token: HIDDEN });
+      expect((await history('iago', { stream: `push_devices-${id('hamlet')}` }))[0].data).toMatchObject({ tokenEntryId: HIDDEN, tokenDigest: HIDDEN });
     });
 
     it('shows an administrator what they may read: their own data, their DMs, public messages with their edit history', async () => {

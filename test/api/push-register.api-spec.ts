@@ -1,10 +1,24 @@
+import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateBotCommand, PushRegistrationQueries } from '@app/application';
+import { APP_CONFIG, CreateBotCommand, PushRegistrationQueries } from '@app/application';
+import type { AppConfig } from '@app/config';
 import { operatorActor } from '@app/domain';
+import { openSqlite } from '@app/infrastructure';
 import { OTHER_PUSH_KEY, PUSH_KEY, tokenIdOf, personaHelpers } from '@app/testing';
 import { ApiTestClient, expectError, expectSuccess } from '../support';
 
 /** zerver/tests/test_push_registration.py (RegisterPushDeviceToServer) through the real HTTP stack. */
+
+/** The push secrets in the credential store (`credentials.sqlite`), by kind. */
+function pushEntriesIn(api: ApiTestClient): Record<string, number> {
+  const db = openSqlite(join(api.app.get<AppConfig>(APP_CONFIG).dataDir, 'credentials.sqlite'));
+  try {
+    const rows = db.prepare("SELECT kind, count(*) AS n FROM credentials WHERE kind LIKE 'push_%' GROUP BY kind ORDER BY kind").all() as { kind: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+  } finally {
+    db.close();
+  }
+}
 const REGISTER = '/api/v1/mobile_push/register';
 const keyFields = { push_key: PUSH_KEY, push_key_id: 2408 };
 const tokenFields = (token = 'fcm-token') => ({ token_kind: 'fcm', token_id: tokenIdOf(token), bouncer_public_key: 'bouncer-public-key', encrypted_push_registration: 'encrypted-push-registration-data' });
@@ -36,6 +50,9 @@ describe('POST /mobile_push/register with a push service configured', () => {
   afterEach(() => api.close());
 
   const registrationOf = (name: string) => api.app.get(PushRegistrationQueries).of(api.realmId, api.user(name).userId);
+  /** What the notification sender reads: the registrations with their secrets, from the credential store. */
+  const targetsOf = (name: string) => api.app.get(PushRegistrationQueries).targets(api.realmId, api.user(name).userId);
+  const pushEntries = () => pushEntriesIn(api);
   /** POST /register_client_device: the device record a registration names. */
   const newDevice = async (name = 'hamlet') => expectSuccess(await api.as(name).post('/api/v1/register_client_device')).device_id as number;
   const { refused } = personaHelpers(() => api);
@@ -46,12 +63,18 @@ describe('POST /mobile_push/register with a push service configured', () => {
     expect((await registrationOf('hamlet')).devices).toEqual({
       [id]: {
         push_key_id: 2408, push_token_id: tokenIdOf('fcm-token'), pending_push_token_id: null, push_token_last_updated_timestamp: Math.floor(api.clock.now().getTime() / 1000),
-        push_registration_error_code: null, push_token_kind: 'fcm',
+        push_registration_error_code: null, push_token_kind: 'fcm', push_key_entry_id: expect.any(String), registration_entry_id: expect.any(String),
       },
     });
     await api.markEvents();
     expectSuccess(await api.as('hamlet').post(REGISTER, full(id)));
     expect(await api.newEvents()).toEqual([]);
+    // The sender still gets the push key and the encrypted registration, from the credential store; the repeat stored nothing more.
+    expect(await targetsOf('hamlet')).toEqual({
+      devices: [{ deviceId: id, pushKeyId: 2408, pushKey: PUSH_KEY, tokenKind: 'fcm', encryptedPushRegistration: 'encrypted-push-registration-data' }],
+      legacyTokens: [],
+    });
+    expect(await pushEntries()).toEqual({ push_key: 1, push_registration: 1 });
   });
 
   it('accepts the multipart shape zulip-js sends', async () => {
@@ -84,6 +107,8 @@ describe('POST /mobile_push/register with a push service configured', () => {
     await refused(await api.as('hamlet').post(REGISTER, { ...full(id), token_id: 'not base64!' }), '`token_id` is not Base64 encoded');
     await refused(await api.as('hamlet').post(REGISTER, { device_id: id, ...keyFields }), 'No push registration exists to rotate key for.');
     await refused(await api.as('hamlet').post(REGISTER, { device_id: id, ...tokenFields() }), 'No push registration exists to rotate token for.');
+    // Nothing was left in the credential store either.
+    expect(await pushEntries()).toEqual({});
   });
 
   it('rotates the push key, then the token, of a registration', async () => {
@@ -92,6 +117,20 @@ describe('POST /mobile_push/register with a push service configured', () => {
     expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: id, push_key: OTHER_PUSH_KEY, push_key_id: 1144 }));
     expectSuccess(await api.as('hamlet').post(REGISTER, { device_id: id, ...tokenFields('new-token') }));
     expect((await registrationOf('hamlet')).devices[String(id)]).toMatchObject({ push_key_id: 1144, push_token_id: tokenIdOf('new-token'), pending_push_token_id: null });
+    expect((await targetsOf('hamlet')).devices).toEqual([{ deviceId: id, pushKeyId: 1144, pushKey: OTHER_PUSH_KEY, tokenKind: 'fcm', encryptedPushRegistration: 'encrypted-push-registration-data' }]);
+    // The replaced key and registration left the store.
+    expect(await pushEntries()).toEqual({ push_key: 1, push_registration: 1 });
+  });
+
+  it('removing a device removes its secrets from the credential store', async () => {
+    const id = await newDevice();
+    const other = await newDevice();
+    expectSuccess(await api.as('hamlet').post(REGISTER, full(id)));
+    expectSuccess(await api.as('hamlet').post(REGISTER, { ...full(other), push_key: OTHER_PUSH_KEY }));
+    expect(await pushEntries()).toEqual({ push_key: 2, push_registration: 2 });
+    expectSuccess(await api.as('hamlet').post('/api/v1/remove_client_device', { device_id: id }));
+    expect(await pushEntries()).toEqual({ push_key: 1, push_registration: 1 });
+    expect((await targetsOf('hamlet')).devices.map((d) => [d.deviceId, d.pushKey])).toEqual([[other, OTHER_PUSH_KEY]]);
   });
 
   it('keeps each user\'s registrations apart', async () => {
@@ -105,9 +144,11 @@ describe('POST /mobile_push/register with a push service configured', () => {
   it('removes the legacy registration of the same token', async () => {
     expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'fcm-token' }));
     expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'other-phone' }));
-    expect((await registrationOf('hamlet')).legacy_tokens.map((t) => t.token)).toEqual(['fcm-token', 'other-phone']);
+    expect((await targetsOf('hamlet')).legacyTokens.map((t) => t.token)).toEqual(['fcm-token', 'other-phone']);
     expectSuccess(await api.as('hamlet').post(REGISTER, full(await newDevice())));
-    expect((await registrationOf('hamlet')).legacy_tokens.map((t) => t.token)).toEqual(['other-phone']);
+    expect((await targetsOf('hamlet')).legacyTokens.map((t) => t.token)).toEqual(['other-phone']);
+    // The replaced token's entry left the credential store with it.
+    expect(await pushEntries()).toEqual({ push_key: 1, push_registration: 1, push_token: 1 });
   });
 
   it('is for humans only', async () => {
@@ -125,18 +166,25 @@ describe('legacy push tokens', () => {
   beforeEach(async () => (api = await ApiTestClient.start({ personas: ['hamlet'] })));
   afterEach(() => api.close());
 
-  const registrationOf = () => api.app.get(PushRegistrationQueries).of(api.realmId, api.user('hamlet').userId);
+  const targetsOf = () => api.app.get(PushRegistrationQueries).targets(api.realmId, api.user('hamlet').userId);
 
-  it('adds and removes APNs and FCM tokens', async () => {
+  it('adds and removes APNs and FCM tokens: the sender reads them from the credential store, which forgets a removed one', async () => {
     expectSuccess(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: 'C0FFEE', appid: 'org.zulip.Zulip' }));
     expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'android-token' }));
-    expect((await registrationOf()).legacy_tokens).toEqual([
-      { kind: 'apns', token: 'c0ffee', ios_app_id: 'org.zulip.Zulip' },
-      { kind: 'fcm', token: 'android-token', ios_app_id: null },
+    // Adding the same token again stores nothing more.
+    expectSuccess(await api.as('hamlet').post('/api/v1/users/me/android_gcm_reg_id', { token: 'android-token' }));
+    expect((await targetsOf()).legacyTokens).toEqual([
+      { kind: 'apns', token: 'c0ffee', iosAppId: 'org.zulip.Zulip' },
+      { kind: 'fcm', token: 'android-token', iosAppId: null },
     ]);
-    expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/apns_device_token', { token: 'c0ffee' }));
+    expect(await pushEntriesIn(api)).toEqual({ push_token: 2 });
+    // The read model names the entries; it holds no token.
+    const doc = await api.app.get(PushRegistrationQueries).of(api.realmId, api.user('hamlet').userId);
+    expect(JSON.stringify(doc)).not.toContain('android-token');
+    expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/apns_device_token', { token: 'C0FFEE' }));
     expectSuccess(await api.as('hamlet').delete('/api/v1/users/me/android_gcm_reg_id', { token: 'android-token' }));
-    expect((await registrationOf()).legacy_tokens).toEqual([]);
+    expect(await targetsOf()).toEqual({ devices: [], legacyTokens: [] });
+    expect(await pushEntriesIn(api)).toEqual({});
   });
 
   it('answers Zulip\'s errors', async () => {
@@ -145,5 +193,6 @@ describe('legacy push tokens', () => {
     expectError(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: 'xyz', appid: 'org.zulip.Zulip' }), 'Invalid APNS token');
     expectError(await api.as('hamlet').post('/api/v1/users/me/apns_device_token', { token: 'c0ffee', appid: '* -- +' }), 'Invalid app ID');
     expectError(await api.as('hamlet').delete('/api/v1/users/me/android_gcm_reg_id', { token: 'never-added' }), 'Token does not exist');
+    expect(await pushEntriesIn(api)).toEqual({});
   });
 });

@@ -226,7 +226,7 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const blobs = dir ? await importBlobs(app.get<BlobStorePort>(BLOB_STORE), dir, (n) => output.err(`imported ${n} blobs`)) : 0;
         const count = await importEventLog(events, opts.in, (n) => output.err(`imported ${n} events`), app.get<IdAllocatorPort>(ID_ALLOCATOR));
         output.out(`Imported ${count} events from ${opts.in}.`);
-        // An export taken before issue 35 carries API keys and password hashes: into the credential store, out of the log.
+        // An export taken before issue 35 carries API keys, password hashes and push secrets: into the credential store, out of the log.
         const moved = await runCredentialMigration({
           eventStore: events, store: app.get<CredentialStorePort>(CREDENTIAL_STORE), config: app.get<AppConfig>(APP_CONFIG), log: (line) => output.err(line), force: true,
           // EventStoreDB: the secrets are copied into the store; taking them out of the log is migrate-credentials' offline step.
@@ -239,7 +239,7 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
 
   program
     .command('migrate-credentials')
-    .description('Move API keys and password hashes written before issue 35 out of the event log into the credential store (docs/security.md); resumable')
+    .description('Move API keys, password hashes and push secrets written before issue 35 out of the event log into the credential store, and old email confirmation keys to their digests (docs/security.md); resumable')
     .option('--force', 'scan the log again even if a migration already completed')
     .action((opts: { force?: boolean }) =>
       withApp(async (app) => {
@@ -253,8 +253,8 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
           force: opts.force,
           onBatch: ({ migrated }) => output.err(`moved the secrets of ${migrated} events`),
         });
-        if (result.skipped) output.out('Credentials already migrated: the event log holds no API key or password hash.');
-        else output.out(`Migrated ${result.migrated} events: their API keys and password hashes are in the credential store and no longer in the event log.`);
+        if (result.skipped) output.out('Credentials already migrated: the event log holds no API key, password hash, push secret or email confirmation key.');
+        else output.out(`Migrated ${result.migrated} events: their API keys, password hashes and push secrets are in the credential store and no longer in the event log.`);
         if (result.adapter === 'servers' && result.migrated > 0) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
       }),
     );

@@ -40,7 +40,6 @@ import {
   CREDENTIAL_STORE,
   CREDENTIAL_KEY,
   CREDENTIALS_MIGRATED_MARK,
-  CREDENTIALS,
   type CredentialStorePort,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
@@ -56,7 +55,7 @@ import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
 import { SqliteMailOutbox } from './embedded/sqlite-mail-outbox';
 import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite-credential-store';
 import { loadCredentialKey } from './system/credential-key';
-import { migrateEmbeddedCredentials } from './embedded/sqlite-credential-migration';
+import { migrateEmbeddedCredentials, SECRET_READ_MODELS } from './embedded/sqlite-credential-migration';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -193,7 +192,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     // read models does it (an API process beside a worker leaves it to the worker).
     if (rawEvents instanceof SqliteEventStore && config.runProjectors) {
       const done = await migrateEmbeddedCredentials(rawEvents.db, config.dataDir, credentialStore, loadCredentialKey(config), new CryptoRandom());
-      if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'moved API keys and password hashes out of the event log into the credential store (issue 35); older backups and exports still hold them');
+      if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'moved API keys, password hashes and push secrets out of the event log into the credential store (issue 35); older backups and exports still hold them');
     }
     // The read models live in one or more SQLite files (read-models.sqlite until a rebuild
     // switches to a fresh copy); the layout file names them.
@@ -220,21 +219,31 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     chmodSync(outboxFile, 0o600);
     mailOutbox = new SqliteMailOutbox(openEmbedded('mail-outbox.sqlite'));
   }
-  // The credentials read model before issue 35 (checkpoint `credentials`) held the keys and hashes
-  // themselves: dropped, so that `credentials.v2` replays into an empty collection (a replay over
-  // documents written at later positions would leave them as they are). The embedded migration
-  // above already did this, with a VACUUM; this is the servers' (MongoDB) case.
-  if (config.runProjectors && (await readStore.getCheckpoint('credentials')) !== undefined) {
-    await readStore.dropCollection(CREDENTIALS);
-    for (const name of ['credentials', 'credentials.v2']) await readStore.deleteCheckpoint(name);
-    logger?.warn('dropped the credentials read model written before issue 35 (it held API keys and password hashes); it is rebuilt from the log now');
+  // Read models whose documents held secrets (the credentials read model before issue 35,
+  // checkpoint `credentials`: API keys and hashes; push registrations before v3: legacy push
+  // tokens) are dropped, so that their current projections replay into an empty collection (a
+  // replay over documents written at later positions would leave them as they are). The embedded
+  // migration above already did this, with a VACUUM; this is the servers' (MongoDB) case. (Email
+  // changes kept their collection's name: on MongoDB the rebuild that follows migrate-credentials
+  // replaces their old documents.)
+  if (config.runProjectors) {
+    for (const { collection, old, checkpoints } of SECRET_READ_MODELS) {
+      let found = false;
+      for (const name of old) found = found || (await readStore.getCheckpoint(name)) !== undefined;
+      if (!found) continue;
+      await readStore.dropCollection(collection);
+      for (const name of checkpoints) await readStore.deleteCheckpoint(name);
+      logger?.warn({ collection }, 'dropped a read model written before issue 35 that held secrets; it is rebuilt from the log now');
+    }
   }
   // EventStoreDB written before issue 35: its old events' secrets are copied into the credential
   // store (so that their keys keep working); removing them from the log is an offline step.
   if (config.eventStoreDriver === 'servers' && config.runProjectors && (await credentialStore.mark(CREDENTIALS_MIGRATED_MARK)) === null) {
     const { runCredentialMigration } = await import('./credential-migration');
     const done = await runCredentialMigration({ eventStore, store: credentialStore, config, log: (m) => logger?.info(m), storeOnly: true });
-    if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'the event log still holds API keys or password hashes written before issue 35: run `npm run cli -- migrate-credentials` with the servers stopped (docs/security.md)');
+    // The push devices' snapshots of before version 3 held push keys and tokens: gone (a cache; the streams are read again).
+    await snapshotStore.removeDecider('push-devices');
+    if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'the event log still holds API keys, password hashes or push secrets written before issue 35: run `npm run cli -- migrate-credentials` with the servers stopped (docs/security.md)');
   }
   // Before anything allocates: the sequences continue above every id the log holds, reading only
   // what was appended since the last boot (the whole log once the sequences' store was dropped or

@@ -29,7 +29,7 @@ import { RealmQueries, realmGroupSettingsOf } from '../realms/realm.queries';
 import { confirmationKeyDigest, newConfirmationKey } from '../shared/confirmation-keys';
 import { DeciderCommandHandler, DeciderCommands } from '../shared/decider-command-handler';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
-import { CredentialVault, invitationKeyEntryId } from '../users/credential-vault';
+import { CredentialVault, invitationKeyEntryId } from '../shared/credential-vault';
 import { UserQueries } from '../users/user.queries';
 import {
   CreateMultiuseInvitationCommand,

@@ -5,7 +5,7 @@ import type { AppConfig } from '@app/config';
 import type { ClockPort } from '../ports/clock.port';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { APP_CONFIG, CLOCK, READ_STORE } from '../ports/tokens';
-import { CredentialVault } from '../users/credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 import { joinUrl } from './invitation.mails';
 import { formatInvitation, type InvitationDocument, INVITATIONS, isInvitationValid } from './invitation.documents';
 

@@ -25,7 +25,7 @@ import { AddSubscriptionsCommand } from '../subscriptions/add-subscriptions.comm
 import { UpdateUserGroupMembersCommand } from '../user-groups/user-group.command';
 import { UserGroupQueries } from '../user-groups/user-group.queries';
 import { CreateUserCommand } from '../users/create-user.command';
-import { CredentialVault, invitationKeyEntryId } from '../users/credential-vault';
+import { CredentialVault, invitationKeyEntryId } from '../shared/credential-vault';
 import { UserQueries } from '../users/user.queries';
 import { invitations } from './invitation.handlers';
 import { InvitationQueries } from './invitation.queries';

@@ -11,6 +11,13 @@ describe('audit history visibility (per event type)', () => {
     expect(redactEvent('EmailChangeRequested', requested, { values: 'all' }).data).toEqual({ ...requested, keyDigest: HIDDEN, revokedKeyDigests: HIDDEN });
     const pushed = { realmId: 1, userId: 5, deviceId: 2, pushKey: 'pk', pushKeyId: 9, tokenKind: 'fcm', tokenId: 'id', bouncerPublicKey: 'pub', encryptedPushRegistration: 'enc', at: 'T' };
     expect(redactEvent('PushDeviceRegistered', pushed, { values: 'all' }).data).toEqual({ ...pushed, pushKey: HIDDEN, encryptedPushRegistration: HIDDEN });
+    // The current shape: the entries and digests that stand for the secrets are hidden too.
+    const registered = { ...pushed, pushKey: undefined, encryptedPushRegistration: undefined, pushKeyEntryId: 'e1', pushKeyDigest: 'd', registrationEntryId: 'e2', releasedEntryIds: ['e0'] };
+    expect(redactEvent('PushDeviceRegistered', registered, { values: 'all' }).data).toMatchObject({
+      pushKeyEntryId: HIDDEN, pushKeyDigest: HIDDEN, registrationEntryId: HIDDEN, releasedEntryIds: HIDDEN, tokenId: 'id', pushKeyId: 9,
+    });
+    const added = { realmId: 1, userId: 5, kind: 'fcm', tokenEntryId: 'e3', tokenDigest: 'd2', tokenId: 'id', iosAppId: null, at: 'T' };
+    expect(redactEvent('LegacyPushTokenAdded', added, { values: 'all' }).data).toEqual({ ...added, tokenEntryId: HIDDEN, tokenDigest: HIDDEN });
   });
 
   it('hides an account\'s real addresses from a reader its email_address_visibility excludes', () => {

@@ -49,7 +49,8 @@ const administrators: HistoryRule = { read: 'administrators' };
 const ownData = (owner: string, open: readonly string[] = [], secrets?: readonly string[]): HistoryRule => ({ read: 'owner', owner, open: [owner, ...open], secrets });
 const aboutMessage = (message: string, open: readonly string[] = [], versions?: VersionedFields): HistoryRule => ({ read: 'message', message, open: [message, ...open], versions });
 
-const pushSecrets = ['pushKey', 'encryptedPushRegistration', 'token'];
+// The secrets of events written before they left the log, the entries and digests that stand for them now.
+const pushSecrets = ['pushKey', 'encryptedPushRegistration', 'token', 'pushKeyEntryId', 'pushKeyDigest', 'registrationEntryId', 'releasedEntryIds', 'tokenEntryId', 'tokenDigest'];
 
 /** Every event type the domain declares → who reads it. */
 export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
@@ -183,7 +184,7 @@ export const HISTORY_RULES: Readonly<Record<string, HistoryRule>> = {
   BotStorageEntriesSet: ownData('botId'),
   BotStorageEntriesRemoved: ownData('botId'),
   ClientDeviceRegistered: ownData('userId', ['deviceId']),
-  ClientDeviceRemoved: ownData('userId', ['deviceId']),
+  ClientDeviceRemoved: ownData('userId', ['deviceId'], pushSecrets),
   PushDeviceRegistered: ownData('userId', ['deviceId'], pushSecrets),
   PushKeyRotated: ownData('userId', ['deviceId'], pushSecrets),
   PushTokenRotated: ownData('userId', ['deviceId'], pushSecrets),

@@ -1,6 +1,7 @@
 import type { Upcaster } from '../shared/event-upcasting';
 import { confirmationKeyDigest } from '../shared/confirmation-keys';
 import { UpcasterRegistry } from '../shared/event-upcasting';
+import { legacyPushUpcasters } from '../push-devices/legacy-push-secrets';
 import { legacyCredentialUpcasters } from '../users/legacy-credentials';
 
 /**
@@ -29,28 +30,34 @@ export const userStatusChangedV1: Upcaster = {
  * working, since following one presents the key, whose digest is what v2 holds. (The v1 events still
  * hold the keys in the stored log until the credential migration rewrites them; they expire in a day.)
  */
-export const emailChangeRequestedV1: Upcaster = {
-  type: 'EmailChangeRequested',
-  fromVersion: 1,
-  upcast(data: Record<string, unknown>) {
-    if (!('token' in data)) return data;
-    const { token, revokedTokens, ...rest } = data as { token: string; revokedTokens?: string[] };
-    return { ...rest, keyDigest: confirmationKeyDigest(token), revokedKeyDigests: (revokedTokens ?? []).map(confirmationKeyDigest) };
-  },
-};
+export function emailChangeRequestedDigests(data: Record<string, unknown>): Record<string, unknown> {
+  if (!('token' in data)) return data;
+  const { token, revokedTokens, ...rest } = data as { token: string; revokedTokens?: string[] };
+  return { ...rest, keyDigest: confirmationKeyDigest(token), revokedKeyDigests: (revokedTokens ?? []).map(confirmationKeyDigest) };
+}
+
+export const emailChangeRequestedV1: Upcaster = { type: 'EmailChangeRequested', fromVersion: 1, upcast: emailChangeRequestedDigests };
 
 /** EmailChangeConfirmed v1 → v2: the key it confirmed (`token`) becomes its digest (`keyDigest`). */
-export const emailChangeConfirmedV1: Upcaster = {
-  type: 'EmailChangeConfirmed',
-  fromVersion: 1,
-  upcast(data: Record<string, unknown>) {
-    if (!('token' in data)) return data;
-    const { token, ...rest } = data as { token: string };
-    return { ...rest, keyDigest: confirmationKeyDigest(token) };
-  },
-};
+export function emailChangeConfirmedDigest(data: Record<string, unknown>): Record<string, unknown> {
+  if (!('token' in data)) return data;
+  const { token, ...rest } = data as { token: string };
+  return { ...rest, keyDigest: confirmationKeyDigest(token) };
+}
 
-/** Every upcaster of the product. A payload shape change registers one here (never rewrite stored events). */
-export const ALL_UPCASTERS: readonly Upcaster[] = [userStatusChangedV1, emailChangeRequestedV1, emailChangeConfirmedV1, ...legacyCredentialUpcasters];
+export const emailChangeConfirmedV1: Upcaster = { type: 'EmailChangeConfirmed', fromVersion: 1, upcast: emailChangeConfirmedDigest };
+
+/**
+ * Every upcaster of the product. A payload shape change registers one here. Stored events are not
+ * rewritten, except by the credential migration, which takes the secrets of old events out of the
+ * log (operations/credential-migration.ts).
+ */
+export const ALL_UPCASTERS: readonly Upcaster[] = [
+  userStatusChangedV1,
+  emailChangeRequestedV1,
+  emailChangeConfirmedV1,
+  ...legacyCredentialUpcasters,
+  ...legacyPushUpcasters,
+];
 
 export const upcasterRegistry = (): UpcasterRegistry => new UpcasterRegistry(ALL_UPCASTERS);

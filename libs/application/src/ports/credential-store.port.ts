@@ -3,15 +3,20 @@
  * (docs/security.md, "Where secrets live"). Events say only that a key or a password changed and
  * name the entry here that holds it (`apiKeyId`, `passwordId`). The key of an invitation's link is
  * kept here too (`invitationKeyEntryId`), so that the link can be mailed and shown again; its
- * events hold only the key's digest.
+ * events hold only the key's digest. So are the secrets of push registrations: a device's E2EE push
+ * key (`push_key`), its registration encrypted for the push bouncer (`push_registration`), and a
+ * legacy APNs or FCM token (`push_token`), named by the push-device events.
  */
-export type CredentialKind = 'api_key' | 'password' | 'invitation_key';
+export type CredentialKind = 'api_key' | 'password' | 'invitation_key' | PushSecretKind;
+
+/** The entries of push registrations (the push-device events name them). */
+export type PushSecretKind = 'push_key' | 'push_registration' | 'push_token';
 
 export type CredentialEntry = {
   /** Named by the event that put it in use (UserCreated.apiKeyId, UserPasswordChanged.passwordId, …), or derived from the invitation's id. */
   id: string;
   realmId: number;
-  /** The account it belongs to; for an invitation key, the invitation's maker. */
+  /** The account it belongs to; for an invitation key, the invitation's maker; for a push secret, the device's user. */
   userId: number;
   kind: CredentialKind;
   /** API keys and invitation keys: the SHA-256 of the key (hex); null for passwords. */

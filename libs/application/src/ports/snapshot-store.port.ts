@@ -35,5 +35,11 @@ export interface SnapshotStorePort {
    */
   save(snapshot: DeciderSnapshot): Promise<void>;
 
+  /**
+   * Deletes every snapshot of a decider, whatever its stream and version (snapshots written
+   * before its state stopped holding secrets: the push devices' before version 3). Answers how many went.
+   */
+  removeDecider(decider: string): Promise<number>;
+
   close(): Promise<void>;
 }

@@ -5,3 +5,5 @@ export * from './push-devices.handler';
 export * from './push-devices.area';
 export * from './push-devices.client-events';
 export * from './push-devices.register';
+export * from './push-secrets';
+export * from './legacy-push-secrets';

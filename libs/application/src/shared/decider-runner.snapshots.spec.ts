@@ -235,6 +235,7 @@ describe('DeciderRunner with snapshots', () => {
         save: async () => {
           throw new Error('snapshot store down');
         },
+        removeDecider: async () => 0,
         close: async () => undefined,
       };
       const { newEvents } = await runner(spied, broken).run(namesDecider, STREAM, add('a'));

@@ -20,7 +20,7 @@ import {
   WebhookBotApiNotAvailableError,
 } from './authentication.errors';
 import { apiKeysMatch, hashPassword, hasApiKeyFormat, verifyPassword } from './passwords';
-import { apiKeyDigest, CredentialVault, digestsMatch } from './credential-vault';
+import { apiKeyDigest, CredentialVault, digestsMatch } from '../shared/credential-vault';
 import { CREDENTIALS, type CredentialDocument, USERS, type UserDocument } from './user.documents';
 import { actorFromUser } from './user-format';
 import { UserQueries } from './user.queries';

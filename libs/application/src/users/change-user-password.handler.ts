@@ -6,7 +6,7 @@ import { DeciderCommands } from '../shared/decider-command-handler';
 import { usersHandler } from './users.decider-handler';
 import { ChangeUserPasswordCommand } from './change-user-password.command';
 import { hashPassword } from './passwords';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 import type { RandomPort } from '../ports/random.port';
 
 @CommandHandler(ChangeUserPasswordCommand)

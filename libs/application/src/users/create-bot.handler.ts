@@ -12,7 +12,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { CreateBotCommand } from './create-bot.command';
 import { API_KEY_LENGTH } from './passwords';
 import { UserQueries } from './user.queries';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 
 @CommandHandler(CreateBotCommand)
 export class CreateBotHandler implements ICommandHandler<CreateBotCommand> {

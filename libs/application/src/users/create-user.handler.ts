@@ -11,7 +11,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { JoinDefaultChannelsCommand } from './join-default-channels.command';
 import { CreateUserCommand } from './create-user.command';
 import { API_KEY_LENGTH, hashPassword } from './passwords';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 
 @CommandHandler(CreateUserCommand)
 export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {

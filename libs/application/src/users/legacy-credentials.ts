@@ -1,5 +1,5 @@
 import type { Upcaster } from '../shared/event-upcasting';
-import type { CredentialKind } from '../ports/credential-store.port';
+import { legacyEntryId, type LegacySecret, type LegacySecretSplit } from '../shared/legacy-secrets';
 
 /**
  * Events written before issue 35 carried the secrets themselves: `UserCreated.apiKey` and
@@ -10,15 +10,13 @@ import type { CredentialKind } from '../ports/credential-store.port';
  */
 export const LEGACY_CREDENTIAL_TYPES = ['UserCreated', 'UserApiKeyRegenerated', 'UserPasswordChanged'] as const;
 
-export const legacyCredentialId = (eventId: string, kind: CredentialKind): string => `${kind}:${eventId}`;
-
-export type LegacySecret = { id: string; kind: CredentialKind; secret: string };
+export const legacyCredentialId = legacyEntryId;
 
 /**
  * An old event's payload in the current shape, and the secrets it held. An event already in the
  * current shape comes back unchanged, with no secrets.
  */
-export function splitLegacyCredentials(eventId: string, data: Record<string, unknown>): { data: Record<string, unknown>; secrets: LegacySecret[] } {
+export function splitLegacyCredentials(eventId: string, data: Record<string, unknown>): LegacySecretSplit {
   if (!('apiKey' in data) && !('passwordHash' in data)) return { data, secrets: [] };
   const { apiKey, passwordHash, ...rest } = data as { apiKey?: unknown; passwordHash?: unknown };
   const out: Record<string, unknown> = { ...rest };

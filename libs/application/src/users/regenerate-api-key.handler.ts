@@ -7,7 +7,7 @@ import { DeciderCommands } from '../shared/decider-command-handler';
 import { usersHandler } from './users.decider-handler';
 import { API_KEY_LENGTH } from './passwords';
 import { RegenerateApiKeyCommand } from './regenerate-api-key.command';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 
 @CommandHandler(RegenerateApiKeyCommand)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKeyCommand> {

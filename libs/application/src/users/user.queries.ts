@@ -3,7 +3,7 @@ import { type Actor, dummyEmailUserId, NoSuchUserError, normalizeEmail, ROLE_VAL
 import type { Filter, ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
 import { CREDENTIALS, USERS, type CredentialDocument, type UserDocument } from './user.documents';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 import { canSeeDeliveryEmail } from './user-format';
 
 export type ListUsersOptions = {

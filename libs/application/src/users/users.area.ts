@@ -12,7 +12,7 @@ import { RegenerateApiKeyHandler } from './regenerate-api-key.handler';
 import { UserQueries } from './user.queries';
 import { UsersClientEvents } from './users.client-events';
 import { UsersRegisterSections } from './users.register';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 
 /**
  * AuthenticationService reads users for the HTTP app's guard, so it is exported with the queries;

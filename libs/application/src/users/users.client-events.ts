@@ -15,7 +15,7 @@ import type { ClientEventDelivery, ClientEventMapperContext, ClientEventMapperLi
 import { realmWide, toRealm } from '../events/deliveries';
 import { formatUser, formatBotDict } from './user-format';
 import { UserQueries } from './user.queries';
-import { CredentialVault } from './credential-vault';
+import { CredentialVault } from '../shared/credential-vault';
 import { isSystemBot, type UserDocument } from './user.documents';
 
 /** `realm_user` events (zerver/actions/create_user.py, users.py, user_settings.py). */

@@ -12,6 +12,7 @@ type Row = { stream_id: string; decider: string; version: string; revision: numb
 export class SqliteSnapshotStore implements SnapshotStorePort {
   private readonly select: Database.Statement<[string, string], Row>;
   private readonly upsert: Database.Statement<[string, string, string, number, string, string]>;
+  private readonly removeAll: Database.Statement<[string]>;
 
   constructor(db: Database.Database) {
     db.exec(`
@@ -32,6 +33,11 @@ export class SqliteSnapshotStore implements SnapshotStorePort {
          version = excluded.version, revision = excluded.revision, event_id = excluded.event_id, state = excluded.state
        WHERE excluded.version <> snapshots.version OR excluded.revision > snapshots.revision`,
     );
+    this.removeAll = db.prepare('DELETE FROM snapshots WHERE decider = ?');
+  }
+
+  async removeDecider(decider: string): Promise<number> {
+    return this.removeAll.run(decider).changes;
   }
 
   async load(streamId: string, decider: string): Promise<DeciderSnapshot | undefined> {

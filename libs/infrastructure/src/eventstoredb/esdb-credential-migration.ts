@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { StreamDeletedError, StreamNotFoundError } from '@eventstore/db-client';
 import {
   type EventToAppend,
-  isLegacyCredentialEvent,
+  isLegacySecretEvent,
   type LegacyCredentialEvent,
   type LegacyCredentialLog,
   type RecordedEvent,
-  splitLegacyCredentials,
+  splitLegacySecrets,
 } from '@app/application';
 import type { EsdbEventStore } from './esdb-event-store';
 
@@ -20,20 +20,21 @@ const copiedEventId = (oldId: string): string => {
 };
 
 const withoutSecrets = (event: RecordedEvent): EventToAppend => {
-  const legacy = isLegacyCredentialEvent(event.type, event.data);
-  const data = legacy ? splitLegacyCredentials(event.id, event.data as Record<string, unknown>).data : event.data;
+  const legacy = isLegacySecretEvent(event.type, event.data);
+  const split = legacy ? splitLegacySecrets({ id: event.id, type: event.type, data: event.data as Record<string, unknown> }) : undefined;
   return {
     id: copiedEventId(event.id),
     type: event.type,
-    data,
-    metadata: { ...event.metadata, ...(legacy ? { schemaVersion: 2 } : {}), copiedFrom: event.id },
+    data: split ? split.data : event.data,
+    metadata: { ...event.metadata, ...(split ? { schemaVersion: split.schemaVersion } : {}), copiedFrom: event.id },
   };
 };
 
 /**
  * The EventStoreDB side of the credential migration (docs/security.md, "Migrating existing data").
- * Events cannot be edited, so each stream that holds an old credential event (the organizations'
- * `users-<realmId>`) is copied without the secrets and the old events deleted:
+ * Events cannot be edited, so each stream that holds an old event with a secret (the organizations'
+ * `users-<realmId>`, users' `push_devices-<userId>`, `settings-…` streams with old email-change
+ * keys) is copied without the secrets and the old events deleted:
  *
  * 1. the stream is copied, secrets removed, to `<stream>-credential-migration` (so that nothing
  *    is lost if the run stops between the next steps);
@@ -63,9 +64,13 @@ export class EsdbLegacyCredentialLog implements LegacyCredentialLog {
   async scan(cursor: string | undefined, limit: number): Promise<{ events: LegacyCredentialEvent[]; next: string | undefined }> {
     const page = await this.store.readAll({ after: cursor === undefined ? undefined : BigInt(cursor), maxCount: limit });
     const events = page
-      .filter((e) => isLegacyCredentialEvent(e.type, e.data))
+      .filter((e) => isLegacySecretEvent(e.type, e.data))
       .map((e) => ({ id: e.id, streamId: e.streamId, type: e.type, data: e.data as Record<string, unknown> }));
     return { events, next: page.length < limit ? undefined : String(page[page.length - 1].position) };
+  }
+
+  readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.readWhole(streamId);
   }
 
   async rewrite(events: { event: LegacyCredentialEvent }[]): Promise<void> {
@@ -102,7 +107,7 @@ export class EsdbLegacyCredentialLog implements LegacyCredentialLog {
     const deleted = current.length > 0 && current.every((e) => copyIds().has(e.id));
     if (!deleted) {
       // Nothing to do for a stream replaced by an earlier run (its old events stay in $all until the scavenge, so the scan saw them).
-      if (copy.length === 0 && !current.some((e) => isLegacyCredentialEvent(e.type, e.data))) return;
+      if (copy.length === 0 && !current.some((e) => isLegacySecretEvent(e.type, e.data))) return;
       // 1. The copy, or the rest of it when an earlier run stopped halfway through.
       await this.appendAll(temporary, current.slice(copy.length).map(withoutSecrets));
       copy = await this.readWhole(temporary);

@@ -76,6 +76,10 @@ export class MongoSnapshotStore implements SnapshotStorePort {
     }
   }
 
+  async removeDecider(decider: string): Promise<number> {
+    return (await this.snapshots.deleteMany({ decider })).deletedCount;
+  }
+
   async close(): Promise<void> {
     // The database's client belongs to the read models (openAdapters closes it).
   }

@@ -29,6 +29,19 @@ export function snapshotStoreContract(adapterName: string, open: () => Promise<S
       expect(await fixture.store.load(stream, 'users')).toEqual(snapshot(stream));
     });
 
+    it('removes every snapshot of one decider, and only those', async () => {
+      const decider = `push-devices-${run}`;
+      const [a, b] = [nextStream(), nextStream()];
+      await fixture.store.save(snapshot(a, { decider }));
+      await fixture.store.save(snapshot(b, { decider, version: '2:old' }));
+      await fixture.store.save(snapshot(a));
+      expect(await fixture.store.removeDecider(decider)).toBe(2);
+      expect(await fixture.store.load(a, decider)).toBeUndefined();
+      expect(await fixture.store.load(b, decider)).toBeUndefined();
+      expect((await fixture.store.load(a, 'users'))?.streamId).toBe(a);
+      expect(await fixture.store.removeDecider(decider)).toBe(0);
+    });
+
     it('keeps one snapshot per stream and decider', async () => {
       const [a, b] = [nextStream(), nextStream()];
       await fixture.store.save(snapshot(a, { revision: 10n, state: '"a-users"' }));

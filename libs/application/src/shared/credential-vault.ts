@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { CredentialEntry, CredentialKind, CredentialStorePort } from '../ports/credential-store.port';
+import type { CredentialEntry, CredentialKind, CredentialStorePort, PushSecretKind } from '../ports/credential-store.port';
 import type { RandomPort } from '../ports/random.port';
 import { CREDENTIAL_KEY, CREDENTIAL_STORE, RANDOM } from '../ports/tokens';
 
@@ -98,6 +98,22 @@ export class CredentialVault {
   /** An invitation's key; null when not kept (an invitation made before keys were kept, or spent). */
   async invitationKey(realmId: number, invitationId: number): Promise<string | null> {
     const entry = await this.entry(invitationKeyEntryId(realmId, invitationId), 'invitation_key');
+    return entry && unseal(this.key, aadOf(entry), entry.sealed);
+  }
+
+  /**
+   * Stores a secret of a push registration (a push key, an encrypted registration, a legacy token)
+   * under a new id and answers it, for the push-device event to name.
+   */
+  async storePushSecret(kind: PushSecretKind, realmId: number, userId: number, secret: string, id = this.random.uuid()): Promise<string> {
+    const entry = { id, realmId, userId, kind };
+    await this.store.put({ ...entry, digest: null, sealed: seal(this.key, aadOf(entry), secret) });
+    return id;
+  }
+
+  /** A push secret, for whatever sends the notifications; null for an unknown (or released) entry. */
+  async pushSecret(id: string, kind: PushSecretKind): Promise<string | null> {
+    const entry = await this.entry(id, kind);
     return entry && unseal(this.key, aadOf(entry), entry.sealed);
   }
 
