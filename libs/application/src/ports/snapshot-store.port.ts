@@ -35,5 +35,8 @@ export interface SnapshotStorePort {
    */
   save(snapshot: DeciderSnapshot): Promise<void>;
 
+  /** Deletes every snapshot of these streams (whatever the decider): erasure of what they folded. */
+  delete(streamIds: readonly string[]): Promise<void>;
+
   close(): Promise<void>;
 }
