@@ -309,7 +309,8 @@ export class Projector extends ProjectionWaiter {
         const event = relevant[k];
         // Worked out for the first document that applies the event, shared by the others.
         let prepared: { value: unknown } | undefined;
-        for (const id of idsOf[k]) {
+        const ids = projection.followIds ? await this.followed(projection, held, event, idsOf[k]) : idsOf[k];
+        for (const id of ids) {
           const current = held.get(id)!;
           if (current.position !== null && current.position >= event.position) continue;
           prepared ??= { value: projection.prepare?.(event) };
@@ -344,6 +345,22 @@ export class Projector extends ProjectionWaiter {
     }
     // A batch short of full is the log's head: the replay, if any, is over.
     if (!catchingUp) await this.storeCaughtUp();
+  }
+
+  /**
+   * The documents `idsOf` named, then those Projection.followIds finds in them (as they are before
+   * the event), loaded into `held` if they are not there yet.
+   */
+  private async followed(projection: Projection, held: Map<string, PendingDocument>, event: RecordedEvent, ids: string[]): Promise<string[]> {
+    const more = projection.followIds!(event, (id) => (held.get(id)?.doc ?? null) as never).filter((id) => !ids.includes(id));
+    if (more.length === 0) return ids;
+    const toLoad = more.filter((id) => !held.has(id));
+    if (toLoad.length > 0) {
+      for (const id of toLoad) held.set(id, { doc: null, position: null, dirty: false, previous: null });
+      this.pendingCount += toLoad.length;
+      for (const s of await this.readStore.getMany<object>(projection.collection.name, toLoad)) held.set(s.id, { doc: s.doc, position: s.position, dirty: false, previous: s.doc });
+    }
+    return [...ids, ...more];
   }
 
   /** Commits the held documents with the checkpoints they reach, then wakes the waiters. */
