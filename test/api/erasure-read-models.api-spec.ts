@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { APP_CONFIG, DeciderRunner, SNAPSHOT_STORE, type SnapshotStorePort, STORAGE_SCRUBBER, type StorageScrubberPort } from '@app/application';
+import { APP_CONFIG, DeciderRunner, SCHEDULER, SNAPSHOT_STORE, type SnapshotStorePort, STORAGE_SCRUBBER, type StorageScrubberPort } from '@app/application';
+import type { TimerScheduler } from '@app/infrastructure';
 import type { AppConfig } from '@app/config';
 import { messageStream } from '@app/domain';
 import { personaHelpers } from '@app/testing';
@@ -33,6 +34,7 @@ const MARK = {
   movedFrom: 'zqmovedfrom11',
   movedTo: 'zqmovedto12',
   movedContent: 'zqmovedmsg13',
+  scheduled: 'zqscheduled14',
 };
 const MARKERS = Object.values(MARK);
 
@@ -124,13 +126,24 @@ describe('a deleted message leaves every read model at once', () => {
     ids.public1 = await sendToChannel('hamlet', 'Denmark', MARK.publicTopic, `${MARK.publicContent} one`);
     ids.public2 = await sendToChannel('cordelia', 'Denmark', MARK.publicTopic, `${MARK.publicContent} two`);
     ids.kept = await sendToChannel('hamlet', 'Denmark', 'kept topic', 'this one stays');
+
+    // A scheduled direct message, delivered (its scheduled message goes with the message: Zulip's cascade).
+    const deliverAt = Math.floor(api.clock.now().getTime() / 1000) + 300;
+    const scheduledId = expectSuccess(await api.as('hamlet').post('/api/v1/scheduled_messages', { type: 'direct', to: JSON.stringify([id('cordelia')]), content: MARK.scheduled, scheduled_delivery_timestamp: deliverAt })).scheduled_message_id as number;
+    api.clock.advance(301_000);
+    await api.settled();
+    await api.background.get<TimerScheduler>(SCHEDULER).runDue();
+    const { messages } = expectSuccess(await api.as('cordelia').get(MESSAGES, { anchor: 'newest', num_before: 1, num_after: 0 }));
+    expect(messages).toEqual([expect.objectContaining({ content: `<p>${MARK.scheduled}</p>` })]);
+    ids.scheduled = messages[0].id;
+    expect(scheduledId).toEqual(expect.any(Number));
     expect(expectSuccess(await api.as('iago').get(`/api/v1/attachments`)).attachments).toEqual([]);
     const own = expectSuccess(await api.as('hamlet').get('/api/v1/attachments')).attachments;
     expect(own).toEqual([expect.objectContaining({ path_id: pathId, message_ids: [ids.priv] })]);
     // Before the delete, the texts are there (so the scans below can find them).
     expect(hitsIn(readModelDumps(), '').length).toBeGreaterThan(0);
 
-    for (const messageId of [ids.dm, ids.priv, ids.poll, ids.moved]) expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${messageId}`));
+    for (const messageId of [ids.dm, ids.priv, ids.poll, ids.moved, ids.scheduled]) expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${messageId}`));
     const denmark = await api.channelId('Denmark');
     expect(expectSuccess(await api.as('iago').post(`/api/v1/streams/${denmark}/delete_topic`, { topic_name: MARK.publicTopic })).complete).toBe(true);
   });
@@ -146,7 +159,7 @@ describe('a deleted message leaves every read model at once', () => {
   }
 
   it('the API answers as if the messages never were', async () => {
-    for (const messageId of [ids.dm, ids.priv, ids.poll, ids.moved, ids.public1, ids.public2]) {
+    for (const messageId of [ids.dm, ids.priv, ids.poll, ids.moved, ids.scheduled, ids.public1, ids.public2]) {
       expectError(await api.as('hamlet').get(`${MESSAGES}/${messageId}`), 'Invalid message(s)');
     }
     expect(expectSuccess(await api.as('hamlet').get(`${MESSAGES}/${ids.kept}`)).message.content).toBe('<p>this one stays</p>');
@@ -173,7 +186,7 @@ describe('a deleted message leaves every read model at once', () => {
 
   it('no snapshot is left of the deleted messages', async () => {
     const snapshots = api.app.get<SnapshotStorePort>(SNAPSHOT_STORE);
-    for (const messageId of [ids.dm, ids.priv, ids.poll, ids.moved, ids.public1, ids.public2]) {
+    for (const messageId of [ids.dm, ids.priv, ids.poll, ids.moved, ids.scheduled, ids.public1, ids.public2]) {
       expect(await snapshots.load(messageStream(messageId), 'message')).toBeUndefined();
       expect(await snapshots.load(`message_reactions-${messageId}`, 'reactions')).toBeUndefined();
       expect(await snapshots.load(`message_submessages-${messageId}`, 'submessages')).toBeUndefined();
