@@ -9,6 +9,7 @@ export * from './ports/scheduler.port';
 export * from './ports/metrics.port';
 export * from './ports/read-model-changes.port';
 export * from './ports/snapshot-store.port';
+export * from './ports/storage-scrubber.port';
 export * from './ports/credential-store.port';
 export * from './shared/event-ids';
 export * from './shared/projection-waiter';

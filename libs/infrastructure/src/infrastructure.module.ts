@@ -33,6 +33,8 @@ import {
   NO_METRICS,
   advanceSequencesFromLog,
   SNAPSHOT_STORE,
+  STORAGE_SCRUBBER,
+  type StorageScrubberPort,
   type SnapshotStorePort,
   MAIL_OUTBOX,
   MAIL_TRANSPORT,
@@ -45,6 +47,8 @@ import {
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
 import { openSqlite } from './embedded/sqlite';
+import { SqliteWalScrubber } from './embedded/sqlite-wal-scrubber';
+import { NoStorageScrubbing } from './no-storage-scrubbing';
 import { SqliteEventStore } from './embedded/sqlite-event-store';
 import { SqliteIdAllocator } from './embedded/sqlite-id-allocator';
 import { SqliteReadModelCopies } from './embedded/sqlite-read-model-copies';
@@ -83,6 +87,8 @@ export type Adapters = {
   mailOutbox: MailOutboxPort;
   /** API keys and password hashes, sealed, outside the log and the read models (docs/security.md). */
   credentialStore: CredentialStorePort;
+  /** Erased bytes out of the read models' and snapshots' files (docs/security.md, "Read models"). */
+  storageScrubber: StorageScrubberPort;
   close(): Promise<void>;
 };
 
@@ -163,6 +169,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let snapshotStore: SnapshotStorePort;
   let mailOutbox: MailOutboxPort;
   let credentialStore: CredentialStorePort;
+  let storageScrubber: StorageScrubberPort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -181,6 +188,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
     mailOutbox = new (await import('./mongodb/mongo-mail-outbox')).MongoMailOutbox(mongo.copies.db);
     credentialStore = new (await import('./mongodb/mongo-credential-store')).MongoCredentialStore(mongo.copies.db);
+    storageScrubber = new NoStorageScrubbing();
   } else {
     // Its own file, owner-only (created 0600 before SQLite opens it).
     const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
@@ -210,7 +218,10 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     if (rawEvents instanceof SqliteEventStore && rawEvents.db === sqliteIds.db) rawEvents.useIdSequences(sqliteIds);
     userMessageStore = liveReadModels.userMessages.port;
     presenceStore = new SqlitePresenceStore(openEmbedded('presence.sqlite'));
-    snapshotStore = new SqliteSnapshotStore(openEmbedded('snapshots.sqlite'));
+    const snapshotsDb = openEmbedded('snapshots.sqlite');
+    snapshotStore = new SqliteSnapshotStore(snapshotsDb);
+    // The read models' copies as they are at each scrub (a rebuild adds and drops some).
+    storageScrubber = new SqliteWalScrubber(() => [...sqliteCopies.copies.databases().map((d) => d.db), snapshotsDb], (details, message) => logger?.warn(details, message));
     // Mails hold confirmation links: the file is created readable by its owner only (SQLite gives
     // its -wal and -shm files the same permissions).
     mkdirSync(config.dataDir, { recursive: true });
@@ -261,6 +272,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     snapshotStore,
     mailOutbox,
     credentialStore,
+    storageScrubber,
     async close() {
       // Every event this process appended took its ids from the allocator, so the log up to its
       // head holds no id above the sequences: the mark moves there, and the next boot scans only
@@ -272,6 +284,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       for (const watcher of watchers) await watcher.close();
       await readModelChanges.close();
       await presenceStore.close();
+      await storageScrubber.close();
       await snapshotStore.close();
       await mailOutbox.close();
       await credentialStore.close();
@@ -320,6 +333,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: READ_MODEL_CHANGES, useFactory: (a: Adapters) => a.readModelChanges, inject: [ADAPTERS] },
       { provide: PRESENCE_STORE, useFactory: (a: Adapters) => a.presenceStore, inject: [ADAPTERS] },
       { provide: SNAPSHOT_STORE, useFactory: (a: Adapters) => a.snapshotStore, inject: [ADAPTERS] },
+      { provide: STORAGE_SCRUBBER, useFactory: (a: Adapters) => a.storageScrubber, inject: [ADAPTERS] },
       { provide: MAIL_OUTBOX, useFactory: (a: Adapters) => a.mailOutbox, inject: [ADAPTERS] },
       mailTransportProvider(options.config),
       { provide: CREDENTIAL_STORE, useFactory: (a: Adapters) => a.credentialStore, inject: [ADAPTERS] },
@@ -331,7 +345,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, STORAGE_SCRUBBER, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY],
     };
   }
 

@@ -17,6 +17,8 @@ import {
   READ_MODEL_CHANGES,
   type ReadModelChangesPort,
   READ_STORE,
+  STORAGE_SCRUBBER,
+  type StorageScrubberPort,
   type ReadStorePort,
   USER_MESSAGE_STORE,
   type UserMessageStorePort,
@@ -53,11 +55,13 @@ export class ProjectionsModule implements OnModuleInit, OnApplicationBootstrap, 
       ? [
           {
             provide: Projector,
-            inject: [EVENT_STORE, READ_STORE, LOGGER, APP_CONFIG, USER_MESSAGE_STORE],
-            useFactory: (events: EventStorePort, readStore: ReadStorePort, logger: Logger, config: AppConfig, userMessages: UserMessageStorePort) =>
+            inject: [EVENT_STORE, READ_STORE, LOGGER, APP_CONFIG, USER_MESSAGE_STORE, STORAGE_SCRUBBER],
+            useFactory: (events: EventStorePort, readStore: ReadStorePort, logger: Logger, config: AppConfig, userMessages: UserMessageStorePort, scrubber: StorageScrubberPort) =>
               new Projector(events, readStore, ALL_PROJECTIONS, logger.child({ component: 'projector' }), {
                 waitTimeoutMs: config.projectionWaitTimeoutMs,
                 bulkProjections: [userMessagesProjection(userMessages)],
+                // A deleted message's text leaves the files too, not only the tables (docs/security.md, "Read models").
+                erasures: { types: ['MessageDeleted'], committed: () => scrubber.request() },
               }),
           },
           { provide: ProjectionWaiter, useExisting: Projector },

@@ -23,7 +23,9 @@ export function replay<D extends object>(projection: Projection<D>, events: Reco
   for (const event of events) {
     if (!projection.handles.includes(event.type)) continue;
     const prepared = projection.prepare?.(event);
-    for (const id of projection.idsOf(event)) {
+    const ids = projection.idsOf(event);
+    const more = projection.followIds?.(event, (id) => docs.get(id) ?? null).filter((id) => !ids.includes(id)) ?? [];
+    for (const id of [...ids, ...more]) {
       const next = projection.evolve(docs.get(id) ?? null, event, id, prepared);
       if (next === null) docs.delete(id);
       else docs.set(id, next);

@@ -40,6 +40,8 @@ export interface SnapshotStorePort {
    * before its state stopped holding secrets: the push devices' before version 3). Answers how many went.
    */
   removeDecider(decider: string): Promise<number>;
+  /** Deletes every snapshot of these streams (whatever the decider): erasure of what they folded. */
+  delete(streamIds: readonly string[]): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ export const USER_MESSAGE_STORE = Symbol('USER_MESSAGE_STORE');
 export const BLOB_STORE = Symbol('BLOB_STORE');
 export const SCHEDULER = Symbol('SCHEDULER');
 export const SNAPSHOT_STORE = Symbol('SNAPSHOT_STORE');
+export const STORAGE_SCRUBBER = Symbol('STORAGE_SCRUBBER');
 export const CREDENTIAL_STORE = Symbol('CREDENTIAL_STORE');
 /** The key-encryption key (32 bytes) that seals the credential store's entries; kept outside every database. */
 export const CREDENTIAL_KEY = Symbol('CREDENTIAL_KEY');

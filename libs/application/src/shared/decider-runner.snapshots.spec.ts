@@ -236,6 +236,9 @@ describe('DeciderRunner with snapshots', () => {
           throw new Error('snapshot store down');
         },
         removeDecider: async () => 0,
+        delete: async () => {
+          throw new Error('snapshot store down');
+        },
         close: async () => undefined,
       };
       const { newEvents } = await runner(spied, broken).run(namesDecider, STREAM, add('a'));
@@ -243,6 +246,32 @@ describe('DeciderRunner with snapshots', () => {
       expect(reads).toEqual([150]);
       expect(warnings).toEqual(['could not load a snapshot', 'could not store a snapshot']);
     });
+  });
+
+  it('deletes the snapshots an appended event forgets (its own read\'s included), and only once it is appended', async () => {
+    type Erase = { type: 'Erase'; data: { name: string } };
+    const erasing: Decider<Add | Erase, Added | { type: 'Erased'; data: { name: string } }, Names> = {
+      ...(namesDecider as unknown as Decider<Add | Erase, Added | { type: 'Erased'; data: { name: string } }, Names>),
+      snapshot: { name: 'names', version: 1, forgets: (e) => (e.type === 'Erased' ? [STREAM, 'other-1'] : []) },
+      decide: (c, s) => (c.type === 'Erase' ? [{ type: 'Erased', data: { name: c.data.name } }] : namesDecider.decide(c, s)),
+    };
+    await history(250);
+    await snapshots.save({ streamId: 'other-1', decider: 'other', version: '1:x', revision: 0n, eventId: 'e', state: '"other"' });
+    await snapshots.save({ streamId: 'kept-1', decider: 'other', version: '1:x', revision: 0n, eventId: 'e', state: '"kept"' });
+    const r = runner();
+    await r.run(erasing, STREAM, add('fresh'));
+    expect(await stored()).toBeDefined();
+
+    await r.run(erasing, STREAM, { type: 'Erase', data: { name: 'n1' } });
+    expect(await stored()).toBeUndefined();
+    expect(await snapshots.load('other-1', 'other')).toBeUndefined();
+    expect(await snapshots.load('kept-1', 'other')).toMatchObject({ state: '"kept"' });
+
+    // A refused command appends nothing and forgets nothing.
+    await r.run(erasing, STREAM, add('again'));
+    await snapshots.save({ streamId: 'other-1', decider: 'other', version: '1:x', revision: 0n, eventId: 'e', state: '"other"' });
+    await expect(r.run(erasing, STREAM, add('again'))).rejects.toThrow(NameTakenError);
+    expect(await snapshots.load('other-1', 'other')).toBeDefined();
   });
 
   it('events read after a snapshot are upcast like any other read', async () => {

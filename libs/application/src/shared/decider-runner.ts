@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { CURRENT_SCHEMA_VERSION, type Decider, type DomainEvent } from '@app/domain';
+import { CURRENT_SCHEMA_VERSION, type Decider, type DomainEvent, type SnapshotCodec } from '@app/domain';
 import {
   type EventStorePort,
   type EventToAppend,
@@ -247,6 +247,7 @@ export class DeciderRunner {
       if (toAppend.length === 0) return decided.map((d) => ('error' in d ? d : { newEvents: d.newEvents, position: undefined }));
       try {
         const { position } = await this.store.appendToStream(streamId, toAppend, { expectedRevision: expected });
+        await this.forget(decider.snapshot?.forgets, streamId, toAppend);
         return decided.map((d) => ('error' in d ? d : { newEvents: d.newEvents, position: d.newEvents.length > 0 ? position : undefined }));
       } catch (error) {
         if (!(error instanceof StreamRevisionConflictError)) throw error;
@@ -306,6 +307,23 @@ export class DeciderRunner {
    */
   async read<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string): Promise<S> {
     return (await this.load(decider, streamId)).state;
+  }
+
+  /**
+   * Deletes the snapshots the appended events make something to erase (SnapshotCodec.forgets: a
+   * deleted message's). After the append, so that a snapshot saved by this very read goes too; a
+   * failure is logged and the command still succeeds (its events are in the log), and no later
+   * snapshot of the stream can hold the text, as the fold forgets it too.
+   */
+  private async forget(forgets: SnapshotCodec<unknown>['forgets'], streamId: string, appended: readonly EventToAppend[]): Promise<void> {
+    if (!forgets || !this.snapshots) return;
+    const streamIds = [...new Set(appended.flatMap((event) => forgets({ type: event.type, data: event.data })))];
+    if (streamIds.length === 0) return;
+    try {
+      await this.snapshots.delete(streamIds);
+    } catch (error) {
+      this.logger?.warn({ streamId, streams: streamIds, error: (error as Error).message }, 'could not delete the snapshots of erased data');
+    }
   }
 
   /** Time-ordered where the random source offers it, so the event ids are too (deterministicEventId). */

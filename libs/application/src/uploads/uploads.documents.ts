@@ -22,6 +22,15 @@ export type AttachmentDocument = {
 
 export const ATTACHMENTS = 'attachments';
 
+/**
+ * Beside the attachments, in their collection: the files one message links, keyed
+ * `links:<messageId>` (attachmentLinksId), so that its deletion, whose event carries no content,
+ * unlinks them. Never returned by the queries (it has no `owner_id`).
+ */
+export type MessageLinksDocument = { message_id: number; path_ids: string[] };
+
+export const attachmentLinksId = (messageId: number) => `links:${messageId}`;
+
 /** Bytes used by the uploads of one organization (Realm.currently_used_upload_space_bytes), keyed by realm id. */
 export type UploadSpaceDocument = { realm_id: number; bytes: number };
 

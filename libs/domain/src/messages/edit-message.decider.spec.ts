@@ -360,6 +360,17 @@ describe('messageDecider: DeleteMessage', () => {
     expect(given(sent).when(remove({ actor: cordelia, canDeleteOwnMessageGroup: 'role:nobody', topicDeletion: true })).events()).toHaveLength(1);
     given([...sent, deleted()]).when(remove({ topicDeletion: true })).thenNothingHappened();
   });
+  it('the fold forgets a deleted message\'s text, so no snapshot taken after holds it', () => {
+    const state = [...sent, deleted()].reduce(messageDecider.evolve, messageDecider.initialState());
+    expect(state).toMatchObject({ deleted: true, content: '', renderedContent: '', topic: null });
+    expect(JSON.stringify(state)).not.toContain('hello');
+    expect(JSON.stringify(state)).not.toContain('greetings');
+  });
+  it('a deletion forgets the snapshots of the message, its reactions and its submessages; nothing else does', () => {
+    const forgets = messageDecider.snapshot!.forgets!;
+    expect(forgets(deleted())).toEqual(['message-100', 'message_reactions-100', 'message_submessages-100']);
+    expect(forgets(sent[0])).toEqual([]);
+  });
 });
 
 describe('messageDecider: alert words', () => {

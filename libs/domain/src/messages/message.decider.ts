@@ -2,7 +2,8 @@ import type { Decider } from '../shared/decider';
 import { unixSeconds } from '../shared/unix-seconds';
 import { decideDelete, decideEdit, type DeleteMessage, type EditMessage } from './edit-message.decider';
 import { MessageAlreadySentError } from './messages.errors';
-import type { MessageEditEvent } from './messages.events';
+import type { MessageDeleted, MessageEditEvent } from './messages.events';
+import { messageReactionsStream, messageStream, messageSubmessagesStream } from './messages.streams';
 import { decideSend, type SendMessage } from './send-message.rules';
 
 /** Every command of `message-<id>`: its send, then its edits, moves and deletion. */
@@ -43,7 +44,17 @@ const initialState = (): MessageState => ({
  * and topic policies set by hand on `user_topics-<userId>`: neither folds a message's stream.)
  */
 export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageState> = {
-  snapshot: { name: 'message', version: 1 },
+  snapshot: {
+    name: 'message',
+    version: 1,
+    // A deleted message's text is in the snapshots of its stream, its reactions' and its
+    // submessages' (a poll's options): the runner deletes them once the deletion is appended.
+    forgets: (event) => {
+      if (event.type !== 'MessageDeleted') return [];
+      const { messageId } = event.data as MessageDeleted['data'];
+      return [messageStream(messageId), messageReactionsStream(messageId), messageSubmessagesStream(messageId)];
+    },
+  },
   initialState,
   decide: (command, state) => {
     switch (command.type) {
@@ -79,7 +90,11 @@ export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageSt
       case 'MessagesMoved':
         return { ...state, streamId: event.data.streamId, topic: event.data.topic };
       case 'MessageDeleted':
-        return { ...state, deleted: true };
+        // Erased: nothing of its text stays in the fold, so no later snapshot holds it.
+        return {
+          ...state, deleted: true, topic: null, content: '', renderedContent: '',
+          mentions: { userIds: [], streamWildcard: false, topicWildcardUserIds: [] }, alertWordUserIds: [],
+        };
       default:
         return state;
     }

@@ -21,3 +21,11 @@
  * delete) on one fold of it, MessageState.
  */
 export const messageStream = (messageId: number) => `message-${messageId}`;
+
+/**
+ * The streams of one message's reactions and submessages, whose boundaries reactions.streams.ts
+ * and submessages.streams.ts explain: named here, beside the message's own, because deleting the
+ * message erases their snapshots too (messageDecider's `forgets`).
+ */
+export const messageReactionsStream = (messageId: number) => `message_reactions-${messageId}`;
+export const messageSubmessagesStream = (messageId: number) => `message_submessages-${messageId}`;

@@ -1,3 +1,5 @@
+import { messageReactionsStream } from '../messages/messages.streams';
+
 /**
  * The reactions to one message live on `message_reactions-<messageId>`.
  *
@@ -13,4 +15,4 @@
  * creates rows for indexed messages), so it never shows. A reaction's automatic topic policy
  * (participation, visibility.rules.ts) is recorded with it here, as a send's is on `message-<id>`.
  */
-export const reactionsStream = (messageId: number) => `message_reactions-${messageId}`;
+export const reactionsStream = messageReactionsStream;

@@ -102,6 +102,13 @@ describe('scheduled messages decider', () => {
       given([created()]).when(claim(100, at(299))).thenNothingHappened());
     it('does nothing for a deleted message', () =>
       given([created(), { type: 'ScheduledMessageDeleted', data: { ...header, at: NOW } }]).when(claim()).thenNothingHappened());
+    it('once delivered, the fold keeps no text (the message holds it) and the stream\'s snapshots are forgotten', () => {
+      const state = [created({ content: 'secret words' }), claimed(100), delivered(100)].reduce(scheduledMessageDecider.evolve, scheduledMessageDecider.initialState());
+      expect(JSON.stringify(state)).not.toContain('secret words');
+      expect(state).toMatchObject({ deliveredMessageId: 100, body: { content: '', renderedContent: '' } });
+      expect(scheduledMessageDecider.snapshot!.forgets!(delivered(100))).toEqual(['scheduled_message-7']);
+      expect(scheduledMessageDecider.snapshot!.forgets!(claimed(100))).toEqual([]);
+    });
   });
 
   describe('double delivery refused', () => {

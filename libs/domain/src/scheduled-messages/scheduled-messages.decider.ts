@@ -5,7 +5,8 @@ import {
   ScheduledMessageAlreadySentError,
   ScheduledMessageDoesNotExistError,
 } from './scheduled-messages.errors';
-import type { ScheduledMessageBody, ScheduledMessageEvent } from './scheduled-messages.events';
+import type { ScheduledMessageBody, ScheduledMessageDelivered, ScheduledMessageEvent } from './scheduled-messages.events';
+import { scheduledMessageStream } from './scheduled-messages.streams';
 
 type Meta = { scheduledMessageId: number; now: string };
 
@@ -37,6 +38,14 @@ export type ScheduledMessageState = {
   claimedMessageId: number | null;
   deliveredMessageId: number | null;
 };
+
+/** A delivered body without its text: the content, the rendering and a channel message's topic. */
+const withoutText = (body: ScheduledMessageBody): ScheduledMessageBody => ({
+  ...body,
+  content: '',
+  renderedContent: '',
+  recipient: body.recipient.type === 'stream' ? { ...body.recipient, topic: '' } : body.recipient,
+});
 
 const nowMs = (iso: string) => Date.parse(iso);
 const isDue = (deliverAt: number, now: string) => deliverAt * 1000 <= nowMs(now);
@@ -74,7 +83,13 @@ const sameBody = (a: ScheduledMessageBody, b: ScheduledMessageBody) => JSON.stri
  * Nothing can lose the message (the claim stays until 3) or duplicate it (one id, one stream).
  */
 export const scheduledMessageDecider: Decider<ScheduledMessageCommand, ScheduledMessageEvent, ScheduledMessageState> = {
-  snapshot: { name: 'scheduled-message', version: 1 },
+  snapshot: {
+    name: 'scheduled-message',
+    version: 1,
+    // Once delivered, the text is the message's, and goes when it is deleted: no snapshot of this
+    // stream keeps a copy (the fold below forgets it too).
+    forgets: (event) => (event.type === 'ScheduledMessageDelivered' ? [scheduledMessageStream((event.data as ScheduledMessageDelivered['data']).scheduledMessageId)] : []),
+  },
   initialState: () => ({ status: 'none', realmId: 0, senderId: 0, body: null, failed: false, claimedMessageId: null, deliveredMessageId: null }),
 
   decide: (command, state) => {
@@ -140,7 +155,8 @@ export const scheduledMessageDecider: Decider<ScheduledMessageCommand, Scheduled
       case 'ScheduledMessageDeliveryClaimed':
         return { ...state, claimedMessageId: event.data.messageId };
       case 'ScheduledMessageDelivered':
-        return { ...state, deliveredMessageId: event.data.messageId, failed: false };
+        // The text now lives in the message (erased with it); only the time is still read.
+        return { ...state, deliveredMessageId: event.data.messageId, failed: false, body: state.body && withoutText(state.body) };
       case 'ScheduledMessageDeliveryFailed':
         return { ...state, failed: true };
       default:

@@ -29,6 +29,12 @@ export type SnapshotCodec<State> = {
   encode?: (state: State) => unknown;
   /** The state back from what `encode` produced, after a JSON round trip (identity when absent). */
   decode?: (json: any) => State;
+  /**
+   * Streams whose snapshots an event of this decider makes something to erase (a deleted message's
+   * own, its reactions' and its submessages': they hold its text). The runner deletes them once
+   * the event is appended (docs/security.md, "Read models").
+   */
+  forgets?: (event: { type: string; data: unknown }) => string[];
 };
 
 export const foldEvents = <E, S>(decider: Pick<Decider<unknown, E, S>, 'evolve' | 'initialState'>, events: E[]): S =>

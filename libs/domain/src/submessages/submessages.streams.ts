@@ -1,3 +1,5 @@
+import { messageSubmessagesStream } from '../messages/messages.streams';
+
 /**
  * The submessages added to one message live on `message_submessages-<messageId>`.
  *
@@ -9,4 +11,4 @@
  * decider as a fact. Ids come from the server-wide sequence `submessage`, as Zulip's are global.
  * A submessage's automatic topic policy (participation, visibility.rules.ts) is recorded with it here.
  */
-export const submessagesStream = (messageId: number) => `message_submessages-${messageId}`;
+export const submessagesStream = messageSubmessagesStream;

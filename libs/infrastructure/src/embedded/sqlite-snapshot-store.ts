@@ -13,8 +13,11 @@ export class SqliteSnapshotStore implements SnapshotStorePort {
   private readonly select: Database.Statement<[string, string], Row>;
   private readonly upsert: Database.Statement<[string, string, string, number, string, string]>;
   private readonly removeAll: Database.Statement<[string]>;
+  private readonly remove: Database.Statement<[string]>;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
+    // A deleted snapshot's bytes are overwritten, not left in a free page (docs/security.md, "Read models").
+    db.pragma('secure_delete = ON');
     db.exec(`
       CREATE TABLE IF NOT EXISTS snapshots (
         stream_id TEXT    NOT NULL,
@@ -26,6 +29,7 @@ export class SqliteSnapshotStore implements SnapshotStorePort {
         PRIMARY KEY (stream_id, decider)
       );
     `);
+    this.remove = db.prepare('DELETE FROM snapshots WHERE stream_id = ?');
     this.select = db.prepare('SELECT * FROM snapshots WHERE stream_id = ? AND decider = ?');
     this.upsert = db.prepare(
       `INSERT INTO snapshots (stream_id, decider, version, revision, event_id, state) VALUES (?, ?, ?, ?, ?, ?)
@@ -48,6 +52,13 @@ export class SqliteSnapshotStore implements SnapshotStorePort {
 
   async save(snapshot: DeciderSnapshot): Promise<void> {
     this.upsert.run(snapshot.streamId, snapshot.decider, snapshot.version, Number(snapshot.revision), snapshot.eventId, snapshot.state);
+  }
+
+  async delete(streamIds: readonly string[]): Promise<void> {
+    if (streamIds.length === 0) return;
+    this.db.transaction(() => {
+      for (const streamId of streamIds) this.remove.run(streamId);
+    })();
   }
 
   async close(): Promise<void> {

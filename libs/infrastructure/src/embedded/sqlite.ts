@@ -65,6 +65,17 @@ function switchToWal(db: Database.Database): void {
   }
 }
 
+/**
+ * A read-model connection zeroes what it deletes or overwrites (`secure_delete`, per connection):
+ * a deleted message's text must not stay in a free page or in the unused part of a page
+ * (docs/security.md, "Read models"; the cost in docs/benchmarks.md). The search index has its own
+ * FTS5 `secure-delete` (sqlite-search.ts).
+ */
+export function withSecureDelete(db: Database.Database): Database.Database {
+  db.pragma('secure_delete = ON');
+  return db;
+}
+
 /** Beside a read-model database that is being filled from zero; see openReadModelDatabase. */
 export const LOADING_MARKER_SUFFIX = '.loading';
 
@@ -101,10 +112,10 @@ const fsyncPath = (path: string) => {
  * open then fails with ReadModelsBeingLoadedError instead of deleting its work.
  */
 export function openReadModelDatabase(file: string, synchronous: SqliteSynchronous = 'normal'): Database.Database {
-  if (file === ':memory:') return openSqlite(file, synchronous);
+  if (file === ':memory:') return withSecureDelete(openSqlite(file, synchronous));
   const marker = file + LOADING_MARKER_SUFFIX;
   if (existsSync(marker)) discardInterruptedLoad(file, marker);
-  if (existsSync(file)) return openSqlite(file, synchronous);
+  if (existsSync(file)) return withSecureDelete(openSqlite(file, synchronous));
 
   mkdirOwnerOnly(dirname(file));
   writeFileSync(marker, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }) + '\n', { mode: OWNER_ONLY_FILE_MODE });
@@ -121,6 +132,7 @@ export function openReadModelDatabase(file: string, synchronous: SqliteSynchrono
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -65536'); // 64 MiB, as openSqlite
     db.pragma('foreign_keys = ON');
+    withSecureDelete(db);
     db.exec('BEGIN EXCLUSIVE; COMMIT');
   } catch (error) {
     db.close();
@@ -137,11 +149,11 @@ export function openReadModelDatabase(file: string, synchronous: SqliteSynchrono
  * throws ReadModelsBeingLoadedError; the caller waits and tries again.
  */
 export function openSharedReadModelDatabase(file: string, synchronous: SqliteSynchronous = 'normal'): Database.Database {
-  if (file === ':memory:') return openSqlite(file, synchronous);
+  if (file === ':memory:') return withSecureDelete(openSqlite(file, synchronous));
   const marker = file + LOADING_MARKER_SUFFIX;
   if (existsSync(marker)) throw new ReadModelsBeingLoadedError(`${file} is being filled from zero by another process (${marker} exists)`);
   try {
-    return openSqlite(file, synchronous);
+    return withSecureDelete(openSqlite(file, synchronous));
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_BUSY') {
       throw new ReadModelsBeingLoadedError(`${file} is locked by another process (a fresh load in progress)`);

@@ -30,6 +30,7 @@ export class SnapshotTooLargeError extends Error {}
  */
 export class MongoSnapshotStore implements SnapshotStorePort {
   private readonly snapshots: Collection<SnapshotDoc>;
+  private streamIndex: Promise<string> | undefined;
 
   constructor(db: Db) {
     this.snapshots = db.collection<SnapshotDoc>('_snapshots');
@@ -78,6 +79,13 @@ export class MongoSnapshotStore implements SnapshotStorePort {
 
   async removeDecider(decider: string): Promise<number> {
     return (await this.snapshots.deleteMany({ decider })).deletedCount;
+  }
+
+  async delete(streamIds: readonly string[]): Promise<void> {
+    if (streamIds.length === 0) return;
+    // By stream whatever the decider: `_id` matches only whole, so an index of its own (made once).
+    await (this.streamIndex ??= this.snapshots.createIndex({ stream_id: 1 }, { name: 'ix_stream' }));
+    await this.snapshots.deleteMany({ stream_id: { $in: [...streamIds] } });
   }
 
   async close(): Promise<void> {

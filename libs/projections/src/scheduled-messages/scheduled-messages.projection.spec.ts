@@ -1,12 +1,12 @@
-import type { ScheduledMessageEvent } from '@app/domain';
-import { toApiScheduledMessage } from '@app/application';
+import type { MessageDeleted, ScheduledMessageEvent } from '@app/domain';
+import { type ScheduledMessageDocument, toApiScheduledMessage } from '@app/application';
 import { recorded, replay } from '@app/testing';
 import { scheduledMessagesProjection } from './scheduled-messages.projection';
 
 const header = { scheduledMessageId: 7, realmId: 1, senderId: 10, at: '2026-01-01T00:00:00.000Z' };
 const body = { recipient: { type: 'stream' as const, streamId: 3, topic: 'Test topic' }, content: 'Hi', renderedContent: '<p>Hi</p>', deliverAt: 1767225900, client: 'website' };
 const created: ScheduledMessageEvent = { type: 'ScheduledMessageCreated', data: { ...header, ...body, readBySender: true } };
-const after = (events: ScheduledMessageEvent[]) => replay(scheduledMessagesProjection, recorded(events, 'scheduled_message-7')).get('7');
+const after = (events: (ScheduledMessageEvent | MessageDeleted)[]) => replay(scheduledMessagesProjection, recorded(events, 'scheduled_message-7')).get('7') as ScheduledMessageDocument | undefined;
 
 describe('scheduledMessagesProjection', () => {
   it('stores the scheduled message in the shape of ScheduledMessage.to_dict, with its sender and state', () => {
@@ -36,5 +36,19 @@ describe('scheduledMessagesProjection', () => {
     expect(after([created, claimed])).toMatchObject({ claimed_message_id: 100, delivered: false });
     expect(after([created, claimed, delivered])).toMatchObject({ delivered: true, delivered_message_id: 100 });
     expect(after([created, { type: 'ScheduledMessageDeleted', data: header }])).toBeUndefined();
+  });
+
+  it('goes with the message it was delivered as (Zulip: delivered_message on_delete=CASCADE), and with nothing else', () => {
+    const claimed: ScheduledMessageEvent = { type: 'ScheduledMessageDeliveryClaimed', data: { ...header, messageId: 100, deliverAt: body.deliverAt } };
+    const delivered: ScheduledMessageEvent = { type: 'ScheduledMessageDelivered', data: { ...header, messageId: 100 } };
+    const deleted = (messageId: number): MessageDeleted => ({
+      type: 'MessageDeleted',
+      data: { realmId: 1, messageId, senderId: 10, messageType: 'stream', streamId: 3, topic: 'Test topic', actorId: 10, at: '2026-01-01T00:10:00.000Z' },
+    });
+    expect(after([created, claimed, delivered, deleted(101)])).toMatchObject({ delivered: true });
+    const docs = replay(scheduledMessagesProjection, recorded([created, claimed, delivered, deleted(100)], 'scheduled_message-7'));
+    expect([...docs.keys()]).toEqual([]);
+    // A message that was never a scheduled one leaves nothing behind either.
+    expect([...replay(scheduledMessagesProjection, recorded([deleted(5)])).keys()]).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { SCHEDULED_MESSAGE_EVENT_TYPES, type ScheduledMessageBody, type ScheduledMessageEvent } from '@app/domain';
+import { type MessageDeleted, SCHEDULED_MESSAGE_EVENT_TYPES, type ScheduledMessageBody, type ScheduledMessageEvent } from '@app/domain';
 import { SCHEDULED_MESSAGES, type ScheduledMessageDocument } from '@app/application';
 import { defineProjection } from '../shared/projection';
 
@@ -13,8 +13,16 @@ const bodyFields = (body: ScheduledMessageBody) => ({
   client: body.client,
 });
 
+/**
+ * Beside each delivered scheduled message, `delivered:<messageId>` names it, so that the deletion
+ * of the message it became (whose event names only the message) deletes it too: Zulip's
+ * `delivered_message` is on_delete=CASCADE, and the document holds the message's text.
+ */
+type DeliveredLink = { scheduled_message_id: number };
+const deliveredLinkId = (messageId: number) => `delivered:${messageId}`;
+
 /** Scheduled messages in the shape of ScheduledMessage.to_dict, one document per scheduled message. */
-export const scheduledMessagesProjection = defineProjection<ScheduledMessageDocument, ScheduledMessageEvent>({
+export const scheduledMessagesProjection = defineProjection<ScheduledMessageDocument | DeliveredLink, ScheduledMessageEvent | MessageDeleted>({
   name: 'scheduled_messages',
   collection: {
     name: SCHEDULED_MESSAGES,
@@ -32,9 +40,26 @@ export const scheduledMessagesProjection = defineProjection<ScheduledMessageDocu
       ['delivered', 'failed', 'scheduled_delivery_timestamp'],
     ],
   },
-  handles: SCHEDULED_MESSAGE_EVENT_TYPES,
-  idsOf: (event) => [String(event.data.scheduledMessageId)],
-  evolve: (doc, e) => {
+  handles: [...SCHEDULED_MESSAGE_EVENT_TYPES, 'MessageDeleted'],
+  idsOf: (event) => {
+    switch (event.type) {
+      case 'MessageDeleted':
+        return [deliveredLinkId(event.data.messageId)];
+      case 'ScheduledMessageDelivered':
+        return [String(event.data.scheduledMessageId), deliveredLinkId(event.data.messageId)];
+      default:
+        return [String(event.data.scheduledMessageId)];
+    }
+  },
+  followIds: (event, docOf) => {
+    if (event.type !== 'MessageDeleted') return [];
+    const link = docOf(deliveredLinkId(event.data.messageId)) as DeliveredLink | null;
+    return link ? [String(link.scheduled_message_id)] : [];
+  },
+  evolve: (stored, e, id) => {
+    if (e.type === 'MessageDeleted') return null;
+    if (id.startsWith('delivered:')) return e.type === 'ScheduledMessageDelivered' ? { scheduled_message_id: e.data.scheduledMessageId } : stored;
+    const doc = stored as ScheduledMessageDocument | null;
     switch (e.type) {
       case 'ScheduledMessageCreated': {
         const { scheduledMessageId, realmId, senderId, readBySender, recipient, content, renderedContent, deliverAt, client } = e.data;

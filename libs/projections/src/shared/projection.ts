@@ -27,6 +27,13 @@ export type Projection<D extends object = any, E extends DomainEvent = DomainEve
    * and passes the result to each `evolve` of that event; nothing keeps it afterwards.
    */
   prepare?(event: Recorded<E>): P;
+  /**
+   * Ids of more documents the event touches, read from the documents `idsOf` named as they are
+   * just before the event (null: none): for an event that does not carry what it touches (a
+   * message's deletion, whose content named the files it linked). The projector loads them and
+   * evolves them with the event after the documents `idsOf` named.
+   */
+  followIds?(event: Recorded<E>, docOf: (id: string) => D | null): string[];
   evolve(doc: D | null, event: Recorded<E>, id: string, prepared: P): D | null;
 };
 

@@ -188,6 +188,42 @@ describe('Projector (embedded SQLite event store and read store)', () => {
     expect(Object.fromEntries(docs.map((d) => [d.id, d.doc.share]))).toEqual({ 'part-0': 10, 'part-1': 20, 'part-2': 30 });
   });
 
+  it('follows an event to the documents another document names (followIds), committed or still held, and reports erasing commits', async () => {
+    // `Link` (n) makes `index` name the document `item-<n>`; `Drop` follows the index to every named item and deletes them.
+    type Ev = { type: 'Link' | 'Drop'; data: { n: number } };
+    const linked = defineProjection<{ items?: string[]; n?: number }, Ev>({
+      name: 'linked',
+      collection: { name: 'linked_docs', fields: [] },
+      handles: ['Link', 'Drop'],
+      idsOf: (e) => (e.type === 'Link' ? ['index', `item-${e.data.n}`] : ['index']),
+      followIds: (e, docOf) => (e.type === 'Drop' ? (docOf('index')?.items ?? []) : []),
+      evolve: (doc, e, id) => {
+        if (e.type === 'Drop') return null;
+        return id === 'index' ? { items: [...(doc?.items ?? []), `item-${e.data.n}`] } : { n: e.data.n };
+      },
+    });
+    const committed: string[] = [];
+    await append('links-1', [1, 2], 'Link');
+    const projector = new Projector(events, readStore, [linked], logger, {
+      waitTimeoutMs: 2000, batchSize: 100, retryDelayMs: 10,
+      erasures: { types: ['Drop'], committed: () => committed.push('erased') },
+    });
+    projectors.push(projector);
+    await projector.start();
+    await projector.catchUp(3000);
+    expect((await readStore.getMany('linked_docs', ['index', 'item-1', 'item-2', 'item-3'])).map((d) => d.id).sort()).toEqual(['index', 'item-1', 'item-2']);
+    expect(committed).toEqual([]);
+    // A link and the drop in one batch: item-3 is still held when the drop follows the index to it.
+    const { revision } = await events.readStream('links-1');
+    const { position } = await events.appendToStream('links-1', [
+      { id: randomUUID(), type: 'Link', data: { n: 3 }, metadata: { schemaVersion: 1 } },
+      { id: randomUUID(), type: 'Drop', data: { n: 0 }, metadata: { schemaVersion: 1 } },
+    ], { expectedRevision: revision });
+    await projector.waitFor(position);
+    expect(await readStore.getMany('linked_docs', ['index', 'item-1', 'item-2', 'item-3'])).toEqual([]);
+    expect(committed).toEqual(['erased']);
+  });
+
   it('stores the checkpoint with the documents and advances it with every batch, including events no projection reads', async () => {
     const first = await append('tally-a', [1]);
     const projector = newProjector([tallyProjection('tally')]);

@@ -26,6 +26,11 @@ export type ProjectorOptions = {
   bulkProjections?: BulkProjection[];
   /** While catching up, commit once this many events have been applied without a commit (default DEFAULT_WRITE_BEHIND_EVENTS, 100,000). */
   writeBehindEvents?: number;
+  /**
+   * Events that erase (a message's deletion), and what to call once a commit holds one: the store
+   * then scrubs the erased bytes out of its files (StorageScrubberPort.request).
+   */
+  erasures?: { types: readonly string[]; committed(): void };
 };
 
 type Waiter = { position: GlobalPosition; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined };
@@ -84,6 +89,8 @@ export class Projector extends ProjectionWaiter {
    * gets through, and a poison event ends up alone in its batch, named in the log.
    */
   private reducedBatchSize: number | undefined;
+  /** A batch held for the next commit erases something (ProjectorOptions.erasures). */
+  private erasing = false;
   /** The batch being applied, for the error log. */
   private current: { first: RecordedEvent; last: RecordedEvent; size: number } | undefined;
 
@@ -264,6 +271,8 @@ export class Projector extends ProjectionWaiter {
     if (batch.length === 0) return;
     this.current = { first: batch[0], last: batch[batch.length - 1], size: batch.length };
     this.seen += batch.length;
+    const erasures = this.options.erasures;
+    if (erasures && !this.erasing && batch.some((e) => erasures.types.includes(e.type))) this.erasing = true;
     // Another process sharing the store (the CLI next to the server) may have moved a checkpoint;
     // while documents are held back, this process's own view is the one that counts. Rereading
     // them only saves redundant work (documents skip events at or below their own position), so
@@ -309,7 +318,8 @@ export class Projector extends ProjectionWaiter {
         const event = relevant[k];
         // Worked out for the first document that applies the event, shared by the others.
         let prepared: { value: unknown } | undefined;
-        for (const id of idsOf[k]) {
+        const ids = projection.followIds ? await this.followed(projection, held, event, idsOf[k]) : idsOf[k];
+        for (const id of ids) {
           const current = held.get(id)!;
           if (current.position !== null && current.position >= event.position) continue;
           prepared ??= { value: projection.prepare?.(event) };
@@ -346,6 +356,22 @@ export class Projector extends ProjectionWaiter {
     if (!catchingUp) await this.storeCaughtUp();
   }
 
+  /**
+   * The documents `idsOf` named, then those Projection.followIds finds in them (as they are before
+   * the event), loaded into `held` if they are not there yet.
+   */
+  private async followed(projection: Projection, held: Map<string, PendingDocument>, event: RecordedEvent, ids: string[]): Promise<string[]> {
+    const more = projection.followIds!(event, (id) => (held.get(id)?.doc ?? null) as never).filter((id) => !ids.includes(id));
+    if (more.length === 0) return ids;
+    const toLoad = more.filter((id) => !held.has(id));
+    if (toLoad.length > 0) {
+      for (const id of toLoad) held.set(id, { doc: null, position: null, dirty: false, previous: null });
+      this.pendingCount += toLoad.length;
+      for (const s of await this.readStore.getMany<object>(projection.collection.name, toLoad)) held.set(s.id, { doc: s.doc, position: s.position, dirty: false, previous: s.doc });
+    }
+    return [...ids, ...more];
+  }
+
   /** Commits the held documents with the checkpoints they reach, then wakes the waiters. */
   private async flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
@@ -370,6 +396,10 @@ export class Projector extends ProjectionWaiter {
       this.failures = 0;
     }
     for (const { name } of checkpoints) this.checkpoints.set(name, upTo);
+    if (this.erasing) {
+      this.erasing = false;
+      this.options.erasures?.committed();
+    }
     this.discardPending();
     if (upTo > this.processedUpTo) this.processedUpTo = upTo;
     this.wakeWaiters();

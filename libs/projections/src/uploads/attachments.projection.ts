@@ -1,5 +1,5 @@
-import { linkedUploadPathIds, type MessageContentEdited, type MessageSent, type UploadEvent } from '@app/domain';
-import { ATTACHMENTS, type AttachmentDocument, UPLOAD_SPACE, type UploadSpaceDocument } from '@app/application';
+import { linkedUploadPathIds, type MessageContentEdited, type MessageDeleted, type MessageSent, type UploadEvent } from '@app/domain';
+import { ATTACHMENTS, type AttachmentDocument, attachmentLinksId, type MessageLinksDocument, UPLOAD_SPACE, type UploadSpaceDocument } from '@app/application';
 import { defineProjection, type Recorded, unixSeconds } from '../shared/projection';
 
 /** A message's links changed: `linked` says whether the message (now) links the document's file. */
@@ -20,25 +20,42 @@ export function applyLinkChange(doc: AttachmentDocument | null, change: LinkChan
 
 /**
  * The message events that change links: the path ids an event may touch, and for each the
- * change. A deleted message's content is not in its event; its id stays in `message_ids` and
- * readers drop ids of messages that no longer exist (AttachmentQueries), as Zulip's cascade would.
+ * change. A message that links files also keeps a `links:<messageId>` document (MessageLinksDocument)
+ * naming them, because its deletion carries no content: the deletion follows it to the files
+ * and unlinks them (Zulip's cascade of the message's rows), and the document goes with it.
  */
-type LinkEvent = MessageSent | MessageContentEdited;
+type LinkEvent = MessageSent | MessageContentEdited | MessageDeleted;
+type Doc = AttachmentDocument | MessageLinksDocument;
 
-const linkedIdsOf = (e: Recorded<LinkEvent>): string[] =>
+const linkedIdsOf = (e: Recorded<MessageSent | MessageContentEdited>): string[] =>
   e.type === 'MessageSent'
     ? linkedUploadPathIds(e.data.content)
     : // check_attachment_reference_change: links of either content.
       [...new Set([...linkedUploadPathIds(e.data.prevContent), ...linkedUploadPathIds(e.data.content)])];
 
-const linkChangeOf = (e: Recorded<LinkEvent>, pathId: string): LinkChange =>
-  e.type === 'MessageSent'
-    ? { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.senderId, linked: true }
-    : // Only the sender edits content, so the editor is the sender.
-      { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.editorId, linked: linkedUploadPathIds(e.data.content).includes(pathId) };
+const linkChangeOf = (e: Recorded<LinkEvent>, pathId: string): LinkChange => {
+  switch (e.type) {
+    case 'MessageSent':
+      return { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.senderId, linked: true };
+    case 'MessageContentEdited':
+      // Only the sender edits content, so the editor is the sender.
+      return { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.editorId, linked: linkedUploadPathIds(e.data.content).includes(pathId) };
+    case 'MessageDeleted':
+      return { realmId: e.data.realmId, messageId: e.data.messageId, senderId: e.data.senderId, linked: false };
+  }
+};
+
+/** The files a message links now (null: none, the document goes). */
+function messageLinks(e: Recorded<LinkEvent>): MessageLinksDocument | null {
+  if (e.type === 'MessageDeleted') return null;
+  const pathIds = linkedUploadPathIds(e.data.content);
+  return pathIds.length === 0 ? null : { message_id: e.data.messageId, path_ids: [...new Set(pathIds)] };
+}
+
+const isLinksId = (id: string) => id.startsWith('links:');
 
 /** Zulip's Attachment (with its claiming messages), keyed by path id, from `attachments-<ownerId>` and message events. */
-export const attachmentsProjection = defineProjection<AttachmentDocument, UploadEvent | LinkEvent>({
+export const attachmentsProjection = defineProjection<Doc, UploadEvent | LinkEvent>({
   name: 'attachments',
   collection: {
     name: ATTACHMENTS,
@@ -49,13 +66,27 @@ export const attachmentsProjection = defineProjection<AttachmentDocument, Upload
     ],
     compoundIndexes: [['owner_id', 'attachment_id']],
   },
-  handles: ['AttachmentUploaded', 'AttachmentDeleted', 'MessageSent', 'MessageContentEdited'],
-  idsOf: (e) => (e.type === 'MessageSent' || e.type === 'MessageContentEdited' ? linkedIdsOf(e) : [e.data.pathId]),
+  handles: ['AttachmentUploaded', 'AttachmentDeleted', 'MessageSent', 'MessageContentEdited', 'MessageDeleted'],
+  idsOf: (e) => {
+    switch (e.type) {
+      case 'MessageSent':
+      case 'MessageContentEdited': {
+        const pathIds = linkedIdsOf(e);
+        return pathIds.length === 0 ? [] : [...pathIds, attachmentLinksId(e.data.messageId)];
+      }
+      case 'MessageDeleted':
+        return [attachmentLinksId(e.data.messageId)];
+      default:
+        return [e.data.pathId];
+    }
+  },
+  followIds: (e, docOf) => (e.type === 'MessageDeleted' ? ((docOf(attachmentLinksId(e.data.messageId)) as MessageLinksDocument | null)?.path_ids ?? []) : []),
   evolve: (doc, e, id) => {
     switch (e.type) {
       case 'MessageSent':
       case 'MessageContentEdited':
-        return applyLinkChange(doc, linkChangeOf(e, id));
+      case 'MessageDeleted':
+        return isLinksId(id) ? messageLinks(e) : applyLinkChange(doc as AttachmentDocument | null, linkChangeOf(e, id));
       case 'AttachmentDeleted':
         return null;
       case 'AttachmentUploaded': {

@@ -89,6 +89,23 @@ export function snapshotStoreContract(adapterName: string, open: () => Promise<S
       expect(loaded?.state === state).toBe(true);
     });
 
+    it('deletes every snapshot of the given streams, whatever the decider, and no other', async () => {
+      const [a, b, kept] = [nextStream(), nextStream(), nextStream()];
+      await fixture.store.save(snapshot(a, { state: '"a-users"' }));
+      await fixture.store.save(snapshot(a, { decider: 'channels', state: '"a-channels"' }));
+      await fixture.store.save(snapshot(b, { state: '"b"' }));
+      await fixture.store.save(snapshot(kept, { state: '"kept"' }));
+      await fixture.store.delete([a, b, nextStream()]);
+      await fixture.store.delete([]);
+      expect(await fixture.store.load(a, 'users')).toBeUndefined();
+      expect(await fixture.store.load(a, 'channels')).toBeUndefined();
+      expect(await fixture.store.load(b, 'users')).toBeUndefined();
+      expect(await fixture.store.load(kept, 'users')).toMatchObject({ state: '"kept"' });
+      // A later save starts again.
+      await fixture.store.save(snapshot(a, { revision: 1n, state: '"again"' }));
+      expect(await fixture.store.load(a, 'users')).toMatchObject({ revision: 1n, state: '"again"' });
+    });
+
     it('keeps stream ids and decider names apart, whatever characters they hold', async () => {
       const stream = nextStream();
       // Joined with a separator, these two keys would be the same.
