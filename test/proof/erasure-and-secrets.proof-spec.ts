@@ -30,15 +30,8 @@ jest.setTimeout(600_000);
  */
 const LOG_FILES_ERASURE_PENDING: RegExp[] = [/^data\/events\.sqlite(-wal)? \[/, /^export\/events\.ndjson \[/];
 
-/**
- * Where deleted texts are still expected today in the read models: a deleted row's bytes stay in
- * its page's free space (and in the WAL) until overwritten, as SQLite runs without `secure_delete`
- * there. Erasure from the read models (issue 35 item 4) removes them; then delete this list.
- */
-const READ_MODEL_FILES_ERASURE_PENDING: RegExp[] = [/^data\/read-models[^/]*\.sqlite(-wal)? \[/];
-
-/** Both lists: the files the deleted-text scan passes over, for now. */
-const ERASURE_PENDING = { LOG_FILES_ERASURE_PENDING, READ_MODEL_FILES_ERASURE_PENDING };
+/** The files the deleted-text scan passes over, for now. */
+const ERASURE_PENDING = { LOG_FILES_ERASURE_PENDING };
 
 /** What the steps share: the server, the needles, the captured log. */
 type Scenario = {
