@@ -42,6 +42,10 @@ import {
   CREDENTIALS_MIGRATED_MARK,
   CREDENTIALS,
   type CredentialStorePort,
+  CONTENT_KEY_STORE,
+  type ContentKeyStorePort,
+  ContentKeys,
+  ProtectingEventStore,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -56,6 +60,7 @@ import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
 import { SqliteMailOutbox } from './embedded/sqlite-mail-outbox';
 import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite-credential-store';
 import { loadCredentialKey } from './system/credential-key';
+import { CONTENT_KEYS_FILE, openContentKeyDatabase, SqliteContentKeyStore } from './embedded/sqlite-content-key-store';
 import { migrateEmbeddedCredentials } from './embedded/sqlite-credential-migration';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
@@ -84,6 +89,10 @@ export type Adapters = {
   mailOutbox: MailOutboxPort;
   /** API keys and password hashes, sealed, outside the log and the read models (docs/security.md). */
   credentialStore: CredentialStorePort;
+  /** The keys sealing message texts in the log (docs/security.md, "How erasure works"). */
+  contentKeyStore: ContentKeyStorePort;
+  /** The event store's sealing layer: its `purge` destroys deleted messages' keys when due. */
+  protectedEvents: ProtectingEventStore;
   close(): Promise<void>;
 };
 
@@ -153,8 +162,6 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       : openEmbeddedEvents();
   // Tests on shared servers (test:servers): this installation's streams only.
   const storedEvents = config.storeNamespace ? new (await import('./eventstoredb/namespaced-event-store')).NamespacedEventStore(rawEvents, config.storeNamespace) : rawEvents;
-  // Reads come back upcast to the current event shapes; appends carry each type's schema version.
-  const eventStore = new UpcastingEventStore(storedEvents, upcasterRegistry(), metrics);
   let readStore: ReadStorePort;
   let idAllocator: IdAllocatorPort;
   let userMessageStore: UserMessageStorePort;
@@ -164,6 +171,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let snapshotStore: SnapshotStorePort;
   let mailOutbox: MailOutboxPort;
   let credentialStore: CredentialStorePort;
+  let contentKeyStore: ContentKeyStorePort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -182,11 +190,16 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     snapshotStore = new (await import('./mongodb/mongo-snapshot-store')).MongoSnapshotStore(mongo.copies.db);
     mailOutbox = new (await import('./mongodb/mongo-mail-outbox')).MongoMailOutbox(mongo.copies.db);
     credentialStore = new (await import('./mongodb/mongo-credential-store')).MongoCredentialStore(mongo.copies.db);
+    contentKeyStore = new (await import('./mongodb/mongo-content-key-store')).MongoContentKeyStore(mongo.copies.db);
   } else {
     // Its own file, owner-only (created 0600 before SQLite opens it).
     const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
     sqlite.set('credentials.sqlite', credentialsDb);
     credentialStore = new SqliteCredentialStore(credentialsDb);
+    // The keys that seal message texts in the log: their own file, owner-only (docs/security.md).
+    const contentKeysDb = openContentKeyDatabase(config.dataDir, config.sqliteSynchronous);
+    sqlite.set(CONTENT_KEYS_FILE, contentKeysDb);
+    contentKeyStore = new SqliteContentKeyStore(contentKeysDb);
     // A data directory written before issue 35 has API keys and password hashes in its events
     // and read models: moved to the credential store and scrubbed (VACUUM) before anything reads
     // them. Once done, a mark in the store makes this a single lookup. The process that owns the
@@ -220,6 +233,16 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     chmodSync(outboxFile, 0o600);
     mailOutbox = new SqliteMailOutbox(openEmbedded('mail-outbox.sqlite'));
   }
+  // Message texts sealed in the log (crypto-shredding, docs/security.md "How erasure works"), then
+  // reads upcast to the current event shapes (upcasters see plain text); appends carry each type's
+  // schema version.
+  const contentKeys = new ContentKeys(contentKeyStore, loadCredentialKey(config));
+  const protectedEvents = new ProtectingEventStore(storedEvents, contentKeys, {
+    vacuumingDelayDays: config.archivedDataVacuumingDelayDays ?? 30,
+    now: () => clock.now(),
+    onError: (error) => logger?.warn({ err: error }, 'scheduling the erasure of a deleted message failed; the purge job catches up'),
+  });
+  const eventStore = new UpcastingEventStore(protectedEvents, upcasterRegistry(), metrics);
   // The credentials read model before issue 35 (checkpoint `credentials`) held the keys and hashes
   // themselves: dropped, so that `credentials.v2` replays into an empty collection (a replay over
   // documents written at later positions would leave them as they are). The embedded migration
@@ -252,6 +275,8 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     snapshotStore,
     mailOutbox,
     credentialStore,
+    contentKeyStore,
+    protectedEvents,
     async close() {
       // Every event this process appended took its ids from the allocator, so the log up to its
       // head holds no id above the sequences: the mark moves there, and the next boot scans only
@@ -266,6 +291,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       await snapshotStore.close();
       await mailOutbox.close();
       await credentialStore.close();
+      await contentKeyStore.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -315,6 +341,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
       mailTransportProvider(options.config),
       { provide: CREDENTIAL_STORE, useFactory: (a: Adapters) => a.credentialStore, inject: [ADAPTERS] },
       { provide: CREDENTIAL_KEY, useFactory: () => loadCredentialKey(options.config) },
+      { provide: CONTENT_KEY_STORE, useFactory: (a: Adapters) => a.contentKeyStore, inject: [ADAPTERS] },
+      { provide: ProtectingEventStore, useFactory: (a: Adapters) => a.protectedEvents, inject: [ADAPTERS] },
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -322,7 +350,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY, CONTENT_KEY_STORE, ProtectingEventStore],
     };
   }
 

@@ -1,0 +1,194 @@
+import type {
+  AllSubscription,
+  AllSubscriptionHandler,
+  AppendResult,
+  EventStorePort,
+  EventToAppend,
+  ExpectedRevision,
+  GlobalPosition,
+  ReadStreamResult,
+  RecordedEvent,
+  StreamRevision,
+} from '../ports/event-store.port';
+import { CONTENT_KEY_GONE } from '../ports/content-key-store.port';
+import { seal, unseal } from '../shared/sealing';
+import type { ContentKey, ContentKeys } from './content-keys';
+import { isSealedValue, messageScope, sealDecision, valueAt, withValueAt, type SealedField } from './content-protection';
+
+/** Keys destroyed per purge run at most (the job runs again for the rest). */
+export const PURGE_BATCH = 1000;
+
+export type ErasureSettings = {
+  /** ARCHIVED_DATA_VACUUMING_DELAY_DAYS: days between a message's deletion and its keys' destruction (0: at once). */
+  vacuumingDelayDays: number;
+  now: () => Date;
+  /** Told of a failure of the bookkeeping after an append (the purge job catches up). */
+  onError?: (error: unknown) => void;
+};
+
+const aadOf = (keyId: string, type: string, path: string) => `${keyId}|${type}|${path}`;
+
+/** What one event needs sealed: the scopes of its sealed fields and the topic members it adds. */
+function wantedScopes(events: readonly { type: string; data: object }[]): { scope: string; members?: number[] }[] {
+  const wanted: { scope: string; members?: number[] }[] = [];
+  for (const event of events) {
+    for (const f of sealDecision(event.type) ?? []) {
+      if (typeof valueAt(event.data, f.path) !== 'string') continue;
+      const scope = f.scope(event.data);
+      if (scope !== null) wanted.push({ scope, members: f.members?.(event.data) });
+    }
+  }
+  return wanted;
+}
+
+function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string, Buffer | typeof CONTENT_KEY_GONE>): RecordedEvent {
+  let data = event.data as object;
+  for (const f of fields) {
+    const value = valueAt(data, f.path);
+    if (!isSealedValue(value)) continue;
+    const key = keys.get(value.$sealed)!;
+    data = withValueAt(data, f.path, key === CONTENT_KEY_GONE ? f.erased : unseal(key, aadOf(value.$sealed, event.type, f.path), value.v));
+  }
+  return data === event.data ? event : { ...event, data };
+}
+
+function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map<string, ContentKey>): E {
+  const fields = sealDecision(event.type);
+  if (!fields) return event;
+  let data = event.data;
+  for (const f of fields) {
+    const value = valueAt(data, f.path);
+    if (typeof value !== 'string') continue;
+    const scope = f.scope(event.data);
+    if (scope === null) continue;
+    const { keyId, key } = keys.get(scope)!;
+    data = withValueAt(data, f.path, { $sealed: keyId, v: seal(key, aadOf(keyId, event.type, f.path), value) });
+  }
+  return { ...event, data };
+}
+
+/**
+ * The event store with message texts sealed (docs/security.md, "How erasure works"): on append,
+ * the fields CONTENT_PROTECTION names are sealed with their message's or topic's key into
+ * `{ "$sealed": keyId, "v": … }`; on every read they are opened again, and a field whose key was
+ * destroyed reads as its erased marker. Everything above it (deciders, projections, rebuilds,
+ * history, upcasters) sees plain text; `raw` (exports, imports, backups) moves the sealed form.
+ *
+ * It also does the erasure's bookkeeping after an append: a `MessageDeleted` schedules its
+ * message's key for destruction after the vacuuming delay, and its topic's key when the topic has
+ * no message left; with no delay the keys are destroyed at once.
+ */
+export class ProtectingEventStore implements EventStorePort {
+  /** rawEventStore looks through it. */
+  readonly wrapsEvents = true;
+
+  constructor(
+    readonly raw: EventStorePort,
+    readonly keys: ContentKeys,
+    private readonly settings: ErasureSettings,
+  ) {}
+
+  async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const wanted = wantedScopes(events);
+    const keys = wanted.length > 0 ? await this.keys.keysFor(wanted) : undefined;
+    const result = await this.raw.appendToStream(streamId, keys ? events.map((e) => sealEvent(e, keys)) : events, options);
+    await this.afterAppend(events);
+    return result;
+  }
+
+  /** The raw store's, sealing inside the append (the key store answering synchronously); else undefined and callers take ids first. */
+  get appendWithNextId(): EventStorePort['appendWithNextId'] {
+    const raw = this.raw;
+    if (!raw.appendWithNextId || !this.keys.canCreateNow) return undefined;
+    return async (sequence, build) => {
+      let built: EventToAppend[] = [];
+      const result = await raw.appendWithNextId!(sequence, (id) => {
+        const append = build(id);
+        built = append.events;
+        const wanted = wantedScopes(append.events);
+        if (wanted.length === 0) return append;
+        const keys = this.keys.keysForNow(wanted);
+        return { streamId: append.streamId, events: append.events.map((e) => sealEvent(e, keys)) };
+      });
+      await this.afterAppend(built);
+      return result;
+    };
+  }
+
+  async readStream(streamId: string, options?: { fromRevision?: StreamRevision; maxCount?: number }): Promise<ReadStreamResult> {
+    const result = await this.raw.readStream(streamId, options);
+    return { ...result, events: await this.open(result.events) };
+  }
+
+  async readAll(options: { after?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]> {
+    return this.open(await this.raw.readAll(options));
+  }
+
+  headPosition(): Promise<GlobalPosition | undefined> {
+    return this.raw.headPosition();
+  }
+
+  get countEvents(): EventStorePort['countEvents'] {
+    const raw = this.raw;
+    return raw.countEvents ? (options) => raw.countEvents!(options) : undefined;
+  }
+
+  subscribeToAll(options: { after?: GlobalPosition; batchSize?: number }, handler: AllSubscriptionHandler): AllSubscription {
+    return this.raw.subscribeToAll(options, async (events) => handler(await this.open(events)));
+  }
+
+  health(): Promise<{ ok: boolean; detail?: string }> {
+    return this.raw.health();
+  }
+
+  close(): Promise<void> {
+    return this.raw.close();
+  }
+
+  /** Destroys the keys whose time has come, in bounded batches; answers how many. */
+  async purge(now: Date = this.settings.now(), batch = PURGE_BATCH): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const destroyed = await this.keys.destroyDue(now, batch);
+      total += destroyed;
+      if (destroyed < batch) return total;
+    }
+  }
+
+  /** Events as stored → events in plain text (the same objects when nothing is sealed). */
+  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    let keyIds: string[] | undefined;
+    for (const event of events) {
+      for (const f of sealDecision(event.type) ?? []) {
+        const value = valueAt(event.data, f.path);
+        if (isSealedValue(value)) (keyIds ??= []).push(value.$sealed);
+      }
+    }
+    if (!keyIds) return events;
+    const keys = await this.keys.resolve(keyIds);
+    const opened = [...events];
+    for (let i = 0; i < events.length; i++) {
+      const fields = sealDecision(events[i].type);
+      if (fields) opened[i] = openEvent(events[i], fields, keys);
+    }
+    return opened;
+  }
+
+  /** After an append: deletions schedule (or, without delay, do) their keys' destruction. */
+  private async afterAppend(events: readonly { type: string; data: any }[]): Promise<void> {
+    const deleted = events.filter((e) => e.type === 'MessageDeleted');
+    if (deleted.length === 0) return;
+    try {
+      const delayMs = this.settings.vacuumingDelayDays * 86_400_000;
+      for (const { data } of deleted) {
+        const at = new Date(Date.parse(data.at) + delayMs);
+        await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), at);
+        // A topic's name goes when its last message goes.
+        for (const scope of await this.keys.store.releaseMessage(data.messageId)) await this.keys.store.scheduleDestroy(scope, at);
+      }
+      if (delayMs === 0) await this.purge(this.settings.now());
+    } catch (error) {
+      this.settings.onError?.(error);
+    }
+  }
+}
