@@ -17,7 +17,7 @@ import {
   UserQueries,
 } from '@app/application';
 import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
-import { AuditHistory, type HistoryTarget, historyTable, ImportError } from '@app/application';
+import { AuditHistory, DeletedContentPurge, type HistoryTarget, historyTable, ImportError } from '@app/application';
 import { ProjectionRebuilder, type RebuildProgress } from '@app/projections';
 import { SingleBar } from 'cli-progress';
 
@@ -234,6 +234,21 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         });
         if (moved.migrated > 0) output.out(`Moved the credentials of ${moved.migrated} imported events into the credential store.`);
         if (dir) output.out(`Imported ${blobs} blobs from ${dir}.`);
+      }),
+    );
+
+  program
+    .command('purge-deleted')
+    .description('Destroy the keys of messages deleted more than ARCHIVED_DATA_VACUUMING_DELAY_DAYS ago: their texts leave the event log and every copy of it (docs/security.md)')
+    .option('--now <time>', 'purge as if it were this ISO time (default: now)', (value: string) => {
+      const at = new Date(value);
+      if (Number.isNaN(at.getTime())) throw new InvalidArgumentError('expected an ISO date and time');
+      return at;
+    })
+    .action((opts: { now?: Date }) =>
+      withApp(async (app) => {
+        const destroyed = await app.get(DeletedContentPurge).run(opts.now);
+        output.out(`Destroyed ${destroyed} keys of deleted messages and topics.`);
       }),
     );
 

@@ -14,6 +14,7 @@ export * from './ports/content-key-store.port';
 export * from './erasure/content-protection';
 export * from './erasure/content-keys';
 export * from './erasure/protecting-event-store';
+export * from './erasure/deleted-content-purge';
 export * from './shared/event-ids';
 export * from './shared/projection-waiter';
 export * from './shared/application.errors';
