@@ -80,6 +80,7 @@ export const CONTENT_PROTECTION: Readonly<Record<string, ProtectionDecision>> = 
   ScheduledMessageDelivered: { clear: 'as ScheduledMessageCreated' },
   ScheduledMessageDeliveryFailed: { clear: 'as ScheduledMessageCreated' },
   ScheduledMessageDeleted: { clear: 'as ScheduledMessageCreated' },
+  UserStatusChanged: { clear: "a user's status emoji and text, not a message" },
   DraftsCreated: { clear: "a user's own draft, not a sent message" },
   DraftEdited: { clear: "a user's own draft, not a sent message" },
   DraftsDeleted: { clear: "a user's own draft, not a sent message" },
