@@ -171,8 +171,8 @@ describe('ProtectingEventStore', () => {
     expect(deletion.topic).toBe(ERASED.topic);
   });
 
-  it('with no delay the keys go at once; a topic\'s key only when its last message goes', async () => {
-    const { store } = setup(0);
+  it('with no delay the keys go at once; a topic\'s key only when its last message goes, a minute later', async () => {
+    const { store, setNow } = setup(0);
     await store.appendToStream('message-1', [sent(1, 'shared')], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-2', [sent(2, 'shared')], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-1', [deleted(1, 'shared')], { expectedRevision: 0n });
@@ -181,11 +181,15 @@ describe('ProtectingEventStore', () => {
     expect(first.recipient.topic).toBe('shared');
     expect((await store.readStream('message-2')).events[0].data.content).toBe('secret text 2');
     await store.appendToStream('message-2', [deleted(2, 'shared')], { expectedRevision: 0n });
+    expect((await store.readStream('message-2')).events[0].data).toMatchObject({ content: ERASED.content, recipient: { topic: 'shared' } });
+    setNow('2026-01-01T00:01:00Z');
+    expect(await store.purge()).toBe(1);
     expect((await store.readStream('message-1')).events[0].data.recipient.topic).toBe(ERASED.topic);
     expect((await store.readStream('message-2')).events[0].data.recipient.topic).toBe(ERASED.topic);
     // Written again, the topic gets a new key.
     await store.appendToStream('message-3', [sent(3, 'shared')], { expectedRevision: 'no_stream' });
     expect((await store.readStream('message-3')).events[0].data.recipient.topic).toBe('shared');
+    await store.close();
   });
 
   it('seals inside an id-taking append, with one key-store write for the message and its topic', async () => {

@@ -17,6 +17,8 @@ import { isSealedValue, messageScope, sealDecision, valueAt, withValueAt, type S
 
 /** Keys destroyed per purge run at most (the job runs again for the rest). */
 export const PURGE_BATCH = 1000;
+/** With no vacuuming delay, how long a topic's key outlives the deletion of its last message (for the deletion's fan-out). */
+export const TOPIC_GRACE_MS = 60_000;
 
 export type ErasureSettings = {
   /** ARCHIVED_DATA_VACUUMING_DELAY_DAYS: days between a message's deletion and its keys' destruction (0: at once). */
@@ -81,6 +83,7 @@ function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map
 export class ProtectingEventStore implements EventStorePort {
   /** rawEventStore looks through it. */
   readonly wrapsEvents = true;
+  private pendingPurge: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly raw: EventStorePort,
@@ -142,6 +145,7 @@ export class ProtectingEventStore implements EventStorePort {
   }
 
   close(): Promise<void> {
+    clearTimeout(this.pendingPurge);
     return this.raw.close();
   }
 
@@ -180,15 +184,30 @@ export class ProtectingEventStore implements EventStorePort {
     if (deleted.length === 0) return;
     try {
       const delayMs = this.settings.vacuumingDelayDays * 86_400_000;
+      // Without a delay, a topic's key waits a moment longer than its message's: the fan-out of
+      // the deletion (the client events' `delete_message`, read from the log) still needs its name.
+      const topicDelayMs = Math.max(delayMs, TOPIC_GRACE_MS);
       for (const { data } of deleted) {
-        const at = new Date(Date.parse(data.at) + delayMs);
-        await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), at);
+        const deletedAt = Date.parse(data.at);
+        await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), new Date(deletedAt + delayMs));
         // A topic's name goes when its last message goes.
-        for (const scope of await this.keys.store.releaseMessage(data.messageId)) await this.keys.store.scheduleDestroy(scope, at);
+        for (const scope of await this.keys.store.releaseMessage(data.messageId)) await this.keys.store.scheduleDestroy(scope, new Date(deletedAt + topicDelayMs));
       }
-      if (delayMs === 0) await this.purge(this.settings.now());
+      if (delayMs === 0) {
+        await this.purge(this.settings.now());
+        this.purgeSoon(TOPIC_GRACE_MS);
+      }
     } catch (error) {
       this.settings.onError?.(error);
     }
+  }
+
+  private purgeSoon(ms: number): void {
+    if (this.pendingPurge) return;
+    this.pendingPurge = setTimeout(() => {
+      this.pendingPurge = undefined;
+      this.purge(this.settings.now()).catch((error: unknown) => this.settings.onError?.(error));
+    }, ms + 1000);
+    this.pendingPurge.unref?.();
   }
 }
