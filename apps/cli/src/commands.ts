@@ -5,7 +5,7 @@ import { BLOB_STORE, type BlobStorePort, ID_ALLOCATOR, type IdAllocatorPort, EVE
 import { existsSync } from 'node:fs';
 import { APP_CONFIG, CREDENTIAL_STORE, type CredentialStorePort } from '@app/application';
 import type { AppConfig } from '@app/config';
-import { runCredentialMigration } from '@app/infrastructure';
+import { runContentMigration, runCredentialMigration } from '@app/infrastructure';
 import {
   CreateBotCommand,
   CreateRealmCommand,
@@ -233,6 +233,11 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
           storeOnly: true,
         });
         if (moved.migrated > 0) output.out(`Moved the credentials of ${moved.migrated} imported events into the credential store.`);
+        // An export taken before the sealing carries message texts in clear: sealed (embedded; on EventStoreDB, by migrate-credentials, offline).
+        if (app.get<AppConfig>(APP_CONFIG).eventStoreDriver !== 'servers') {
+          const sealed = await runContentMigration({ eventStore: events, config: app.get<AppConfig>(APP_CONFIG), log: (line) => output.err(line), force: true });
+          if (sealed.sealed > 0) output.out(`Sealed the message texts of ${sealed.sealed} imported events.`);
+        }
         if (dir) output.out(`Imported ${blobs} blobs from ${dir}.`);
       }),
     );
@@ -270,7 +275,11 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         });
         if (result.skipped) output.out('Credentials already migrated: the event log holds no API key or password hash.');
         else output.out(`Migrated ${result.migrated} events: their API keys and password hashes are in the credential store and no longer in the event log.`);
-        if (result.adapter === 'servers' && result.migrated > 0) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
+        // The sibling step: message texts written before the sealing (docs/security.md, "How erasure works").
+        const content = await runContentMigration({ eventStore: app.get<EventStorePort>(EVENT_STORE), config: app.get<AppConfig>(APP_CONFIG), log: (line) => output.err(line), force: opts.force });
+        if (content.skipped) output.out('Message texts already sealed: the event log holds none in clear.');
+        else output.out(`Sealed the message texts of ${content.sealed} events; destroyed the keys of ${content.destroyed} messages and topics deleted longer ago than ARCHIVED_DATA_VACUUMING_DELAY_DAYS.`);
+        if (result.adapter === 'servers' && (result.migrated > 0 || content.sealed > 0)) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
       }),
     );
 

@@ -62,6 +62,7 @@ import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite
 import { loadCredentialKey } from './system/credential-key';
 import { CONTENT_KEYS_FILE, openContentKeyDatabase, SqliteContentKeyStore } from './embedded/sqlite-content-key-store';
 import { migrateEmbeddedCredentials } from './embedded/sqlite-credential-migration';
+import { migrateEmbeddedContent } from './embedded/sqlite-content-migration';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -243,6 +244,13 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     onError: (error) => logger?.warn({ err: error }, 'scheduling the erasure of a deleted message failed; the purge job catches up'),
   });
   const eventStore = new UpcastingEventStore(protectedEvents, upcasterRegistry(), metrics);
+  // A log written before the sealing has message texts in clear: sealed in place (and the texts
+  // of messages deleted longer ago than the delay shredded) before anything reads it. Once done,
+  // a mark in the key store makes this a single lookup. The process that owns the read models does it.
+  if (rawEvents instanceof SqliteEventStore && config.runProjectors) {
+    const done = await migrateEmbeddedContent(rawEvents.db, protectedEvents);
+    if (done.sealed > 0) logger?.warn({ events: done.sealed, destroyed: done.destroyed }, 'sealed the message texts of the event log written before erasure existed (issue 35); older backups and exports still hold them in clear');
+  }
   // The credentials read model before issue 35 (checkpoint `credentials`) held the keys and hashes
   // themselves: dropped, so that `credentials.v2` replays into an empty collection (a replay over
   // documents written at later positions would leave them as they are). The embedded migration

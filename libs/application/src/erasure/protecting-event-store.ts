@@ -92,11 +92,29 @@ export class ProtectingEventStore implements EventStorePort {
   ) {}
 
   async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-    const wanted = wantedScopes(events);
-    const keys = wanted.length > 0 ? await this.keys.keysFor(wanted) : undefined;
-    const result = await this.raw.appendToStream(streamId, keys ? events.map((e) => sealEvent(e, keys)) : events, options);
+    const result = await this.raw.appendToStream(streamId, await this.sealed(events), options);
     await this.afterAppend(events);
     return result;
+  }
+
+  /**
+   * The events as the log keeps them: the message texts sealed (keys created as needed, topic
+   * members recorded). Fields already sealed stay as they are. Also what the migration of a log
+   * written before the sealing writes in place of the old rows.
+   */
+  async sealed<E extends { type: string; data: object }>(events: E[]): Promise<E[]> {
+    const wanted = wantedScopes(events);
+    if (wanted.length === 0) return events;
+    const keys = await this.keys.keysFor(wanted);
+    return events.map((e) => sealEvent(e, keys));
+  }
+
+  /**
+   * The erasure's bookkeeping of events already in the log (the migration of an older log):
+   * each deletion schedules its keys as a new one does; nothing is destroyed here (`purge` does).
+   */
+  async recordDeletions(events: readonly { type: string; data: any }[]): Promise<void> {
+    await this.scheduleDeletions(events, false);
   }
 
   /** The raw store's, sealing inside the append (the key store answering synchronously); else undefined and callers take ids first. */
@@ -180,25 +198,29 @@ export class ProtectingEventStore implements EventStorePort {
 
   /** After an append: deletions schedule (or, without delay, do) their keys' destruction. */
   private async afterAppend(events: readonly { type: string; data: any }[]): Promise<void> {
-    const deleted = events.filter((e) => e.type === 'MessageDeleted');
-    if (deleted.length === 0) return;
     try {
-      const delayMs = this.settings.vacuumingDelayDays * 86_400_000;
-      // Without a delay, a topic's key waits a moment longer than its message's: the fan-out of
-      // the deletion (the client events' `delete_message`, read from the log) still needs its name.
-      const topicDelayMs = Math.max(delayMs, TOPIC_GRACE_MS);
-      for (const { data } of deleted) {
-        const deletedAt = Date.parse(data.at);
-        await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), new Date(deletedAt + delayMs));
-        // A topic's name goes when its last message goes.
-        for (const scope of await this.keys.store.releaseMessage(data.messageId)) await this.keys.store.scheduleDestroy(scope, new Date(deletedAt + topicDelayMs));
-      }
-      if (delayMs === 0) {
-        await this.purge(this.settings.now());
-        this.purgeSoon(TOPIC_GRACE_MS);
-      }
+      await this.scheduleDeletions(events, true);
     } catch (error) {
       this.settings.onError?.(error);
+    }
+  }
+
+  private async scheduleDeletions(events: readonly { type: string; data: any }[], destroyWithoutDelay: boolean): Promise<void> {
+    const deleted = events.filter((e) => e.type === 'MessageDeleted');
+    if (deleted.length === 0) return;
+    const delayMs = this.settings.vacuumingDelayDays * 86_400_000;
+    // Without a delay, a topic's key waits a moment longer than its message's: the fan-out of
+    // the deletion (the client events' `delete_message`, read from the log) still needs its name.
+    const topicDelayMs = Math.max(delayMs, TOPIC_GRACE_MS);
+    for (const { data } of deleted) {
+      const deletedAt = Date.parse(data.at);
+      await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), new Date(deletedAt + delayMs));
+      // A topic's name goes when its last message goes.
+      for (const scope of await this.keys.store.releaseMessage(data.messageId)) await this.keys.store.scheduleDestroy(scope, new Date(deletedAt + topicDelayMs));
+    }
+    if (delayMs === 0 && destroyWithoutDelay) {
+      await this.purge(this.settings.now());
+      this.purgeSoon(TOPIC_GRACE_MS);
     }
   }
 
