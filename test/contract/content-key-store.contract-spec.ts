@@ -18,7 +18,7 @@ describe('the embedded content-key store\'s file', () => {
       const db = openContentKeyDatabase(dir.path);
       const store = new SqliteContentKeyStore(db);
       const wrapped = `v1:${'Qk9PTQ'.repeat(12)}`;
-      await store.getOrCreate([{ scope: 'message:1', candidate: { keyId: 'key-1', wrapped } }]);
+      await store.getOrCreate([{ scope: 'message:1', candidate: () => ({ keyId: 'key-1', wrapped }) }]);
       for (const file of [CONTENT_KEYS_FILE, `${CONTENT_KEYS_FILE}-wal`, `${CONTENT_KEYS_FILE}-shm`]) {
         expect({ file, mode: statSync(join(dir.path, file)).mode & 0o777 }).toEqual({ file, mode: 0o600 });
       }

@@ -286,6 +286,11 @@ export type AppConfig = {
    */
   storeNamespace?: string;
   /**
+   * Benchmarks only, never an environment variable: `false` leaves message texts in clear in the
+   * log (no sealing layer), to measure what the sealing costs (bench/erasure-cost.ts).
+   */
+  sealMessageTexts?: boolean;
+  /**
    * Tests only, never an environment variable: how long a long poll with nothing to say waits
    * before its heartbeat event (default HEARTBEAT_MS, as Zulip: about a minute).
    */

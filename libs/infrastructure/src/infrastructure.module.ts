@@ -243,11 +243,11 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     now: () => clock.now(),
     onError: (error) => logger?.warn({ err: error }, 'scheduling the erasure of a deleted message failed; the purge job catches up'),
   });
-  const eventStore = new UpcastingEventStore(protectedEvents, upcasterRegistry(), metrics);
+  const eventStore = new UpcastingEventStore(config.sealMessageTexts === false ? storedEvents : protectedEvents, upcasterRegistry(), metrics);
   // A log written before the sealing has message texts in clear: sealed in place (and the texts
   // of messages deleted longer ago than the delay shredded) before anything reads it. Once done,
   // a mark in the key store makes this a single lookup. The process that owns the read models does it.
-  if (rawEvents instanceof SqliteEventStore && config.runProjectors) {
+  if (rawEvents instanceof SqliteEventStore && config.runProjectors && config.sealMessageTexts !== false) {
     const done = await migrateEmbeddedContent(rawEvents.db, protectedEvents);
     if (done.sealed > 0) logger?.warn({ events: done.sealed, destroyed: done.destroyed }, 'sealed the message texts of the event log written before erasure existed (issue 35); older backups and exports still hold them in clear');
   }

@@ -67,15 +67,15 @@ export class ContentKeys {
 
   /** The live key of each scope (created when it has none), with the topic members added, in one write. */
   async keysFor(wanted: { scope: string; members?: number[] }[]): Promise<Map<string, ContentKey>> {
-    const { found, requests } = this.pending(wanted);
-    if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), found);
+    const { found, requests, created } = this.pending(wanted);
+    if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), wanted, found, created);
     return found;
   }
 
   /** keysFor, synchronously (only when canCreateNow). */
   keysForNow(wanted: { scope: string; members?: number[] }[]): Map<string, ContentKey> {
-    const { found, requests } = this.pending(wanted);
-    if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), found);
+    const { found, requests, created } = this.pending(wanted);
+    if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), wanted, found, created);
     return found;
   }
 
@@ -106,9 +106,11 @@ export class ContentKeys {
     return destroyed;
   }
 
-  private pending(wanted: { scope: string; members?: number[] }[]): { found: Map<string, ContentKey>; requests: ContentKeyRequest[] } {
+  private pending(wanted: { scope: string; members?: number[] }[]): { found: Map<string, ContentKey>; requests: ContentKeyRequest[]; created: Map<string, Buffer> } {
     const found = new Map<string, ContentKey>();
     const requests: ContentKeyRequest[] = [];
+    // Keys this call made (a scope without a live key): no need to unwrap what was just wrapped.
+    const created = new Map<string, Buffer>();
     for (const { scope, members } of wanted) {
       if (found.has(scope) && !members?.length) continue;
       const cached = members?.length ? undefined : this.byScope.get(scope);
@@ -116,22 +118,27 @@ export class ContentKeys {
         found.set(scope, cached);
         continue;
       }
-      const keyId = randomUUID();
-      const key = randomBytes(CONTENT_KEY_BYTES);
-      requests.push({ scope: this.storedScope(scope), candidate: { keyId, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) }, members });
-      found.set(scope, { keyId, key });
+      requests.push({
+        scope: this.storedScope(scope),
+        members,
+        candidate: () => {
+          const keyId = randomUUID();
+          const key = randomBytes(CONTENT_KEY_BYTES);
+          created.set(keyId, key);
+          return { keyId, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
+        },
+      });
     }
-    return { found, requests };
+    return { found, requests, created };
   }
 
-  private remember(stored: StoredContentKey[], found: Map<string, ContentKey>): void {
+  private remember(stored: StoredContentKey[], wanted: { scope: string }[], found: Map<string, ContentKey>, created: Map<string, Buffer>): void {
     const byStoredScope = new Map<string, string>();
-    for (const scope of found.keys()) byStoredScope.set(this.storedScope(scope), scope);
+    for (const { scope } of wanted) byStoredScope.set(this.storedScope(scope), scope);
     for (const entry of stored) {
       const scope = byStoredScope.get(entry.scope)!;
-      const candidate = found.get(scope);
-      // The candidate won (a new key): no need to unwrap what was just wrapped.
-      const key = candidate && candidate.keyId === entry.keyId ? candidate.key : this.unwrap(entry);
+      let key = created.get(entry.keyId) ?? this.opened.get(entry.keyId);
+      if (key === undefined || key === CONTENT_KEY_GONE) key = this.unwrap(entry);
       const answer = { keyId: entry.keyId, key };
       found.set(scope, answer);
       this.opened.set(entry.keyId, key);

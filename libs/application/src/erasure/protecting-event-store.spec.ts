@@ -47,8 +47,9 @@ class MemoryKeyStore implements ContentKeyStorePort {
       for (const id of members ?? []) (this.members.get(scope) ?? this.members.set(scope, new Set()).get(scope)!).add(id);
       const found = [...this.keys.values()].find((k) => k.scope === scope);
       if (found) return { keyId: found.keyId, scope, wrapped: found.wrapped };
-      this.keys.set(candidate.keyId, { ...candidate, scope });
-      return { ...candidate, scope };
+      const created = candidate();
+      this.keys.set(created.keyId, { ...created, scope });
+      return { ...created, scope };
     });
   }
   async getOrCreate(requests: ContentKeyRequest[]) {

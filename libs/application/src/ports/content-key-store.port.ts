@@ -14,10 +14,13 @@ export type StoredContentKey = { keyId: string; scope: string; wrapped: string }
 /** A destroyed key: its id and scope stay known (so that a read says "erased", not "unknown key"). */
 export const CONTENT_KEY_GONE = 'gone' as const;
 
-/** One scope's key asked for: `candidate` is stored when the scope has no live key. */
+/**
+ * One scope's key asked for: `candidate` is called (a new key made and wrapped) and stored only
+ * when the scope has no live key, so that asking for an existing topic's key costs no crypto.
+ */
 export type ContentKeyRequest = {
   scope: string;
-  candidate: { keyId: string; wrapped: string };
+  candidate: () => { keyId: string; wrapped: string };
   /**
    * Topic scopes: message ids that mention the topic (sent to it, moved into it), added to its
    * members in the same write, before the event naming them is appended, so that the purge never

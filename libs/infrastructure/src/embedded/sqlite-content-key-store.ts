@@ -65,8 +65,9 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
         for (const id of members ?? []) this.statements.addMember.run(scope, id);
         const found = this.statements.byScope.get(scope);
         if (found) return { keyId: found.key_id, scope, wrapped: found.wrapped };
-        this.statements.insert.run(candidate.keyId, scope, candidate.wrapped);
-        return { keyId: candidate.keyId, scope, wrapped: candidate.wrapped };
+        const created = candidate();
+        this.statements.insert.run(created.keyId, scope, created.wrapped);
+        return { keyId: created.keyId, scope, wrapped: created.wrapped };
       }),
     );
     this.destroyTx = db.transaction((now: number, limit: number): number => {

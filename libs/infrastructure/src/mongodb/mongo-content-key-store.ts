@@ -42,13 +42,17 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
     const answers: StoredContentKey[] = [];
     for (const { scope, candidate, members } of requests) {
       await this.addMembers(scope, members ?? []);
-      try {
-        await this.keys.updateOne({ _id: scope }, { $setOnInsert: { key_id: candidate.keyId, wrapped: candidate.wrapped, destroy_at: null } }, { upsert: true });
-      } catch (error) {
-        // Two racing upserts of one scope: the loser's duplicate key means the winner's key stands.
-        if ((error as { code?: number }).code !== 11000) throw error;
+      let doc = await this.keys.findOne({ _id: scope });
+      if (!doc) {
+        const created = candidate();
+        try {
+          await this.keys.updateOne({ _id: scope }, { $setOnInsert: { key_id: created.keyId, wrapped: created.wrapped, destroy_at: null } }, { upsert: true });
+        } catch (error) {
+          // Two racing upserts of one scope: the loser's duplicate key means the winner's key stands.
+          if ((error as { code?: number }).code !== 11000) throw error;
+        }
+        doc = await this.keys.findOne({ _id: scope });
       }
-      const doc = await this.keys.findOne({ _id: scope });
       if (!doc) throw new Error(`the content key of ${scope} vanished while it was created`);
       answers.push({ keyId: doc.key_id, scope, wrapped: doc.wrapped });
     }

@@ -10,7 +10,11 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
     const run = `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
     let n = 0;
     const scope = (kind = 'message') => `${kind}:${run}:${++n}`;
-    const candidate = () => ({ keyId: `${run}-key-${++n}`, wrapped: `v1:wrapped-${n}` });
+    const made = () => ({ keyId: `${run}-key-${++n}`, wrapped: `v1:wrapped-${n}` });
+    const candidate = () => {
+      const key = made();
+      return Object.assign(() => key, key);
+    };
     const messageId = () => Math.floor(Math.random() * 1e9) + ++n;
     const at = (iso: string) => new Date(iso);
     beforeAll(async () => (fixture = await open()));
@@ -21,8 +25,11 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
       const first = candidate();
       const [created] = await fixture.store.getOrCreate([{ scope: s, candidate: first }]);
       expect(created).toEqual({ keyId: first.keyId, scope: s, wrapped: first.wrapped });
-      const [again] = await fixture.store.getOrCreate([{ scope: s, candidate: candidate() }]);
+      const unused = jest.fn(made);
+      const [again] = await fixture.store.getOrCreate([{ scope: s, candidate: unused }]);
       expect(again).toEqual(created);
+      // No key is made (nor wrapped) for a scope that has one.
+      expect(unused).not.toHaveBeenCalled();
       expect(await fixture.store.get(first.keyId)).toEqual(created);
     });
 
