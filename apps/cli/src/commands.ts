@@ -3,7 +3,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BLOB_STORE, type BlobStorePort, ID_ALLOCATOR, type IdAllocatorPort, EVENT_STORE, type EventStorePort, exportBlobs, exportEventLog, importBlobs, importEventLog } from '@app/application';
 import { existsSync } from 'node:fs';
-import { APP_CONFIG, CREDENTIAL_STORE, type CredentialStorePort } from '@app/application';
+import { APP_CONFIG, CONTENT_KEY_STORE, type ContentKeyStorePort, CREDENTIAL_STORE, type CredentialStorePort } from '@app/application';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import type { AppConfig } from '@app/config';
 import { runContentMigration, runCredentialMigration } from '@app/infrastructure';
 import {
@@ -20,6 +22,20 @@ import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, R
 import { AuditHistory, DeletedContentPurge, type HistoryTarget, historyTable, ImportError } from '@app/application';
 import { ProjectionRebuilder, type RebuildProgress } from '@app/projections';
 import { SingleBar } from 'cli-progress';
+
+/** The key id of the first sealed message text in an NDJSON export (undefined: none sealed). */
+async function firstSealedKeyId(file: string): Promise<string | undefined> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const match = /"\$sealed":"([^"]+)"/.exec(line);
+      if (match) return match[1];
+    }
+    return undefined;
+  } finally {
+    lines.close();
+  }
+}
 
 export type Output = {
   out(line: string): void;
@@ -222,6 +238,12 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         const events = app.get<EventStorePort>(EVENT_STORE);
         if ((await events.headPosition()) !== undefined && (await events.readAll({ maxCount: 1 })).length > 0) {
           throw new ImportError('The target event store is not empty; import only into an empty store.');
+        }
+        // Message texts are sealed with the keys of the installation that wrote the export: without its
+        // content-key store they would read as erased (docs/security.md, "How erasure works").
+        const keyId = await firstSealedKeyId(opts.in);
+        if (keyId !== undefined && (await app.get<ContentKeyStorePort>(CONTENT_KEY_STORE).get(keyId)) === null) {
+          throw new ImportError('This export\'s message texts are sealed with another installation\'s keys: copy its content-keys.sqlite (or content_keys collection) and key-encryption key here first (docs/security.md, "How erasure works").');
         }
         const blobs = dir ? await importBlobs(app.get<BlobStorePort>(BLOB_STORE), dir, (n) => output.err(`imported ${n} blobs`)) : 0;
         const count = await importEventLog(events, opts.in, (n) => output.err(`imported ${n} events`), app.get<IdAllocatorPort>(ID_ALLOCATOR));

@@ -42,6 +42,7 @@ export class ContentKeys {
   private readonly opened: Lru<Buffer | typeof CONTENT_KEY_GONE>;
   /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
   private readonly byScope: Lru<ContentKey>;
+  private readonly topicScopes = new Lru<string>(10_000);
 
   constructor(
     readonly store: ContentKeyStorePort,
@@ -52,9 +53,15 @@ export class ContentKeys {
     this.byScope = new Lru(Math.max(1, Math.floor(cacheSize / 4)));
   }
 
-  /** The scope as stored: a topic's name replaced by its HMAC. */
+  /** The scope as stored: a topic's name replaced by its HMAC (remembered: a topic is asked for on every send to it). */
   storedScope(scope: string): string {
     if (!scope.startsWith('topic:')) return scope;
+    let stored = this.topicScopes.get(scope);
+    if (stored === undefined) this.topicScopes.set(scope, (stored = this.topicScopeOf(scope)));
+    return stored;
+  }
+
+  private topicScopeOf(scope: string): string {
     const [, realmId, streamId] = scope.split(':', 3);
     const name = scope.slice(`topic:${realmId}:${streamId}:`.length);
     return `topic:${realmId}:${streamId}:${createHmac('sha256', this.kek).update(`topic-scope\0${name}`).digest('base64url').slice(0, 32)}`;
