@@ -19,6 +19,8 @@ import { isSealedValue, messageScope, sealDecision, valueAt, withValueAt, type S
 export const PURGE_BATCH = 1000;
 /** With no vacuuming delay, how long a topic's key outlives the deletion of its last message (for the deletion's fan-out). */
 export const TOPIC_GRACE_MS = 60_000;
+/** Opened payloads kept for the log's other subscribers (events, not bytes: message events are small). */
+const OPENED_EVENTS_KEPT = 4096;
 
 export type ErasureSettings = {
   /** ARCHIVED_DATA_VACUUMING_DELAY_DAYS: days between a message's deletion and its keys' destruction (0: at once). */
@@ -84,6 +86,12 @@ export class ProtectingEventStore implements EventStorePort {
   /** rawEventStore looks through it. */
   readonly wrapsEvents = true;
   private pendingPurge: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Opened payloads by event id: every subscriber of the log (projector, client events, mail,
+   * scheduled deliveries) reads each new event, and opening it once serves them all. Emptied by
+   * this process's purge, like the keys.
+   */
+  private readonly openedData = new Map<string, object>();
 
   constructor(
     readonly raw: EventStorePort,
@@ -173,6 +181,8 @@ export class ProtectingEventStore implements EventStorePort {
     for (;;) {
       const destroyed = await this.keys.destroyDue(now, batch);
       total += destroyed;
+      // What was opened with a destroyed key is forgotten with it.
+      if (destroyed > 0) this.openedData.clear();
       if (destroyed < batch) return total;
     }
   }
@@ -187,11 +197,19 @@ export class ProtectingEventStore implements EventStorePort {
       }
     }
     if (!keyIds) return events;
-    const keys = await this.keys.resolve(keyIds);
     const opened = [...events];
+    let keys: Map<string, Buffer | typeof CONTENT_KEY_GONE> | undefined;
     for (let i = 0; i < events.length; i++) {
       const fields = sealDecision(events[i].type);
-      if (fields) opened[i] = openEvent(events[i], fields, keys);
+      if (!fields) continue;
+      const known = this.openedData.get(events[i].id);
+      if (known) {
+        opened[i] = { ...events[i], data: known };
+        continue;
+      }
+      keys ??= await this.keys.resolve(keyIds);
+      opened[i] = openEvent(events[i], fields, keys);
+      if (opened[i] !== events[i]) this.rememberOpened(events[i].id, opened[i].data);
     }
     return opened;
   }
@@ -222,6 +240,11 @@ export class ProtectingEventStore implements EventStorePort {
       await this.purge(this.settings.now());
       this.purgeSoon(TOPIC_GRACE_MS);
     }
+  }
+
+  private rememberOpened(id: string, data: object): void {
+    this.openedData.set(id, data);
+    if (this.openedData.size > OPENED_EVENTS_KEPT) this.openedData.delete(this.openedData.keys().next().value as string);
   }
 
   private purgeSoon(ms: number): void {
