@@ -118,14 +118,21 @@ export class ContentKeys {
     const requests: ContentKeyRequest[] = [];
     // Keys this call made (a scope without a live key): no need to unwrap what was just wrapped.
     const created = new Map<string, Buffer>();
+    const requested = new Map<string, ContentKeyRequest>();
     for (const { scope, members } of wanted) {
+      const already = requested.get(scope);
+      if (already) {
+        // One request per scope (a message's content, rendering and widget share its key).
+        if (members?.length) already.members = [...(already.members ?? []), ...members];
+        continue;
+      }
       if (found.has(scope) && !members?.length) continue;
       const cached = members?.length ? undefined : this.byScope.get(scope);
       if (cached) {
         found.set(scope, cached);
         continue;
       }
-      requests.push({
+      const request: ContentKeyRequest = {
         scope: this.storedScope(scope),
         members,
         candidate: () => {
@@ -134,7 +141,9 @@ export class ContentKeys {
           created.set(keyId, key);
           return { keyId, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
         },
-      });
+      };
+      requested.set(scope, request);
+      requests.push(request);
     }
     return { found, requests, created };
   }
