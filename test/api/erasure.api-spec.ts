@@ -4,6 +4,7 @@ import {
   APP_CONFIG,
   CONTENT_KEY_STORE,
   type ContentKeyStorePort,
+  DeletedContentPurge,
   EVENT_STORE,
   exportEventLog,
   LIVE_READ_MODELS,
@@ -135,6 +136,42 @@ describe('erasure: deleted messages leave the event log and its copies', () => {
       expect(hitsIn(filesOf(dataDir, 'events.sqlite', 'content-keys.sqlite'), [texts.topic, live.topic])).toEqual([]);
       const again = await sendToChannel('hamlet', 'secret plans', texts.topic, 'back again');
       expect(expectSuccess(await api.as('hamlet').get(`${MESSAGES}/${again}`)).message.subject).toBe(texts.topic);
+    });
+  });
+
+  describe('delete_topic, with ARCHIVED_DATA_VACUUMING_DELAY_DAYS=0', () => {
+    let api: ApiTestClient;
+    beforeAll(async () => (api = await ApiTestClient.start({ config: { archivedDataVacuumingDelayDays: 0 } })));
+    afterAll(() => api?.close());
+
+    it('erases every message of the topic and, after the fan-out\'s minute, the topic\'s name (the job at start does it)', async () => {
+      const { createChannel, sendToChannel } = personaHelpers(() => api);
+      for (const who of ['hamlet', 'iago']) {
+        expectSuccess(await api.as(who).patch('/api/v1/settings', { automatically_follow_topics_policy: 4, automatically_follow_topics_where_mentioned: false, automatically_unmute_topics_in_muted_streams_policy: 4 }));
+      }
+      const streamId = await createChannel('iago', 'doomed', {});
+      const topic = 'zq-doomed-topic-sagitta';
+      const bodies = ['zq-doomed-first-scorpius', 'zq-doomed-second-taurus'];
+      for (const body of bodies) await sendToChannel('iago', 'doomed', topic, body);
+      await sendToChannel('iago', 'doomed', 'zq-other-topic-ursa', 'zq-survivor-text-vela');
+      expectSuccess(await api.as('iago').post(`/api/v1/streams/${streamId}/delete_topic`, { topic_name: topic }));
+      const dataDir = api.app.get<AppConfig>(APP_CONFIG).dataDir;
+      expect(hitsIn(filesOf(dataDir, 'events.sqlite'), [...bodies, topic, 'zq-survivor-text-vela'])).toEqual([]);
+      const sent = () => api.eventStore.readAll({ maxCount: 100_000 }).then((all) => all.filter((e) => e.type === 'MessageSent').map((e) => e.data as { content: string; recipient: { topic: string } }));
+      expect((await sent()).filter((m) => bodies.includes(m.content))).toEqual([]);
+      expect((await sent()).map((m) => m.recipient.topic)).toContain(topic);
+      // A minute later, the purge job's round at start (as the worker or single process runs it) destroys the topic's key.
+      api.clock.advance(61_000);
+      const job = api.app.get(DeletedContentPurge);
+      job.onApplicationBootstrap();
+      try {
+        for (let i = 0; i < 100 && (await sent()).some((m) => m.recipient.topic === topic); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        await job.beforeApplicationShutdown();
+      }
+      const after = await sent();
+      expect(after.map((m) => m.recipient.topic)).not.toContain(topic);
+      expect(after.find((m) => m.content === 'zq-survivor-text-vela')).toMatchObject({ recipient: { topic: 'zq-other-topic-ursa' } });
     });
   });
 
