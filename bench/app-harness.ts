@@ -18,12 +18,13 @@ import { Projector } from '@app/projections';
 import { AppModule } from '../apps/api/src/app.module';
 import { configureHttp } from '../apps/api/src/http/configure-http';
 import { createHttpAdapter } from '../apps/api/src/http/http-adapter';
+import type { AppConfig } from '@app/config';
 import { type BenchResult, fmtNum, machineInfo, progress } from './support';
 
 export const HOST = '127.0.0.1';
 
-export async function startApp(dataDir: string) {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' });
+export async function startApp(dataDir: string, overrides: Partial<AppConfig> = {}) {
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' }), ...overrides };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), createHttpAdapter(), { logger: false, bodyParser: false });
   configureHttp(app, config);
   await app.init();

@@ -1,7 +1,10 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_STORE, type EventStorePort, exportEventLog, importEventLog, LIVE_READ_MODELS, type LiveReadModels } from '@app/application';
+import { APP_CONFIG, EVENT_STORE, type EventStorePort, exportEventLog, importEventLog, LIVE_READ_MODELS, type LiveReadModels, type RecordedEvent } from '@app/application';
+import type { AppConfig } from '@app/config';
+import { openSqlite } from '@app/infrastructure';
 import { ProjectionRebuilder, Projector } from '@app/projections';
 import { makeTempDir, readWholeLog, testConfig } from '@app/testing';
 import { ApiTestClient } from '../support';
@@ -34,10 +37,20 @@ describe('replay suites', () => {
     return dumpReadModels(live.readStore, live.userMessages.port);
   };
 
-  /** Imports a recorded fixture into a fresh installation and returns its read models once caught up. */
-  const replayInto = async (fixture: string): Promise<ReadModelDump> => {
+  /**
+   * Imports a recorded fixture into a fresh installation and returns its read models once caught
+   * up. The message texts of an export are sealed with the keys of the installation that wrote it
+   * (docs/security.md, "How erasure works"): its content-key store and key-encryption key come along.
+   */
+  const replayInto = async (fixture: string, keysFrom?: string): Promise<ReadModelDump> => {
     const dir = makeTempDir();
     dirs.push(dir);
+    if (keysFrom) {
+      const source = openSqlite(join(keysFrom, 'content-keys.sqlite'));
+      source.pragma('wal_checkpoint(TRUNCATE)');
+      source.close();
+      for (const file of ['content-keys.sqlite', 'credentials.key']) copyFileSync(join(keysFrom, file), join(dir.path, file));
+    }
     const app: INestApplicationContext = await NestFactory.createApplicationContext(CliModule.forRoot({ config: testConfig(dir.path) }), { logger: false });
     await app.init();
     try {
@@ -66,7 +79,7 @@ describe('replay suites', () => {
       const fixture = join(dir.path, 'workload.ndjson');
       expect(await exportEventLog(api.eventStore, fixture)).toBe(events.length);
       const live = await liveDump(api);
-      const replayed = await replayInto(fixture);
+      const replayed = await replayInto(fixture, api.app.get<AppConfig>(APP_CONFIG).dataDir);
       expect(differences(replayed, live)).toEqual([]);
       expect(documentCount(live)).toBeGreaterThan(50);
       process.stderr.write(`replay: ${events.length} events of ${seen.size} types recorded and replayed, ${documentCount(live)} documents and flag rows equal\n`);

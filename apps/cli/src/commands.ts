@@ -3,9 +3,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BLOB_STORE, type BlobStorePort, ID_ALLOCATOR, type IdAllocatorPort, EVENT_STORE, type EventStorePort, exportBlobs, exportEventLog, importBlobs, importEventLog } from '@app/application';
 import { existsSync } from 'node:fs';
-import { APP_CONFIG, CREDENTIAL_STORE, type CredentialStorePort } from '@app/application';
+import { APP_CONFIG, CONTENT_KEY_STORE, type ContentKeyStorePort, CREDENTIAL_STORE, type CredentialStorePort } from '@app/application';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import type { AppConfig } from '@app/config';
-import { runCredentialMigration } from '@app/infrastructure';
+import { runContentMigration, runCredentialMigration } from '@app/infrastructure';
 import {
   CreateBotCommand,
   CreateRealmCommand,
@@ -17,9 +19,23 @@ import {
   UserQueries,
 } from '@app/application';
 import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
-import { AuditHistory, type HistoryTarget, historyTable, ImportError } from '@app/application';
+import { AuditHistory, DeletedContentPurge, type HistoryTarget, historyTable, ImportError } from '@app/application';
 import { ProjectionRebuilder, type RebuildProgress } from '@app/projections';
 import { SingleBar } from 'cli-progress';
+
+/** The key id of the first sealed message text in an NDJSON export (undefined: none sealed). */
+async function firstSealedKeyId(file: string): Promise<string | undefined> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const match = /"\$sealed":"([^"]+)"/.exec(line);
+      if (match) return match[1];
+    }
+    return undefined;
+  } finally {
+    lines.close();
+  }
+}
 
 export type Output = {
   out(line: string): void;
@@ -223,6 +239,12 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         if ((await events.headPosition()) !== undefined && (await events.readAll({ maxCount: 1 })).length > 0) {
           throw new ImportError('The target event store is not empty; import only into an empty store.');
         }
+        // Message texts are sealed with the keys of the installation that wrote the export: without its
+        // content-key store they would read as erased (docs/security.md, "How erasure works").
+        const keyId = await firstSealedKeyId(opts.in);
+        if (keyId !== undefined && (await app.get<ContentKeyStorePort>(CONTENT_KEY_STORE).get(keyId)) === null) {
+          throw new ImportError('This export\'s message texts are sealed with another installation\'s keys: copy its content-keys.sqlite (or content_keys collection) and key-encryption key here first (docs/security.md, "How erasure works").');
+        }
         const blobs = dir ? await importBlobs(app.get<BlobStorePort>(BLOB_STORE), dir, (n) => output.err(`imported ${n} blobs`)) : 0;
         const count = await importEventLog(events, opts.in, (n) => output.err(`imported ${n} events`), app.get<IdAllocatorPort>(ID_ALLOCATOR));
         output.out(`Imported ${count} events from ${opts.in}.`);
@@ -233,7 +255,27 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
           storeOnly: true,
         });
         if (moved.migrated > 0) output.out(`Moved the credentials of ${moved.migrated} imported events into the credential store.`);
+        // An export taken before the sealing carries message texts in clear: sealed (embedded; on EventStoreDB, by migrate-credentials, offline).
+        if (app.get<AppConfig>(APP_CONFIG).eventStoreDriver !== 'servers') {
+          const sealed = await runContentMigration({ eventStore: events, config: app.get<AppConfig>(APP_CONFIG), log: (line) => output.err(line), force: true });
+          if (sealed.sealed > 0) output.out(`Sealed the message texts of ${sealed.sealed} imported events.`);
+        }
         if (dir) output.out(`Imported ${blobs} blobs from ${dir}.`);
+      }),
+    );
+
+  program
+    .command('purge-deleted')
+    .description('Destroy the keys of messages deleted more than ARCHIVED_DATA_VACUUMING_DELAY_DAYS ago: their texts leave the event log and every copy of it (docs/security.md)')
+    .option('--now <time>', 'purge as if it were this ISO time (default: now)', (value: string) => {
+      const at = new Date(value);
+      if (Number.isNaN(at.getTime())) throw new InvalidArgumentError('expected an ISO date and time');
+      return at;
+    })
+    .action((opts: { now?: Date }) =>
+      withApp(async (app) => {
+        const destroyed = await app.get(DeletedContentPurge).run(opts.now);
+        output.out(`Destroyed ${destroyed} keys of deleted messages and topics.`);
       }),
     );
 
@@ -255,7 +297,11 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         });
         if (result.skipped) output.out('Credentials already migrated: the event log holds no API key, password hash, push secret or email confirmation key.');
         else output.out(`Migrated ${result.migrated} events: their API keys, password hashes and push secrets are in the credential store and no longer in the event log.`);
-        if (result.adapter === 'servers' && result.migrated > 0) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
+        // The sibling step: message texts written before the sealing (docs/security.md, "How erasure works").
+        const content = await runContentMigration({ eventStore: app.get<EventStorePort>(EVENT_STORE), config: app.get<AppConfig>(APP_CONFIG), log: (line) => output.err(line), force: opts.force });
+        if (content.skipped) output.out('Message texts already sealed: the event log holds none in clear.');
+        else output.out(`Sealed the message texts of ${content.sealed} events; destroyed the keys of ${content.destroyed} messages and topics deleted longer ago than ARCHIVED_DATA_VACUUMING_DELAY_DAYS.`);
+        if (result.adapter === 'servers' && (result.migrated > 0 || content.sealed > 0)) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
       }),
     );
 

@@ -314,7 +314,8 @@ describe('migrate-credentials (embedded)', () => {
   });
 
   it('a second run has nothing to do; an export taken afterwards carries no secret', async () => {
-    expect(await run('migrate-credentials')).toEqual(['Credentials already migrated: the event log holds no API key, password hash, push secret or email confirmation key.']);
+    // (and the sibling step, docs/security.md "How erasure works": the boot sealed the message texts)
+    expect(await run('migrate-credentials')).toEqual(['Credentials already migrated: the event log holds no API key, password hash, push secret or email confirmation key.', 'Message texts already sealed: the event log holds none in clear.']);
     const file = join(dir.path, 'export.ndjson');
     await run('export-events', '--out', file, '--no-blobs');
     const text = readFileSync(file, 'utf8');

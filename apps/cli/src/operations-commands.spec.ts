@@ -41,7 +41,7 @@ describe('CLI operations commands', () => {
     // The layout names the new copy; the old file is gone.
     expect(JSON.parse(readFileSync(join(dir, 'read-models.layout.json'), 'utf8'))).toEqual({ default: copy, collections: {}, checkpoints: {} });
     expect(existsSync(join(dir, 'read-models.sqlite'))).toBe(false);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.sqlite')).sort()).toEqual(['credentials.sqlite', 'events.sqlite', 'mail-outbox.sqlite', 'presence.sqlite', 'snapshots.sqlite', copy].sort()); // presence, snapshots, the mail outbox and the credential store are stores of their own, not read models
+    expect(readdirSync(dir).filter((f) => f.endsWith('.sqlite')).sort()).toEqual(['content-keys.sqlite', 'credentials.sqlite', 'events.sqlite', 'mail-outbox.sqlite', 'presence.sqlite', 'snapshots.sqlite', copy].sort()); // presence, snapshots, the mail outbox, the credential store and the content-key store are stores of their own, not read models
 
     const listed = JSON.parse((await run(dir, ['projections', '--json'])).out[0]) as { name: string; copy: string; lag: string }[];
     expect(listed.every((p) => p.copy === copy && p.lag === '0')).toBe(true);

@@ -110,6 +110,8 @@ describe('configuration from the environment', () => {
       ['NODE_ENV', 'staging'],
       ['LOG_LEVEL', 'verbose'],
       ['PROJECTION_WAIT_TIMEOUT_MS', '5'],
+      ['ARCHIVED_DATA_VACUUMING_DELAY_DAYS', '-1'],
+      ['ARCHIVED_DATA_VACUUMING_DELAY_DAYS', 'soon'],
       ['COMMAND_RETRY_BUDGET_MS', '10'],
       ['MAX_FILE_UPLOAD_SIZE_MIB', '0'],
       ['LOG_FORMAT', 'colour'],
@@ -129,6 +131,14 @@ describe('configuration from the environment', () => {
       expect(lines).toHaveLength(3);
       expect(lines.map((line) => line.trim().split('=')[0]).sort()).toEqual(['PORT', 'RUN_PROJECTORS', 'STORAGE_DRIVER']);
       expect(error.message).not.toContain('DATA_DIR');
+    });
+  });
+
+  describe('erasure (docs/security.md, "How erasure works")', () => {
+    it('keeps deleted messages\' keys 30 days by default, as Zulip\'s ARCHIVED_DATA_VACUUMING_DELAY_DAYS; 0 destroys them at once', () => {
+      expect(loadConfig({}).archivedDataVacuumingDelayDays).toBe(30);
+      expect(loadConfig({ ARCHIVED_DATA_VACUUMING_DELAY_DAYS: '0' }).archivedDataVacuumingDelayDays).toBe(0);
+      expect(loadConfig({ ARCHIVED_DATA_VACUUMING_DELAY_DAYS: '7' }).archivedDataVacuumingDelayDays).toBe(7);
     });
   });
 

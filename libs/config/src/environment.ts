@@ -98,6 +98,14 @@ export class EnvironmentVariables {
   @IsOptional() @IsString() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'CREDENTIALS_KEY must be 32 bytes in base64 (44 characters)' })
   CREDENTIALS_KEY?: string;
 
+  /**
+   * Days between a message's deletion and the destruction of the keys that seal its text in the
+   * event log and every copy of it (Zulip's setting of the same name; 0: at once). docs/security.md,
+   * "How erasure works".
+   */
+  @Transform(toInt) @IsInt() @Min(0) @Max(36500)
+  ARCHIVED_DATA_VACUUMING_DELAY_DAYS = 30;
+
   /** Bearer token that opens GET /metrics to clients other than loopback ones. */
   @IsOptional() @IsString() @MinLength(16)
   METRICS_TOKEN?: string;
@@ -244,6 +252,8 @@ export type AppConfig = {
   zulipAliases: boolean;
   /** CREDENTIALS_KEY (base64), or absent: the key file in the data directory. */
   credentialsKey?: string | null;
+  /** ARCHIVED_DATA_VACUUMING_DELAY_DAYS (default 30; 0: deleted messages' keys are destroyed at once). */
+  archivedDataVacuumingDelayDays?: number;
   /** PUSH_NOTIFICATIONS_BOUNCER_URL, or null when no push service is configured. */
   pushNotificationsBouncerUrl: string | null;
   rateLimits: {
@@ -275,6 +285,11 @@ export type AppConfig = {
    * after it. The MongoDB database is MONGODB_DB.
    */
   storeNamespace?: string;
+  /**
+   * Benchmarks only, never an environment variable: `false` leaves message texts in clear in the
+   * log (no sealing layer), to measure what the sealing costs (bench/erasure-cost.ts).
+   */
+  sealMessageTexts?: boolean;
   /**
    * Tests only, never an environment variable: how long a long poll with nothing to say waits
    * before its heartbeat event (default HEARTBEAT_MS, as Zulip: about a minute).
@@ -312,6 +327,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     zulipAliases: v.ZULIP_ALIASES,
     pushNotificationsBouncerUrl: v.PUSH_NOTIFICATIONS_BOUNCER_URL ?? null,
     credentialsKey: v.CREDENTIALS_KEY ?? null,
+    archivedDataVacuumingDelayDays: v.ARCHIVED_DATA_VACUUMING_DELAY_DAYS,
     rateLimits: {
       perUser: { requests: v.RATE_LIMIT_USER_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },
       perIp: { requests: v.RATE_LIMIT_IP_REQUESTS, windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS },

@@ -5,7 +5,7 @@ import {
   CREDENTIALS_MIGRATED_MARK,
   type EventStorePort,
   migrateCredentials,
-  UpcastingEventStore,
+  rawEventStore,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { SqliteEventStore } from './embedded/sqlite-event-store';
@@ -32,7 +32,7 @@ export async function runCredentialMigration(deps: {
   /** Servers only: copy the secrets into the store and leave the log (what a servers boot does). */
   storeOnly?: boolean;
 }): Promise<CredentialMigrationResult> {
-  const raw = deps.eventStore instanceof UpcastingEventStore ? deps.eventStore.raw : deps.eventStore;
+  const raw = rawEventStore(deps.eventStore);
   const key = loadCredentialKey(deps.config);
   if (raw instanceof SqliteEventStore) {
     const done = await migrateEmbeddedCredentials(raw.db, deps.config.dataDir, deps.store, key, new CryptoRandom(), { force: deps.force, onBatch: deps.onBatch });

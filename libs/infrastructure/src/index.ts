@@ -21,3 +21,4 @@ export * from './mail/directory-mail-transport';
 export * from './mail/smtp-mail-transport';
 export * from './mail-transport.provider';
 export * from './credential-migration';
+export * from './content-migration';

@@ -43,6 +43,10 @@ import {
   CREDENTIAL_KEY,
   CREDENTIALS_MIGRATED_MARK,
   type CredentialStorePort,
+  CONTENT_KEY_STORE,
+  type ContentKeyStorePort,
+  ContentKeys,
+  ProtectingEventStore,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
 import type Database from 'better-sqlite3';
@@ -59,7 +63,9 @@ import { SqliteSnapshotStore } from './embedded/sqlite-snapshot-store';
 import { SqliteMailOutbox } from './embedded/sqlite-mail-outbox';
 import { openCredentialDatabase, SqliteCredentialStore } from './embedded/sqlite-credential-store';
 import { loadCredentialKey } from './system/credential-key';
+import { CONTENT_KEYS_FILE, openContentKeyDatabase, SqliteContentKeyStore } from './embedded/sqlite-content-key-store';
 import { migrateEmbeddedCredentials, SECRET_READ_MODELS } from './embedded/sqlite-credential-migration';
+import { migrateEmbeddedContent } from './embedded/sqlite-content-migration';
 import { SystemClock } from './system/system-clock';
 import { CryptoRandom } from './system/crypto-random';
 import { createLogger, type Logger } from './system/logger';
@@ -89,6 +95,10 @@ export type Adapters = {
   credentialStore: CredentialStorePort;
   /** Erased bytes out of the read models' and snapshots' files (docs/security.md, "Read models"). */
   storageScrubber: StorageScrubberPort;
+  /** The keys sealing message texts in the log (docs/security.md, "How erasure works"). */
+  contentKeyStore: ContentKeyStorePort;
+  /** The event store's sealing layer: its `purge` destroys deleted messages' keys when due. */
+  protectedEvents: ProtectingEventStore;
   close(): Promise<void>;
 };
 
@@ -158,8 +168,6 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       : openEmbeddedEvents();
   // Tests on shared servers (test:servers): this installation's streams only.
   const storedEvents = config.storeNamespace ? new (await import('./eventstoredb/namespaced-event-store')).NamespacedEventStore(rawEvents, config.storeNamespace) : rawEvents;
-  // Reads come back upcast to the current event shapes; appends carry each type's schema version.
-  const eventStore = new UpcastingEventStore(storedEvents, upcasterRegistry(), metrics);
   let readStore: ReadStorePort;
   let idAllocator: IdAllocatorPort;
   let userMessageStore: UserMessageStorePort;
@@ -170,6 +178,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
   let mailOutbox: MailOutboxPort;
   let credentialStore: CredentialStorePort;
   let storageScrubber: StorageScrubberPort;
+  let contentKeyStore: ContentKeyStorePort;
   if (config.readStoreDriver === 'servers') {
     const { MongoReadModelCopies } = await import('./mongodb/mongo-read-model-copies');
     const { MongoIdAllocator } = await import('./mongodb/mongo-id-allocator');
@@ -189,11 +198,16 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     mailOutbox = new (await import('./mongodb/mongo-mail-outbox')).MongoMailOutbox(mongo.copies.db);
     credentialStore = new (await import('./mongodb/mongo-credential-store')).MongoCredentialStore(mongo.copies.db);
     storageScrubber = new NoStorageScrubbing();
+    contentKeyStore = new (await import('./mongodb/mongo-content-key-store')).MongoContentKeyStore(mongo.copies.db);
   } else {
     // Its own file, owner-only (created 0600 before SQLite opens it).
     const credentialsDb = openCredentialDatabase(config.dataDir, config.sqliteSynchronous);
     sqlite.set('credentials.sqlite', credentialsDb);
     credentialStore = new SqliteCredentialStore(credentialsDb);
+    // The keys that seal message texts in the log: their own file, owner-only (docs/security.md).
+    const contentKeysDb = openContentKeyDatabase(config.dataDir, config.sqliteSynchronous);
+    sqlite.set(CONTENT_KEYS_FILE, contentKeysDb);
+    contentKeyStore = new SqliteContentKeyStore(contentKeysDb);
     // A data directory written before issue 35 has API keys and password hashes in its events
     // and read models: moved to the credential store and scrubbed (VACUUM) before anything reads
     // them. Once done, a mark in the store makes this a single lookup. The process that owns the
@@ -229,6 +243,23 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     closeSync(openSync(outboxFile, 'a', 0o600));
     chmodSync(outboxFile, 0o600);
     mailOutbox = new SqliteMailOutbox(openEmbedded('mail-outbox.sqlite'));
+  }
+  // Message texts sealed in the log (crypto-shredding, docs/security.md "How erasure works"), then
+  // reads upcast to the current event shapes (upcasters see plain text); appends carry each type's
+  // schema version.
+  const contentKeys = new ContentKeys(contentKeyStore, loadCredentialKey(config));
+  const protectedEvents = new ProtectingEventStore(storedEvents, contentKeys, {
+    vacuumingDelayDays: config.archivedDataVacuumingDelayDays ?? 30,
+    now: () => clock.now(),
+    onError: (error) => logger?.warn({ err: error }, 'scheduling the erasure of a deleted message failed; the purge job catches up'),
+  });
+  const eventStore = new UpcastingEventStore(config.sealMessageTexts === false ? storedEvents : protectedEvents, upcasterRegistry(), metrics);
+  // A log written before the sealing has message texts in clear: sealed in place (and the texts
+  // of messages deleted longer ago than the delay shredded) before anything reads it. Once done,
+  // a mark in the key store makes this a single lookup. The process that owns the read models does it.
+  if (rawEvents instanceof SqliteEventStore && config.runProjectors && config.sealMessageTexts !== false) {
+    const done = await migrateEmbeddedContent(rawEvents.db, protectedEvents);
+    if (done.sealed > 0) logger?.warn({ events: done.sealed, destroyed: done.destroyed }, 'sealed the message texts of the event log written before erasure existed (issue 35); older backups and exports still hold them in clear');
   }
   // Read models whose documents held secrets (the credentials read model before issue 35,
   // checkpoint `credentials`: API keys and hashes; push registrations before v3: legacy push
@@ -273,6 +304,8 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     mailOutbox,
     credentialStore,
     storageScrubber,
+    contentKeyStore,
+    protectedEvents,
     async close() {
       // Every event this process appended took its ids from the allocator, so the log up to its
       // head holds no id above the sequences: the mark moves there, and the next boot scans only
@@ -288,6 +321,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
       await snapshotStore.close();
       await mailOutbox.close();
       await credentialStore.close();
+      await contentKeyStore.close();
       await eventStore.close();
       await userMessageStore.close();
       await readStore.close();
@@ -338,6 +372,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
       mailTransportProvider(options.config),
       { provide: CREDENTIAL_STORE, useFactory: (a: Adapters) => a.credentialStore, inject: [ADAPTERS] },
       { provide: CREDENTIAL_KEY, useFactory: () => loadCredentialKey(options.config) },
+      { provide: CONTENT_KEY_STORE, useFactory: (a: Adapters) => a.contentKeyStore, inject: [ADAPTERS] },
+      { provide: ProtectingEventStore, useFactory: (a: Adapters) => a.protectedEvents, inject: [ADAPTERS] },
       blobStoreProvider(options.config),
       rateLimitStoreProvider(options.config),
       schedulerProvider(options.config),
@@ -345,7 +381,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
     return {
       module: InfrastructureModule,
       providers,
-      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, STORAGE_SCRUBBER, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY],
+      exports: [APP_CONFIG, CLOCK, RANDOM, LOGGER, EVENT_STORE, READ_STORE, ID_ALLOCATOR, USER_MESSAGE_STORE, BLOB_STORE, RATE_LIMIT_STORE, LIVE_READ_MODELS, SCHEDULER, PRESENCE_STORE, METRICS, PrometheusMetrics, READ_MODEL_CHANGES, SNAPSHOT_STORE, STORAGE_SCRUBBER, MAIL_OUTBOX, MAIL_TRANSPORT, CREDENTIAL_STORE, CREDENTIAL_KEY, CONTENT_KEY_STORE, ProtectingEventStore],
     };
   }
 

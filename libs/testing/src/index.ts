@@ -32,6 +32,7 @@ export * from './contracts/presence-store.contract';
 export * from './contracts/snapshot-store.contract';
 export * from './contracts/mail-outbox.contract';
 export * from './contracts/credential-store.contract';
+export * from './contracts/content-key-store.contract';
 export * from './zulip-envelope';
 export * from './persona-helpers';
 export * from './english-words';

@@ -30,6 +30,7 @@ import { UnreadQueries } from './unread.queries';
 import { TopicParticipationLoader } from './topic-participation.loader';
 import { SetUserTopicVisibilityPolicyHandler, UpdateMutedTopicHandler } from './user-topics.handler';
 import { UserTopicQueries } from './user-topics.queries';
+import { DeletedContentPurge } from '../erasure/deleted-content-purge';
 
 /** The messages area's handlers and the services they share. */
 const handlers: Provider[] = [
@@ -54,6 +55,8 @@ const handlers: Provider[] = [
   UpdateMutedTopicHandler,
   ReportMessageHandler,
   TopicParticipationLoader,
+  // The erasure of deleted messages' texts from the event log (docs/security.md).
+  DeletedContentPurge,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
 const queries: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries, ReadReceiptsQueries, RenderMessageQueries];
@@ -70,7 +73,7 @@ const userGroupSeams: Provider[] = [{ provide: GroupMembershipNotices, useExisti
 export const messagesArea = defineArea({
   name: 'messages',
   providers: [...handlers, ...queries, ...channelSeams, ...userGroupSeams],
-  exports: [...queries, ChannelDescriptionRenderer, ChannelTopics],
+  exports: [...queries, ChannelDescriptionRenderer, ChannelTopics, DeletedContentPurge],
   clientEvents: MessagesClientEvents,
   registerSections: MessagesRegisterSections,
   deciders: [messageDecider, messageFlagsDecider, userTopicsDecider],

@@ -13,3 +13,5 @@ export const STORAGE_SCRUBBER = Symbol('STORAGE_SCRUBBER');
 export const CREDENTIAL_STORE = Symbol('CREDENTIAL_STORE');
 /** The key-encryption key (32 bytes) that seals the credential store's entries; kept outside every database. */
 export const CREDENTIAL_KEY = Symbol('CREDENTIAL_KEY');
+/** The content-key store (ContentKeyStorePort): the keys that seal message texts in the event log. */
+export const CONTENT_KEY_STORE = Symbol('CONTENT_KEY_STORE');

@@ -1,15 +1,15 @@
-import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CredentialEntry, CredentialKind, CredentialStorePort, PushSecretKind } from '../ports/credential-store.port';
 import type { RandomPort } from '../ports/random.port';
 import { CREDENTIAL_KEY, CREDENTIAL_STORE, RANDOM } from '../ports/tokens';
+import { seal, unseal } from '../shared/sealing';
+
+// The sealing code is shared with the content keys (docs/security.md).
+export { seal, unseal } from '../shared/sealing';
 
 /** Length of the key-encryption key (AES-256). */
 export const CREDENTIAL_KEY_BYTES = 32;
-
-const SEAL_VERSION = 'v1';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 /**
  * SHA-256 of an API key, in hex: what authentication compares. The key has ~190 bits of entropy,
@@ -23,29 +23,6 @@ export function digestsMatch(presented: string, stored: string): boolean {
   const a = Buffer.from(presented, 'latin1');
   const b = Buffer.from(stored, 'latin1');
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * AES-256-GCM with the entry's id and kind as associated data, so that a sealed value copied onto
- * another entry does not open. `v1:` + base64(iv | tag | ciphertext).
- */
-export function seal(key: Buffer, aad: string, clear: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const body = Buffer.concat([cipher.update(clear, 'utf8'), cipher.final()]);
-  return `${SEAL_VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
-}
-
-/** Opens what `seal` sealed; throws when the key, the associated data or the bytes differ. */
-export function unseal(key: Buffer, aad: string, sealed: string): string {
-  const [version, payload] = sealed.split(':', 2);
-  if (version !== SEAL_VERSION || payload === undefined) throw new Error(`unknown credential seal ${JSON.stringify(version)}`);
-  const bytes = Buffer.from(payload, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
-  decipher.setAAD(Buffer.from(aad, 'utf8'));
-  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
 /** The entry holding the key of invitation `invitationId` (both kinds; one space of ids per organization). */

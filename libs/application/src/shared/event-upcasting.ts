@@ -137,5 +137,15 @@ export class UpcastingEventStore implements EventStorePort {
   }
 }
 
-/** The store underneath any upcasting wrapper (backups copy the log as stored). */
-export const rawEventStore = (store: EventStorePort): EventStorePort => (store instanceof UpcastingEventStore ? store.raw : store);
+/** A wrapper that reads differently from what it stores (upcasting, sealing), with the store underneath. */
+type WrappingStore = EventStorePort & { raw: EventStorePort; wrapsEvents: true };
+
+/**
+ * The store underneath every wrapper (upcasting, and the message texts' sealing): what backups,
+ * exports and imports copy verbatim, and what tests use to write an event as an old version did.
+ */
+export function rawEventStore(store: EventStorePort): EventStorePort {
+  let current = store;
+  while (current instanceof UpcastingEventStore || (current as Partial<WrappingStore>).wrapsEvents === true) current = (current as WrappingStore).raw;
+  return current;
+}

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { StreamDeletedError, StreamNotFoundError } from '@eventstore/db-client';
 import {
   type EventToAppend,
   isLegacySecretEvent,
@@ -9,15 +7,10 @@ import {
   splitLegacySecrets,
 } from '@app/application';
 import type { EsdbEventStore } from './esdb-event-store';
-
-/** Events per append: well under EventStoreDB's default MaxAppendSize (1 MiB) for user events. */
-const APPEND_CHUNK = 200;
+import { derivedEventId, readWhole, replaceEsdbStream, scavengeEsdb } from './esdb-stream-replacement';
 
 /** The new id of an event copied without its secrets: derived from the old one, so every attempt sends the same ids (idempotent appends). */
-const copiedEventId = (oldId: string): string => {
-  const hex = createHash('sha256').update(`credentials-migrated\u0000${oldId}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-};
+const copiedEventId = (oldId: string): string => derivedEventId('credentials-migrated', oldId);
 
 const withoutSecrets = (event: RecordedEvent): EventToAppend => {
   const legacy = isLegacySecretEvent(event.type, event.data);
@@ -70,7 +63,7 @@ export class EsdbLegacyCredentialLog implements LegacyCredentialLog {
   }
 
   readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.readWhole(streamId);
+    return readWhole(this.store, streamId);
   }
 
   async rewrite(events: { event: LegacyCredentialEvent }[]): Promise<void> {
@@ -83,59 +76,16 @@ export class EsdbLegacyCredentialLog implements LegacyCredentialLog {
     await this.scavenge();
   }
 
-  private async readWhole(stream: string): Promise<RecordedEvent[]> {
-    try {
-      return (await this.store.readStream(stream)).events;
-    } catch (error) {
-      if (error instanceof StreamDeletedError || error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
-  }
-
-  private async appendAll(stream: string, events: EventToAppend[]): Promise<void> {
-    for (let i = 0; i < events.length; i += APPEND_CHUNK) {
-      await this.store.appendToStream(stream, events.slice(i, i + APPEND_CHUNK), { expectedRevision: 'any' });
-    }
-  }
-
   private async replaceStream(stream: string): Promise<void> {
-    const temporary = `${stream}-credential-migration`;
-    const current = await this.readWhole(stream);
-    let copy = await this.readWhole(temporary);
-    const copyIds = () => new Set(copy.map((e) => e.id));
-    // The stream still holds its old events unless every event it holds came from the copy.
-    const deleted = current.length > 0 && current.every((e) => copyIds().has(e.id));
-    if (!deleted) {
-      // Nothing to do for a stream replaced by an earlier run (its old events stay in $all until the scavenge, so the scan saw them).
-      if (copy.length === 0 && !current.some((e) => isLegacySecretEvent(e.type, e.data))) return;
-      // 1. The copy, or the rest of it when an earlier run stopped halfway through.
-      await this.appendAll(temporary, current.slice(copy.length).map(withoutSecrets));
-      copy = await this.readWhole(temporary);
-      // 2. The old events go (soft delete: the name stays writable).
-      await this.store.client.deleteStream(stream);
-    }
-    // 3. The copy's events back under the stream's name (those an earlier run appended are skipped).
-    const present = deleted ? new Set(current.map((e) => e.id)) : new Set<string>();
-    const events: EventToAppend[] = copy.map((e) => ({ id: e.id, type: e.type, data: e.data, metadata: e.metadata as EventToAppend['metadata'] }));
-    await this.appendAll(stream, events.filter((e) => !present.has(e.id)));
-    // 4. The temporary copy goes for good.
-    await this.store.client.tombstoneStream(temporary);
-    this.log(`replaced ${stream} (${events.length} events) without credentials`);
+    const replaced = await replaceEsdbStream(this.store, stream, {
+      suffix: 'credential-migration',
+      needsCopy: (e) => isLegacySecretEvent(e.type, e.data),
+      copyOf: async (events) => events.map(withoutSecrets),
+    });
+    if (replaced > 0) this.log(`replaced ${stream} (${replaced} events) without credentials`);
   }
 
-  /** POST /admin/scavenge on the node (HTTP API, admin credentials from the connection string). */
   private async scavenge(): Promise<void> {
-    const url = new URL(this.esdbUrl.replace(/^esdb(\+discover)?:/, 'http:'));
-    const tls = url.searchParams.get('tls') !== 'false';
-    const base = `${tls ? 'https' : 'http'}://${url.host}`;
-    const headers: Record<string, string> = {};
-    if (url.username) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-    try {
-      const response = await fetch(`${base}/admin/scavenge`, { method: 'POST', headers });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      this.log(`scavenge started on ${base}: the deleted events leave the chunks when it completes (follow it in the node's UI or logs)`);
-    } catch (error) {
-      this.log(`could not start a scavenge (${(error as Error).message}): start one yourself, e.g. curl -X POST -u admin:<password> ${base}/admin/scavenge`);
-    }
+    await scavengeEsdb(this.esdbUrl, this.log);
   }
 }

@@ -1,0 +1,168 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
+import { seal, unseal } from '../shared/sealing';
+
+/** A content key in clear, in memory only. */
+export type ContentKey = { keyId: string; key: Buffer };
+
+export const CONTENT_KEY_BYTES = 32;
+
+/** Keys opened per process (LRU); a message's key serves all of its events, so replays hit it. */
+const DEFAULT_CACHE_SIZE = 20_000;
+
+/** A small LRU on a Map's insertion order. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly size: number) {}
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/**
+ * The application's door to the content-key store: random 256-bit keys, wrapped (sealed) with the
+ * credential store's key-encryption key before they are stored, so that a copy of the key store
+ * alone opens nothing; opened keys cached in memory (LRU). A topic's scope is stored as an HMAC of
+ * the topic under the key-encryption key, so that the store never holds a topic's name either.
+ */
+export class ContentKeys {
+  private readonly opened: Lru<Buffer | typeof CONTENT_KEY_GONE>;
+  /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
+  private readonly byScope: Lru<ContentKey>;
+  private readonly topicScopes = new Lru<string>(10_000);
+
+  constructor(
+    readonly store: ContentKeyStorePort,
+    private readonly kek: Buffer,
+    cacheSize = DEFAULT_CACHE_SIZE,
+  ) {
+    this.opened = new Lru(cacheSize);
+    this.byScope = new Lru(Math.max(1, Math.floor(cacheSize / 4)));
+  }
+
+  /** The scope as stored: a topic's name replaced by its HMAC (remembered: a topic is asked for on every send to it). */
+  storedScope(scope: string): string {
+    if (!scope.startsWith('topic:')) return scope;
+    let stored = this.topicScopes.get(scope);
+    if (stored === undefined) this.topicScopes.set(scope, (stored = this.topicScopeOf(scope)));
+    return stored;
+  }
+
+  private topicScopeOf(scope: string): string {
+    const [, realmId, streamId] = scope.split(':', 3);
+    const name = scope.slice(`topic:${realmId}:${streamId}:`.length);
+    return `topic:${realmId}:${streamId}:${createHmac('sha256', this.kek).update(`topic-scope\0${name}`).digest('base64url').slice(0, 32)}`;
+  }
+
+  /** Whether keys can be had synchronously (inside the embedded store's id-taking append). */
+  get canCreateNow(): boolean {
+    return this.store.getOrCreateNow !== undefined;
+  }
+
+  /** The live key of each scope (created when it has none), with the topic members added, in one write. */
+  async keysFor(wanted: { scope: string; members?: number[] }[]): Promise<Map<string, ContentKey>> {
+    const { found, requests, created } = this.pending(wanted);
+    if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), wanted, found, created);
+    return found;
+  }
+
+  /** keysFor, synchronously (only when canCreateNow). */
+  keysForNow(wanted: { scope: string; members?: number[] }[]): Map<string, ContentKey> {
+    const { found, requests, created } = this.pending(wanted);
+    if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), wanted, found, created);
+    return found;
+  }
+
+  /** The keys of these ids, opened (from the cache, else one store read each), or `gone` once destroyed. */
+  async resolve(keyIds: Iterable<string>): Promise<Map<string, Buffer | typeof CONTENT_KEY_GONE>> {
+    const keys = new Map<string, Buffer | typeof CONTENT_KEY_GONE>();
+    for (const keyId of keyIds) {
+      if (keys.has(keyId)) continue;
+      let key = this.opened.get(keyId);
+      if (key === undefined) {
+        const stored = await this.store.get(keyId);
+        if (stored === null) throw new Error(`content key ${keyId} is not in the content-key store: the event log was written with another key store (docs/security.md, "How erasure works")`);
+        key = stored === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : this.unwrap(stored);
+        this.opened.set(keyId, key);
+      }
+      keys.set(keyId, key);
+    }
+    return keys;
+  }
+
+  /** Destroys the keys whose time has come; forgets every key this process holds in memory. */
+  async destroyDue(now: Date, limit: number): Promise<number> {
+    const destroyed = await this.store.destroyDue(now, limit);
+    if (destroyed > 0) {
+      this.opened.clear();
+      this.byScope.clear();
+    }
+    return destroyed;
+  }
+
+  private pending(wanted: { scope: string; members?: number[] }[]): { found: Map<string, ContentKey>; requests: ContentKeyRequest[]; created: Map<string, Buffer> } {
+    const found = new Map<string, ContentKey>();
+    const requests: ContentKeyRequest[] = [];
+    // Keys this call made (a scope without a live key): no need to unwrap what was just wrapped.
+    const created = new Map<string, Buffer>();
+    const requested = new Map<string, ContentKeyRequest>();
+    for (const { scope, members } of wanted) {
+      const already = requested.get(scope);
+      if (already) {
+        // One request per scope (a message's content, rendering and widget share its key).
+        if (members?.length) already.members = [...(already.members ?? []), ...members];
+        continue;
+      }
+      if (found.has(scope) && !members?.length) continue;
+      const cached = members?.length ? undefined : this.byScope.get(scope);
+      if (cached) {
+        found.set(scope, cached);
+        continue;
+      }
+      const request: ContentKeyRequest = {
+        scope: this.storedScope(scope),
+        members,
+        candidate: () => {
+          const keyId = randomUUID();
+          const key = randomBytes(CONTENT_KEY_BYTES);
+          created.set(keyId, key);
+          return { keyId, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
+        },
+      };
+      requested.set(scope, request);
+      requests.push(request);
+    }
+    return { found, requests, created };
+  }
+
+  private remember(stored: StoredContentKey[], wanted: { scope: string }[], found: Map<string, ContentKey>, created: Map<string, Buffer>): void {
+    const byStoredScope = new Map<string, string>();
+    for (const { scope } of wanted) byStoredScope.set(this.storedScope(scope), scope);
+    for (const entry of stored) {
+      const scope = byStoredScope.get(entry.scope)!;
+      let key = created.get(entry.keyId) ?? this.opened.get(entry.keyId);
+      if (key === undefined || key === CONTENT_KEY_GONE) key = this.unwrap(entry);
+      const answer = { keyId: entry.keyId, key };
+      found.set(scope, answer);
+      this.opened.set(entry.keyId, key);
+      if (scope.startsWith('message:')) this.byScope.set(scope, answer);
+    }
+  }
+
+  private unwrap(stored: StoredContentKey): Buffer {
+    return Buffer.from(unseal(this.kek, `content_key:${stored.keyId}`, stored.wrapped), 'base64');
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Which fields of which events hold message text, and under which key they are sealed in the
+ * event log (docs/security.md, "How erasure works"). ONE table: the ProtectingEventStore seals
+ * these fields on append and opens them on read; a field whose key was destroyed reads as its
+ * `erased` marker. `content-protection.spec.ts` fails when an event type that carries message
+ * text (a content, a rendering, a topic, an emoji, a widget) has no decision here.
+ */
+
+/** A sealed field in a stored event: the key's id and AES-256-GCM ciphertext (`seal`'s `v1:` form). */
+export type SealedValue = { $sealed: string; v: string };
+
+export const isSealedValue = (value: unknown): value is SealedValue =>
+  typeof value === 'object' && value !== null && typeof (value as SealedValue).$sealed === 'string' && typeof (value as SealedValue).v === 'string';
+
+/** What an erased field reads as. The projections and deciders only ever see these for messages deleted later in the log. */
+export const ERASED = {
+  content: '',
+  rendering: '<p>(deleted)</p>',
+  topic: '',
+  /** Submessage and widget content is JSON that deciders parse: an empty object names no widget. */
+  json: '{}',
+  emoji: '',
+} as const;
+
+/** A message's own key: its content, renderings, edit history, submessages and reactions' emoji. */
+export const messageScope = (messageId: number): string => `message:${messageId}`;
+/** A topic's key: the topic's name wherever a message event carries it. Erased once the topic has no message left. */
+export const topicScope = (realmId: number, streamId: number, topic: string): string => `topic:${realmId}:${streamId}:${topic.toLowerCase()}`;
+
+export type SealedField = {
+  /** Dotted path in `data`. */
+  path: string;
+  /** The scope whose key seals it; null leaves the field as it is (e.g. no topic on a direct message). */
+  scope: (data: any) => string | null;
+  erased: string;
+  /** Topic scopes: the message ids that this event puts in the topic (they become its members). */
+  members?: (data: any) => number[];
+};
+
+export type ProtectionDecision = { seal: SealedField[] } | { clear: string };
+
+const ofMessage = (data: { messageId: number }) => messageScope(data.messageId);
+const field = (path: string, erased: string): SealedField => ({ path, scope: ofMessage, erased });
+
+export const CONTENT_PROTECTION: Readonly<Record<string, ProtectionDecision>> = {
+  MessageSent: {
+    seal: [
+      field('content', ERASED.content),
+      field('renderedContent', ERASED.rendering),
+      field('widget.content', ERASED.json),
+      {
+        path: 'recipient.topic',
+        scope: (d) => (d.recipient?.type === 'stream' ? topicScope(d.realmId, d.recipient.streamId, d.recipient.topic) : null),
+        erased: ERASED.topic,
+        members: (d) => [d.messageId],
+      },
+    ],
+  },
+  MessageContentEdited: {
+    seal: [field('prevContent', ERASED.content), field('content', ERASED.content), field('prevRenderedContent', ERASED.rendering), field('renderedContent', ERASED.rendering)],
+  },
+  MessagesMoved: {
+    seal: [
+      { path: 'origTopic', scope: (d) => topicScope(d.realmId, d.origStreamId, d.origTopic), erased: ERASED.topic },
+      { path: 'topic', scope: (d) => topicScope(d.realmId, d.streamId, d.topic), erased: ERASED.topic, members: (d) => d.messageIds },
+    ],
+  },
+  MessageDeleted: {
+    seal: [{ path: 'topic', scope: (d) => (d.streamId != null && typeof d.topic === 'string' ? topicScope(d.realmId, d.streamId, d.topic) : null), erased: ERASED.topic }],
+  },
+  SubmessageAdded: { seal: [field('content', ERASED.json)] },
+  ReactionAdded: { seal: [field('emojiName', ERASED.emoji), field('emojiCode', ERASED.emoji)] },
+  ReactionRemoved: { seal: [field('emojiName', ERASED.emoji), field('emojiCode', ERASED.emoji)] },
+  UserTopicVisibilityPolicyChanged: {
+    clear: "a user's setting about a topic (Zulip keeps UserTopic rows when a topic's messages are deleted); not message text",
+  },
+  ScheduledMessageCreated: { clear: "not a message until delivered (delivery writes MessageSent, sealed); the sender's own data, deleted with the scheduled message's read model" },
+  ScheduledMessageEdited: { clear: 'as ScheduledMessageCreated' },
+  ScheduledMessageDeliveryClaimed: { clear: 'as ScheduledMessageCreated' },
+  ScheduledMessageDelivered: { clear: 'as ScheduledMessageCreated' },
+  ScheduledMessageDeliveryFailed: { clear: 'as ScheduledMessageCreated' },
+  ScheduledMessageDeleted: { clear: 'as ScheduledMessageCreated' },
+  UserStatusChanged: { clear: "a user's status emoji and text, not a message" },
+  DraftsCreated: { clear: "a user's own draft, not a sent message" },
+  DraftEdited: { clear: "a user's own draft, not a sent message" },
+  DraftsDeleted: { clear: "a user's own draft, not a sent message" },
+  SavedSnippetCreated: { clear: "a user's own saved snippet, not a message" },
+  SavedSnippetEdited: { clear: "a user's own saved snippet, not a message" },
+  SavedSnippetDeleted: { clear: "a user's own saved snippet, not a message" },
+};
+
+export const sealDecision = (type: string): SealedField[] | undefined => {
+  const decision = CONTENT_PROTECTION[type];
+  return decision && 'seal' in decision ? decision.seal : undefined;
+};
+
+/** The value at a dotted path, or undefined. */
+export function valueAt(data: unknown, path: string): unknown {
+  let value: any = data;
+  for (const part of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = value[part];
+  }
+  return value;
+}
+
+/** A copy of `data` with the value at `path` replaced (the objects on the way copied, the rest shared). */
+export function withValueAt<T>(data: T, path: string, value: unknown): T {
+  const [head, ...rest] = path.split('.');
+  const copy: any = Array.isArray(data) ? [...data] : { ...(data as object) };
+  copy[head] = rest.length === 0 ? value : withValueAt(copy[head], rest.join('.'), value);
+  return copy;
+}

@@ -1,0 +1,252 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AppendResult, EventStorePort, EventToAppend, RecordedEvent } from '../ports/event-store.port';
+import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
+import { ContentKeys } from './content-keys';
+import { CONTENT_PROTECTION, ERASED, isSealedValue } from './content-protection';
+import { ProtectingEventStore } from './protecting-event-store';
+
+/** The smallest event store: one list, streams by filter. */
+class ListEventStore implements EventStorePort {
+  readonly events: RecordedEvent[] = [];
+  async appendToStream(streamId: string, events: EventToAppend[]): Promise<AppendResult> {
+    for (const e of events) {
+      const revision = BigInt(this.events.filter((x) => x.streamId === streamId).length);
+      this.events.push({ ...e, streamId, revision, position: BigInt(this.events.length + 1), recordedAt: '2026-01-01T00:00:00.000Z' });
+    }
+    return { nextExpectedRevision: 0n, position: BigInt(this.events.length) };
+  }
+  async readStream(streamId: string) {
+    return { events: this.events.filter((e) => e.streamId === streamId), revision: 0n };
+  }
+  async readAll(options: { after?: bigint; maxCount: number }) {
+    return this.events.filter((e) => options.after === undefined || e.position > options.after).slice(0, options.maxCount);
+  }
+  async headPosition() {
+    return this.events.length > 0 ? BigInt(this.events.length) : undefined;
+  }
+  subscribeToAll(): never {
+    throw new Error('not used');
+  }
+  async health() {
+    return { ok: true };
+  }
+  async close() {}
+}
+
+/** The key store's contract in memory (the adapters' own suite is test/contract/content-key-store.contract-spec.ts). */
+class MemoryKeyStore implements ContentKeyStorePort {
+  readonly keys = new Map<string, StoredContentKey & { destroyAt?: number }>();
+  readonly gone = new Set<string>();
+  readonly members = new Map<string, Set<number>>();
+  writes = 0;
+  getOrCreateNow(requests: ContentKeyRequest[]): StoredContentKey[] {
+    this.writes++;
+    return requests.map(({ scope, candidate, members }) => {
+      for (const id of members ?? []) (this.members.get(scope) ?? this.members.set(scope, new Set()).get(scope)!).add(id);
+      const found = [...this.keys.values()].find((k) => k.scope === scope);
+      if (found) return { keyId: found.keyId, scope, wrapped: found.wrapped };
+      const created = candidate();
+      this.keys.set(created.keyId, { ...created, scope });
+      return { ...created, scope };
+    });
+  }
+  async getOrCreate(requests: ContentKeyRequest[]) {
+    return this.getOrCreateNow(requests);
+  }
+  async get(keyId: string) {
+    const key = this.keys.get(keyId);
+    return key ? { keyId, scope: key.scope, wrapped: key.wrapped } : this.gone.has(keyId) ? CONTENT_KEY_GONE : null;
+  }
+  async scheduleDestroy(scope: string, at: Date) {
+    for (const key of this.keys.values()) if (key.scope === scope) key.destroyAt = Math.min(key.destroyAt ?? Infinity, at.getTime());
+  }
+  async destroyDue(now: Date, limit: number) {
+    let n = 0;
+    for (const key of [...this.keys.values()]) {
+      if (n >= limit || key.destroyAt === undefined || key.destroyAt > now.getTime()) continue;
+      if (this.members.get(key.scope)?.size) {
+        key.destroyAt = undefined;
+        continue;
+      }
+      this.keys.delete(key.keyId);
+      this.gone.add(key.keyId);
+      n++;
+    }
+    return n;
+  }
+  async releaseMessage(messageId: number) {
+    const emptied: string[] = [];
+    for (const [scope, ids] of this.members) if (ids.delete(messageId) && ids.size === 0) emptied.push(scope);
+    return emptied;
+  }
+  async mark() {
+    return null;
+  }
+  async setMark() {}
+  async close() {}
+}
+
+const at = '2026-01-01T00:00:00.000Z';
+const sent = (messageId: number, topic: string | null, content = `secret text ${messageId}`) => ({
+  id: `e-sent-${messageId}`,
+  type: 'MessageSent',
+  metadata: { schemaVersion: 1 },
+  data: {
+    realmId: 1, messageId, senderId: 10,
+    recipient: topic === null ? { type: 'direct', participantIds: [10, 11] } : { type: 'stream', streamId: 5, streamName: 'general', topic },
+    content, renderedContent: `<p>${content}</p>`, client: 'test', at,
+    widget: { submessageId: 1, senderId: 10, msgType: 'widget', content: '{"widget_type":"poll"}' },
+  },
+});
+const deleted = (messageId: number, topic: string | null, when = at) => ({
+  id: `e-del-${messageId}`,
+  type: 'MessageDeleted',
+  metadata: { schemaVersion: 1 },
+  data: { realmId: 1, messageId, senderId: 10, messageType: topic === null ? 'private' : 'stream', streamId: topic === null ? null : 5, topic, actorId: 10, at: when },
+});
+const reaction = (messageId: number) => ({
+  id: `e-react-${messageId}`,
+  type: 'ReactionAdded',
+  metadata: { schemaVersion: 1 },
+  data: { realmId: 1, messageId, userId: 11, emojiName: 'octopus', emojiCode: '1f419', reactionType: 'unicode_emoji', historical: false, at },
+});
+
+function setup(delayDays = 30) {
+  const raw = new ListEventStore();
+  const keyStore = new MemoryKeyStore();
+  let now = new Date(at);
+  const store = new ProtectingEventStore(raw, new ContentKeys(keyStore, randomBytes(32)), { vacuumingDelayDays: delayDays, now: () => now });
+  return { raw, keyStore, store, setNow: (iso: string) => (now = new Date(iso)) };
+}
+
+describe('ProtectingEventStore', () => {
+  it('stores message texts sealed and reads them back in clear, by stream and from the global log', async () => {
+    const { raw, store } = setup();
+    await store.appendToStream('message-1', [sent(1, 'lunch plans')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-1', [reaction(1)], { expectedRevision: 0n });
+    const stored = JSON.stringify(raw.events.map((e) => e.data));
+    for (const text of ['secret text 1', 'lunch plans', 'octopus', '1f419', 'poll']) expect(stored).not.toContain(text);
+    expect(isSealedValue(raw.events[0].data.content)).toBe(true);
+    expect(isSealedValue(raw.events[0].data.recipient.topic)).toBe(true);
+    // Fields that are not text stay as they were.
+    expect(raw.events[0].data.recipient.streamId).toBe(5);
+    const [message, react] = (await store.readStream('message-1')).events;
+    expect(message.data).toEqual(sent(1, 'lunch plans').data);
+    expect(react.data).toEqual(reaction(1).data);
+    expect((await store.readAll({ maxCount: 10 })).map((e) => e.data)).toEqual([sent(1, 'lunch plans').data, reaction(1).data]);
+  });
+
+  it('seals a message with its own key and a topic with the topic\'s key (case-insensitively), a direct message without a topic', async () => {
+    const { raw, store } = setup();
+    await store.appendToStream('message-1', [sent(1, 'Lunch')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, 'lunch')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-3', [sent(3, null)], { expectedRevision: 'no_stream' });
+    const [a, b, c] = raw.events.map((e) => e.data);
+    expect(a.content.$sealed).not.toBe(b.content.$sealed);
+    expect(a.recipient.topic.$sealed).toBe(b.recipient.topic.$sealed);
+    expect(a.recipient.topic.$sealed).not.toBe(a.content.$sealed);
+    expect(c.recipient).toEqual({ type: 'direct', participantIds: [10, 11] });
+  });
+
+  it('a sealed value moved onto another field or event does not open', async () => {
+    const { raw, store } = setup();
+    await store.appendToStream('message-1', [sent(1, 'x')], { expectedRevision: 'no_stream' });
+    raw.events[0].data.renderedContent = raw.events[0].data.content;
+    await expect(store.readStream('message-1')).rejects.toThrow();
+  });
+
+  it('with the default delay a deleted message stays readable until its time, then reads as the erased markers', async () => {
+    const { store, setNow } = setup(30);
+    await store.appendToStream('message-1', [sent(1, 'only topic')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-1', [reaction(1), deleted(1, 'only topic')], { expectedRevision: 0n });
+    expect((await store.readStream('message-1')).events[0].data.content).toBe('secret text 1');
+    expect(await store.purge(new Date('2026-01-30T23:59:59Z'))).toBe(0);
+    expect((await store.readStream('message-1')).events[0].data.content).toBe('secret text 1');
+    setNow('2026-01-31T00:00:00Z');
+    expect(await store.purge()).toBe(2);
+    const [message, react, deletion] = (await store.readStream('message-1')).events.map((e) => e.data);
+    expect(message).toMatchObject({ content: ERASED.content, renderedContent: ERASED.rendering, recipient: { topic: ERASED.topic }, widget: { content: ERASED.json } });
+    expect(react).toMatchObject({ emojiName: ERASED.emoji, emojiCode: ERASED.emoji });
+    expect(deletion.topic).toBe(ERASED.topic);
+  });
+
+  it('with no delay the keys go at once; a topic\'s key only when its last message goes, a minute later', async () => {
+    const { store, setNow } = setup(0);
+    await store.appendToStream('message-1', [sent(1, 'shared')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, 'shared')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-1', [deleted(1, 'shared')], { expectedRevision: 0n });
+    const first = (await store.readStream('message-1')).events[0].data;
+    expect(first.content).toBe(ERASED.content);
+    expect(first.recipient.topic).toBe('shared');
+    expect((await store.readStream('message-2')).events[0].data.content).toBe('secret text 2');
+    await store.appendToStream('message-2', [deleted(2, 'shared')], { expectedRevision: 0n });
+    expect((await store.readStream('message-2')).events[0].data).toMatchObject({ content: ERASED.content, recipient: { topic: 'shared' } });
+    setNow('2026-01-01T00:01:00Z');
+    expect(await store.purge()).toBe(1);
+    expect((await store.readStream('message-1')).events[0].data.recipient.topic).toBe(ERASED.topic);
+    expect((await store.readStream('message-2')).events[0].data.recipient.topic).toBe(ERASED.topic);
+    // Written again, the topic gets a new key.
+    await store.appendToStream('message-3', [sent(3, 'shared')], { expectedRevision: 'no_stream' });
+    expect((await store.readStream('message-3')).events[0].data.recipient.topic).toBe('shared');
+    await store.close();
+  });
+
+  it('seals inside an id-taking append, with one key-store write for the message and its topic', async () => {
+    const raw = new ListEventStore();
+    (raw as EventStorePort).appendWithNextId = async (sequence, build) => {
+      const { streamId, events } = build(42);
+      return { id: 42, ...(await raw.appendToStream(streamId, events)) };
+    };
+    const keyStore = new MemoryKeyStore();
+    const store = new ProtectingEventStore(raw, new ContentKeys(keyStore, randomBytes(32)), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    await store.appendWithNextId!('message', (id) => ({ streamId: `message-${id}`, events: [sent(id, 'topic')] }));
+    expect(keyStore.writes).toBe(1);
+    expect(JSON.stringify(raw.events.map((e) => e.data))).not.toContain('secret text 42');
+    expect((await store.readStream('message-42')).events[0].data.content).toBe('secret text 42');
+  });
+
+  it('leaves events written before the sealing (plain text) as they are', async () => {
+    const { raw, store } = setup();
+    await raw.appendToStream('message-7', [sent(7, 'old')]);
+    expect((await store.readStream('message-7')).events[0].data).toEqual(sent(7, 'old').data);
+  });
+
+  it('refuses to read a key id its key store never had (a log written with another key store) instead of calling it erased', async () => {
+    const { raw, store } = setup();
+    await raw.appendToStream('message-8', [{ ...sent(8, 'x'), data: { ...sent(8, 'x').data, content: { $sealed: 'elsewhere', v: 'v1:AAAA' } } }]);
+    await expect(store.readStream('message-8')).rejects.toThrow(/not in the content-key store/);
+  });
+});
+
+describe('CONTENT_PROTECTION', () => {
+  /** Every event type declared in libs/domain whose payload names a field that holds message text. */
+  function typesCarryingText(): string[] {
+    const root = join(__dirname, '../../../domain/src');
+    const found = new Set<string>();
+    for (const area of readdirSync(root)) {
+      let files: string[];
+      try {
+        files = readdirSync(join(root, area)).filter((f) => f.endsWith('.events.ts'));
+      } catch {
+        continue;
+      }
+      for (const file of files) {
+        const text = readFileSync(join(root, area, file), 'utf8');
+        const declarations = [...text.matchAll(/\btype: '([A-Z][A-Za-z]+)';/g)];
+        declarations.forEach((match, i) => {
+          const body = text.slice(match.index, declarations[i + 1]?.index ?? text.length);
+          if (/\b(content|prevContent|renderedContent|prevRenderedContent|topic|origTopic|emojiName|emojiCode|widget)\??:|StoredReaction|StoredSubmessage|MessageRecipient|ScheduledMessageBody/.test(body)) found.add(match[1]);
+        });
+      }
+    }
+    return [...found].sort();
+  }
+
+  it('decides, for every event type that carries message text, which fields are sealed or why none is', () => {
+    const carrying = typesCarryingText();
+    expect(carrying).toEqual(expect.arrayContaining(['MessageSent', 'MessageContentEdited', 'MessagesMoved', 'ReactionAdded', 'SubmessageAdded']));
+    expect(carrying.filter((type) => CONTENT_PROTECTION[type] === undefined)).toEqual([]);
+  });
+});
