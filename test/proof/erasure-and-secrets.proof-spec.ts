@@ -15,23 +15,13 @@ import { ApiTestClient, expectSuccess, runCli } from '../support';
  * directory (event log, read-model copies, snapshots, credential store, mail outbox, uploads, WAL
  * files), the export, everything logged — and every answer an owner and an administrator get from
  * /api/v1/svc/* and the console is searched for every API key ever issued, every password and every
- * password hash (nowhere, in any form), and for the texts of deleted messages (nowhere but where
- * the ERASURE_PENDING lists say, until erasure of the event log and of the read models lands).
+ * password hash (nowhere, in any form), and for the texts of deleted messages (nowhere: the read
+ * models forget them at once; the log and its export hold message texts only sealed, and the
+ * purge destroys the deleted messages' keys, after which not even the server reads them back).
  *
  * Adding to it: a step is one line of STEPS; a needle is one `secret(...)` or `erased(...)` call.
  */
 jest.setTimeout(600_000);
-
-/**
- * Where deleted texts are still expected today: the event log and its export keep every message
- * ever sent until erasure of the log lands (issue 35 item 4, `purge-deleted`). The last test checks
- * each pattern still matches a file holding an erased text, so the list cannot outlive the gap:
- * when the purge step is added, delete the list.
- */
-const LOG_FILES_ERASURE_PENDING: RegExp[] = [/^data\/events\.sqlite(-wal)? \[/, /^export\/events\.ndjson \[/];
-
-/** The files the deleted-text scan passes over, for now. */
-const ERASURE_PENDING = { LOG_FILES_ERASURE_PENDING };
 
 /** What the steps share: the server, the needles, the captured log. */
 type Scenario = {
@@ -40,7 +30,7 @@ type Scenario = {
   exportDir: string;
   /** Registers a value that must not be stored, logged or answered anywhere, in any form. */
   secret(kind: string, value: string): void;
-  /** Registers a word of a message that is deleted (by the scenario): erased everywhere but the ERASURE_PENDING files. */
+  /** Registers a word of a message that is deleted (by the scenario): erased everywhere. */
   erased(kind: string, value: string): void;
   /** A CLI command on the data directory, as its own application context (its log captured too). */
   cli(...argv: string[]): Promise<string[]>;
@@ -51,6 +41,9 @@ type Scenario = {
   passwords: Map<string, string>;
   /** Texts of messages that stay: the scan must find them (it reads the right bytes). */
   kept: string[];
+  /** The whole log as the server reads it (texts opened with their keys), before and after the purge. */
+  logBeforePurge: string;
+  logAfterPurge: string;
 };
 
 const random = (bytes = 12) => randomBytes(bytes).toString('hex');
@@ -226,6 +219,19 @@ async function rebuild(s: Scenario): Promise<void> {
   }, 'the rebuild is done');
 }
 
+/**
+ * The purge, as the operator runs it (`purge-deleted`), on a day past ARCHIVED_DATA_VACUUMING_DELAY_DAYS
+ * (30 by default) after the deletions: the deleted messages' keys are destroyed. What the server
+ * read from the log before it is kept to compare (after the restart, whose fresh process has no
+ * key in memory).
+ */
+async function purge(s: Scenario): Promise<void> {
+  s.logBeforePurge = JSON.stringify((await readWholeLog(s.api.eventStore)).map((e) => e.data));
+  const past = new Date(s.api.clock.now().getTime() + 31 * 24 * 60 * 60 * 1000);
+  const out = await s.cli('purge-deleted', '--now', past.toISOString());
+  expect(out.join('\n')).toMatch(/Destroyed [1-9]\d* keys/);
+}
+
 /** The scenario, in order. One line a step. */
 const STEPS: [string, (s: Scenario) => Promise<void>][] = [
   ['organization: owner, administrator, moderator, members, a guest; a member created with a password', organization],
@@ -238,6 +244,7 @@ const STEPS: [string, (s: Scenario) => Promise<void>][] = [
   ['missed-message mails sent', missedMessageMails],
   ['export-events', exportEvents],
   ['blue/green rebuild', rebuild],
+  ['the purge of deleted messages, past the vacuuming delay', purge],
 ];
 
 /** Who reads the administrators' answers. */
@@ -311,6 +318,8 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
       ids: {},
       passwords: new Map(),
       kept: [],
+      logBeforePurge: '',
+      logAfterPurge: '',
     };
     for (const [, step] of STEPS) await step(s);
 
@@ -337,6 +346,7 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
     // A restart checkpoints the WAL files into the databases and runs the boot's own steps; read everything again.
     await api.restart();
     readFiles('after restart');
+    s.logAfterPurge = JSON.stringify((await readWholeLog(api.eventStore)).map((e) => e.data));
   });
   afterAll(async () => {
     await s?.api.close();
@@ -366,9 +376,11 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
     expect(s.answers.some((a) => String(a.bytes).includes('"MessageDeleted"'))).toBe(true);
   });
 
-  it('finds what is there: a kept message\'s text in the event log, the read models, the export and the answers', () => {
+  it('finds what is there: a kept message\'s text in the read models, the answers and the log as the server reads it, and only sealed in the log\'s files and the export', () => {
     const found = new Set(scanSources([...files, ...s.answers], needlesOf('kept text', s.kept)).map((h) => h.source.replace(/ \[.*\]$| as \w+$|\?.*$/g, '').replace(/read-models-[^/]+\.sqlite/, 'read-models-<copy>.sqlite')));
-    expect([...found]).toEqual(expect.arrayContaining(['data/events.sqlite', 'data/read-models-<copy>.sqlite', 'export/events.ndjson', 'GET /api/v1/svc/history', 'CLI history --stream <every stream>']));
+    expect([...found]).toEqual(expect.arrayContaining(['data/read-models-<copy>.sqlite', 'GET /api/v1/svc/history', 'CLI history --stream <every stream>']));
+    expect([...found].filter((source) => /^data\/events\.sqlite|^export\/events\.ndjson$/.test(source))).toEqual([]);
+    for (const text of s.kept.slice(0, 2)) expect(s.logAfterPurge).toContain(text);
     // The kept direct answer's missed-message mail, in the development mail folder.
     expect(scanSources(files, needlesOf('kept direct text', [s.kept[1]])).some((h) => /^data\/emails\//.test(h.source))).toBe(true);
   });
@@ -391,16 +403,11 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
     expect(ran(scanSources(s.answers, secrets))).toEqual([]);
   });
 
-  it('no deleted text in any file (but those pending), snapshot, mail, upload, log or answer', () => {
-    const pending = Object.values(ERASURE_PENDING).flat();
-    const elsewhere = files.filter((f) => !pending.some((p) => p.test(f.name)));
-    expect(ran(scanSources([...elsewhere, { name: 'log', bytes: log.join('') }, ...s.answers], erasedTexts))).toEqual([]);
+  it('no deleted text in any file (the event log and the export included), snapshot, mail, upload, log or answer', () => {
+    expect(ran(scanSources([...files, { name: 'log', bytes: log.join('') }, ...s.answers], erasedTexts))).toEqual([]);
   });
 
-  it.each(Object.entries(ERASURE_PENDING))('%s names only files that still hold a deleted text (remove it when erasure lands)', (_list, patterns) => {
-    for (const pattern of patterns) {
-      const holding = scanSources(files.filter((f) => pattern.test(f.name)), erasedTexts);
-      expect({ pattern: String(pattern), holds: holding.length > 0 }).toEqual({ pattern: String(pattern), holds: true });
-    }
+  it('the log held the deleted texts, sealed, until the purge, and not even the server reads them back after it', () => {
+    for (const { value } of erasedTexts) expect({ value, before: s.logBeforePurge.includes(value), after: s.logAfterPurge.includes(value) }).toEqual({ value, before: true, after: false });
   });
 });
