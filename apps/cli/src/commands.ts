@@ -14,6 +14,7 @@ import {
   ReactivateUserCommand,
   RealmQueries,
   RegenerateApiKeyCommand,
+  RunMessageRetentionCommand,
   UserQueries,
 } from '@app/application';
 import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
@@ -256,6 +257,31 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         if (result.skipped) output.out('Credentials already migrated: the event log holds no API key or password hash.');
         else output.out(`Migrated ${result.migrated} events: their API keys and password hashes are in the credential store and no longer in the event log.`);
         if (result.adapter === 'servers' && result.migrated > 0) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
+      }),
+    );
+
+  program
+    .command('retention')
+    .description('Delete the messages older than their channel\'s or organization\'s message_retention_days now (what the scheduled job does; docs/messages.md)')
+    .option('--batch-size <n>', 'messages deleted between two waits for the read models', (v) => {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+      return n;
+    })
+    .option('--json', 'print JSON instead of lines')
+    .action((opts: { batchSize?: number; json?: boolean }) =>
+      withApp(async (app) => {
+        const result = await app.get(CommandBus).execute(new RunMessageRetentionCommand({ batchSize: opts.batchSize }));
+        if (opts.json) {
+          output.out(JSON.stringify(result, null, 2));
+          return;
+        }
+        for (const realm of result.realms) {
+          output.out(`${realm.stringId}: deleted ${realm.deleted} messages`);
+          for (const channel of realm.channels) output.out(`  #${channel.name} (channel ${channel.channelId}): ${channel.deleted}`);
+          if (realm.directMessages > 0) output.out(`  direct messages: ${realm.directMessages}`);
+        }
+        output.out(`Deleted ${result.deleted} expired messages.`);
       }),
     );
 

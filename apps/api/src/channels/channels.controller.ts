@@ -77,6 +77,7 @@ export class ChannelsController {
         isArchived: params.is_archived,
         topicsPolicy: params.topics_policy,
         isDefault: params.is_default_stream,
+        messageRetentionDays: params.message_retention_days,
       }),
     );
     // update_stream_backend changes the folder after the other properties (do_change_stream_folder).

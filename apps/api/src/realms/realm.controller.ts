@@ -34,6 +34,7 @@ export class RealmController {
           topics_policy: params.topics_policy,
           enable_read_receipts: params.enable_read_receipts,
           email_changes_disabled: params.email_changes_disabled,
+          message_retention_days: params.message_retention_days,
         },
         groups,
         moderationRequestChannelId: params.moderation_request_channel_id,

@@ -18,7 +18,10 @@ import {
   checkChannelCreationPermission,
   checkChannelName,
   checkMayAddSubscriptions,
+  CHANNEL_RETENTION_SPECIAL_VALUES,
   hasContentAccess,
+  MustBeOwnerError,
+  parseMessageRetentionDays,
   normalizeChannelDescription,
   normalizeChannelName,
   pickColors,
@@ -94,6 +97,10 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     // As Zulip compares principals with the caller's id, a list of emails always counts as "others".
     const subscribingOthers = principals.length > 0 && !(principals as unknown[]).every((p) => p === actor.userId);
 
+    // add_subscriptions_backend parses message_retention_days for each channel named, before list_to_streams.
+    const retention = request.messageRetentionDays;
+    const retentionDays = retention === undefined || entries.length === 0 ? null : parseMessageRetentionDays(retention, CHANNEL_RETENTION_SPECIAL_VALUES);
+
     // list_to_streams: every name, then permission to create each missing channel.
     for (const name of new Set(entries.map((e) => e.name))) checkChannelName(name);
     const existing = await this.channels.byNames(actor.realmId, entries.map((e) => e.name));
@@ -102,6 +109,8 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       checkChannelCreationPermission(actor.role, inviteOnly, isWebPublic, isDefault);
       normalizeChannelDescription(entry.description ?? '');
     }
+    // Then a retention of their own for the channels it creates: owners only (no plan limits here: docs/messages.md).
+    if (missing.length > 0 && retentionDays !== null && actor.role !== 'owner') throw new MustBeOwnerError();
 
     // filter_stream_authorization_for_adding_subscribers, on the channels that already exist.
     const existingChannels = uniqueBy(
@@ -124,7 +133,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       inviteOnly,
       isWebPublic,
       historyPublicToSubscribers: request.historyPublicToSubscribers ?? null,
-    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy, isDefault });
+    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy, isDefault, messageRetentionDays: retention });
     // Newly created channels are authorized for their creator.
     const joining = uniqueBy([...accessible, ...created], (c) => c.channelId);
     const colors = await this.pickColors(targetIds, joining, entries);
@@ -159,7 +168,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     now: string,
     missing: Entry[],
     privacy: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean | null },
-    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean; isDefault: boolean },
+    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean; isDefault: boolean; messageRetentionDays?: number | string },
   ): Promise<{ created: SubscriptionChannel[]; createdIds: Set<number>; position: GlobalPosition | undefined }> {
     if (missing.length === 0) return { created: [], createdIds: new Set(), position: undefined };
     const channels: NewChannel[] = [];
@@ -178,7 +187,10 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     let before: ChannelsState | undefined;
     const { newEvents, position } = await this.runner.run(channelsDecider, channelsStream(actor.realmId), (state) => {
       before = state;
-      return { type: 'CreateChannels' as const, data: { realmId: actor.realmId, actor, now, channels, maySetTopicsPolicy: topics.maySetTopicsPolicy } };
+      return {
+        type: 'CreateChannels' as const,
+        data: { realmId: actor.realmId, actor, now, channels, maySetTopicsPolicy: topics.maySetTopicsPolicy, messageRetentionDays: topics.messageRetentionDays },
+      };
     });
     const after = newEvents.reduce(channelsDecider.evolve, before!);
     const created = missing.map((entry) => after.channels[channelIdByName(after, entry.name)!]);
