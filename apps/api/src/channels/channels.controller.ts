@@ -65,7 +65,7 @@ export class ChannelsController {
   }
 
   @Patch('streams/:stream_id')
-  @Summary('Rename a channel, change its description, privacy, topics policy, folder or default status, or unarchive it.')
+  @Summary('Rename a channel, change its description, privacy, topics policy, folder, default status or message retention (owners), or unarchive it.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('stream_id') rawId: string, @Params() params: UpdateStreamDto) {
     await this.commands.execute(
       new UpdateChannelCommand({ actor }, intPathParam(rawId), {

@@ -17,7 +17,7 @@ export class RealmController {
 
   @Patch('realm')
   @RequireRole('administrator')
-  @Summary('Change organization settings (administrators); answers the settings that changed.')
+  @Summary('Change organization settings (administrators; the owner-only ones, such as message_retention_days, owners); answers the settings that changed.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: UpdateRealmDto) {
     const groups: Partial<Record<RealmGroupSettingName, GroupSettingChangeRequest>> = {};
     for (const setting of REALM_GROUP_SETTING_NAMES) if (params[setting] !== undefined) groups[setting] = params[setting];
