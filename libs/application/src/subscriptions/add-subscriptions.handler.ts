@@ -110,7 +110,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       normalizeChannelDescription(entry.description ?? '');
     }
     // Then a retention of their own for the channels it creates: owners only (no plan limits here: docs/messages.md).
-    if (missing.length > 0 && retentionDays !== null && actor.role !== 'owner') throw new MustBeOwnerError();
+    if (missing.length > 0 && retentionDays !== null && actor.role !== 'owner' && actor.role !== 'operator') throw new MustBeOwnerError();
 
     // filter_stream_authorization_for_adding_subscribers, on the channels that already exist.
     const existingChannels = uniqueBy(
