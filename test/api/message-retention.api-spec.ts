@@ -138,14 +138,15 @@ describe('message retention job', () => {
     days(8);
     const recent = await sendToChannel('hamlet', 'Denmark', 'bulk', 'recent');
     await setChannel(denmark, 7);
-    const reads = jest.spyOn(indexStore(), 'findMessages');
+    const reads = jest.spyOn(indexStore(), 'retentionCandidates');
     const result = await run(10);
     expect(result.deleted).toBe(25);
-    const ranges = reads.mock.calls.map(([, range]) => range);
-    // 10 + 10 + 5: three reads, none larger than a batch, each starting below the last batch.
-    expect(ranges.map((r) => r.limit)).toEqual([10, 10, 10]);
-    expect(ranges[1].fromId).toBeLessThan(ranges[0].fromId);
-    expect(ranges[0].fromId).toBeLessThan(recent);
+    // 10 + 10 + 5: three reads of Denmark's messages, none larger than a batch, each below the last batch.
+    const calls = reads.mock.calls.map(([, of, maxId, limit]) => ({ of, maxId, limit }));
+    expect(calls.map(({ of, limit }) => ({ of, limit }))).toEqual([1, 2, 3].map(() => ({ of: { streamId: denmark }, limit: 10 })));
+    expect(calls[0].maxId).toBe(old[24]);
+    expect(calls[1].maxId).toBe(old[15] - 1);
+    expect(calls[2].maxId).toBe(old[5] - 1);
     expect(await kept(recent)).toBe(true);
     expect((await Promise.all(old.map(kept))).some(Boolean)).toBe(false);
   });
@@ -157,13 +158,13 @@ describe('message retention job', () => {
     await setChannel(denmark, 7);
     // Hold the run at its second read until a send has been answered.
     const store = indexStore();
-    const original = store.findMessages.bind(store);
+    const original = store.retentionCandidates.bind(store);
     let release!: () => void;
     const sent = new Promise<void>((resolve) => (release = resolve));
     let reads = 0;
-    jest.spyOn(store, 'findMessages').mockImplementation(async (query, range) => {
+    jest.spyOn(store, 'retentionCandidates').mockImplementation(async (...args) => {
       if (++reads === 2) await sent;
-      return original(query, range);
+      return original(...args);
     });
     let finished = false;
     const running = run(5).then((r) => ((finished = true), r));

@@ -6,7 +6,7 @@ import type { ClockPort } from '../ports/clock.port';
 import type { GlobalPosition } from '../ports/event-store.port';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { CLOCK, READ_STORE, USER_MESSAGE_STORE } from '../ports/tokens';
-import type { NarrowTerm, UserMessageStorePort } from '../ports/user-message-store.port';
+import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { RealmQueries, realmMessagingSettingsOf } from '../realms/realm.queries';
 import { DeciderRunner } from '../shared/decider-runner';
 import { ProjectionWaiter } from '../shared/projection-waiter';
@@ -22,8 +22,8 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
  * the direct messages older than the organization's. Nothing is scanned: the last message sent
  * before the cutoff is one lookup of the messages collection's (realm_id, timestamp) index, and
  * the expired messages are the channel's (or the organization's direct) messages at or below that
- * id in the message index, by its (stream_id, id) and (realm_id, id) indexes, newest first, a
- * batch at a time. Each is deleted by the message's own decider (ExpireMessage: the ordinary
+ * id in the message index (retentionCandidates: its (stream_id, id) index, or the direct messages'
+ * (realm_id, id) one), newest first, a batch at a time. Each is deleted by the message's own decider (ExpireMessage: the ordinary
  * `MessageDeleted`, marked `reason: "retention"`), so everything a deletion removes goes, and
  * clients are told nothing, as Zulip tells them nothing.
  */
@@ -51,13 +51,13 @@ export class RunMessageRetentionHandler implements ICommandHandler<RunMessageRet
       for (const channel of await this.channels.list(realm.id, { includeArchived: true })) {
         const days = effectiveRetentionDays(channel.message_retention_days, realmDays);
         if (days === null) continue;
-        const deleted = await this.expire(run, { kind: 'stream', streamId: channel.stream_id, negated: false }, days);
+        const deleted = await this.expire(run, { streamId: channel.stream_id }, days);
         if (deleted > 0) entry.channels.push({ channelId: channel.stream_id, name: channel.name, deleted });
         entry.deleted += deleted;
       }
       const dmDays = effectiveRetentionDays(null, realmDays);
       if (dmDays !== null) {
-        entry.directMessages = await this.expire(run, { kind: 'is-dm', negated: false }, dmDays);
+        entry.directMessages = await this.expire(run, 'direct', dmDays);
         entry.deleted += entry.directMessages;
       }
       if (entry.deleted > 0) result.realms.push(entry);
@@ -66,10 +66,10 @@ export class RunMessageRetentionHandler implements ICommandHandler<RunMessageRet
     return result;
   }
 
-  /** Deletes the messages of one narrow (a channel, or the direct messages) sent before `days` ago; how many. */
+  /** Deletes the messages of a channel (or the organization's direct messages) sent before `days` ago; how many. */
   private async expire(
     run: { realmId: number; now: Date; batchSize: number; boundaries: Map<number, number | null> },
-    term: NarrowTerm,
+    of: { streamId: number } | 'direct',
     days: number,
   ): Promise<number> {
     const cutoff = retentionCutoff(run.now, days);
@@ -79,13 +79,8 @@ export class RunMessageRetentionHandler implements ICommandHandler<RunMessageRet
     const at = run.now.toISOString();
     let deleted = 0;
     for (let fromId = boundary; ; ) {
-      const batch = await this.userMessages.findMessages(
-        // History scope with no reader (user 0): every message of the narrow, whoever received it.
-        { realmId: run.realmId, userId: 0, scope: 'history', terms: [term] },
-        { direction: 'older', fromId, limit: run.batchSize },
-      );
-      if (batch.length === 0) break;
-      const ids = batch.map((m) => m.id);
+      const ids = await this.userMessages.retentionCandidates(run.realmId, of, fromId, run.batchSize);
+      if (ids.length === 0) break;
       const locations = await this.userMessages.locationsOf(ids);
       let last: GlobalPosition | undefined;
       for (const messageId of ids) {
@@ -100,7 +95,7 @@ export class RunMessageRetentionHandler implements ICommandHandler<RunMessageRet
       }
       // The batch's deletions reach the read models before the next batch is read.
       await this.projections.waitFor(last);
-      if (batch.length < run.batchSize) break;
+      if (ids.length < run.batchSize) break;
       // Keyset: a message the decider kept (sent after the cutoff despite its id) is not read again.
       fromId = ids[ids.length - 1] - 1;
       await yieldToOthers();
