@@ -35,7 +35,7 @@ describe('message retention job', () => {
   it('deletes what outlived its channel\'s retention, else the organization\'s; direct messages by the organization\'s; unlimited keeps all', async () => {
     const [denmark, verona, rome] = [await channel('Denmark'), await channel('Verona'), await channel('Rome')];
     const m: Record<string, number> = {};
-    m.denmark0 = await sendToChannel('hamlet', 'Denmark', 'old', 'd0');
+    m.denmark0 = await sendToChannel('hamlet', 'Denmark', 'old', 'denmark-zero-text');
     m.verona0 = await sendToChannel('hamlet', 'Verona', 'old', 'v0');
     m.rome0 = await sendToChannel('hamlet', 'Rome', 'old', 'r0');
     m.dm0 = await dm('dm0');
@@ -78,6 +78,11 @@ describe('message retention job', () => {
     expect(recorded.every((e) => (e.data as { actorId: unknown; reason?: string }).actorId === null && (e.data as { reason?: string }).reason === 'retention')).toBe(true);
     // Zulip's archive_messages tells clients nothing.
     expect(await events('cordelia', cordeliaQueue)).toEqual([]);
+    // The audit history lists the deletion, the job as its reason, and hides the text now.
+    const { history } = expectSuccess(await api.as('desdemona').get('/api/v1/svc/history', { message_id: m.denmark0 }));
+    const deletion = (history as { type: string; data: object }[]).find((e) => e.type === 'MessageDeleted');
+    expect(deletion?.data).toMatchObject({ messageId: m.denmark0, reason: 'retention', actorId: null, topic: '[hidden]' });
+    expect(JSON.stringify(history)).not.toContain('denmark-zero-text');
     // A second run finds nothing left to delete.
     await api.markEvents();
     expect(await run()).toEqual({ deleted: 0, realms: [] });
