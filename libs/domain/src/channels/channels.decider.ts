@@ -8,7 +8,7 @@ import { MustBeAdministratorError } from '../shared/domain-error';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
 import { MustBeOwnerError } from '../shared/domain-error';
-import { CHANNEL_RETENTION_SPECIAL_VALUES, type MessageRetentionDaysInput, parseMessageRetentionDays } from '../realms/message-retention';
+import { CHANNEL_RETENTION_SPECIAL_VALUES, type MessageRetentionDaysInput, parseMessageRetentionDays } from '../shared/message-retention';
 import {
   CannotManageDefaultChannelError,
   CannotSetTopicsPolicyError,

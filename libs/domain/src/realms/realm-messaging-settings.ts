@@ -1,5 +1,5 @@
 import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '../shared/system-groups';
-import { DomainError } from '../shared/domain-error';
+import { BadSettingValueError, DomainError } from '../shared/domain-error';
 
 /**
  * The organization settings that messaging needs (Zulip's Realm.property_types and
@@ -133,12 +133,7 @@ export class ModerationRequestChannelNotPrivateError extends DomainError {
   }
 }
 
-/** RequestVariableConversionError: "Bad value for 'x': v". */
-export class BadSettingValueError extends DomainError {
-  constructor(setting: string, value: unknown) {
-    super(`Bad value for '${setting}': ${String(value)}`);
-  }
-}
+// BadSettingValueError (RequestVariableConversionError) lives with the shared errors: the channels' settings use it too.
 
 /** PreviousSettingValueMismatchedError. */
 export class PreviousSettingValueMismatchedError extends DomainError {

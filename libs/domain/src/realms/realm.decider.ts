@@ -6,7 +6,7 @@ import type { RealmDeactivationReason, RealmPropertyValue, RealmSettingsEvent } 
 import type { SystemGroupName } from '../shared/system-groups';
 import type { Role } from '../shared/actor';
 import { MustBeOwnerError } from '../shared/domain-error';
-import { type MessageRetentionDaysInput, parseMessageRetentionDays, REALM_RETENTION_SPECIAL_VALUES } from './message-retention';
+import { type MessageRetentionDaysInput, parseMessageRetentionDays, REALM_RETENTION_SPECIAL_VALUES } from '../shared/message-retention';
 import {
   checkGroupAllowedForSetting,
   DEFAULT_REALM_MESSAGING_SETTINGS,

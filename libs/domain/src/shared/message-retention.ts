@@ -1,4 +1,4 @@
-import { BadSettingValueError } from './realm-messaging-settings';
+import { BadSettingValueError } from './domain-error';
 
 /**
  * Message retention (Zulip's zerver/lib/retention.py): messages older than a number of days are
