@@ -82,6 +82,10 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
   async execute({ context: { actor }, request }: AddSubscriptionsCommand): Promise<AddSubscriptionsResult> {
     const now = this.clock.now().toISOString();
     checkMayAddSubscriptions(actor);
+    // add_subscriptions_backend parses message_retention_days for each channel named (before its
+    // topics_policy check), ahead of list_to_streams.
+    const retention = request.messageRetentionDays;
+    const retentionDays = retention === undefined || request.subscriptions.length === 0 ? null : parseMessageRetentionDays(retention, CHANNEL_RETENTION_SPECIAL_VALUES);
     // validate_topics_policy: any policy but "inherit" needs can_set_topics_policy, whatever the channels.
     let maySetTopicsPolicy = false;
     if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') {
@@ -96,10 +100,6 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     const principals = request.principals ?? [];
     // As Zulip compares principals with the caller's id, a list of emails always counts as "others".
     const subscribingOthers = principals.length > 0 && !(principals as unknown[]).every((p) => p === actor.userId);
-
-    // add_subscriptions_backend parses message_retention_days for each channel named, before list_to_streams.
-    const retention = request.messageRetentionDays;
-    const retentionDays = retention === undefined || entries.length === 0 ? null : parseMessageRetentionDays(retention, CHANNEL_RETENTION_SPECIAL_VALUES);
 
     // list_to_streams: every name, then permission to create each missing channel.
     for (const name of new Set(entries.map((e) => e.name))) checkChannelName(name);
