@@ -47,7 +47,7 @@ export class RunMessageRetentionHandler implements ICommandHandler<RunMessageRet
       const realmDays = realmMessagingSettingsOf(realm).message_retention_days;
       const run = { realmId: realm.id, now, batchSize, boundaries: new Map<number, number | null>() };
       const entry: RetentionRunResult['realms'][number] = { realmId: realm.id, stringId: realm.string_id, deleted: 0, channels: [], directMessages: 0 };
-      // Archived channels too: their messages stay readable to those who could read them.
+      // Archived channels too, as Zulip's get_realms_and_streams_for_archiving: their messages are still readable.
       for (const channel of await this.channels.list(realm.id, { includeArchived: true })) {
         const days = effectiveRetentionDays(channel.message_retention_days, realmDays);
         if (days === null) continue;
