@@ -37,7 +37,7 @@ module.exports = {
       displayName: 'split',
       setupFiles: ['<rootDir>/test/support/split-layout.setup.js'],
       setupFilesAfterEnv: ['<rootDir>/test/support/jest-timeout.js', '<rootDir>/test/support/split-layout.timeout.js'],
-      testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state', 'concurrency', 'email-change', 'missed-message-emails'].map(
+      testMatch: ['messages-send', 'messages-fetch', 'message-edit', 'message-flags', 'drafts', 'scheduled-messages', 'events', 'register-state', 'concurrency', 'email-change', 'missed-message-emails', 'message-retention'].map(
         (name) => `<rootDir>/test/api/${name}.api-spec.ts`,
       ).concat('<rootDir>/test/api/*.split-spec.ts'),
     },

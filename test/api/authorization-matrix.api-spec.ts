@@ -270,6 +270,23 @@ const ADMINISTRATION_ROWS: Row[] = [
     send: async (api, as) => form(as(api.http.patch('/api/v1/channel_folders')), { order: JSON.stringify((await allIds(api, '/api/v1/channel_folders', 'channel_folders')).reverse()) }),
   },
   {
+    // update_stream_backend: message_retention_days is the owners' (after the right to administer the channel).
+    name: 'PATCH /streams/{id} (message_retention_days)',
+    outcomes: { ...channelAdmins(), administrator: 'owner' },
+    send: async (api, as, caller) => {
+      const channelId = await channelFor(api, `retained by ${caller}`);
+      await api.as('iago').delete('/api/v1/users/me/subscriptions').query({ subscriptions: JSON.stringify([`retained by ${caller}`]), principals: JSON.stringify([api.user('polonius').userId]) });
+      return form(as(api.http.patch(`/api/v1/streams/${channelId}`)), { message_retention_days: '30' });
+    },
+  },
+  {
+    // list_to_streams: a retention of their own for the channels it creates is the owners'.
+    name: 'POST /users/me/subscriptions (message_retention_days)',
+    outcomes: { ...everyone('owner'), guest: 'no_guest', owner: 'ok' },
+    send: (api, as, caller) =>
+      form(as(api.http.post('/api/v1/users/me/subscriptions')), { subscriptions: JSON.stringify([{ name: `kept 30 days by ${caller}` }]), message_retention_days: '30' }),
+  },
+  {
     name: 'PATCH /streams/{id} (folder_id)',
     outcomes: channelAdmins(),
     send: async (api, as, caller) => {
@@ -377,6 +394,11 @@ const REALM_SETTINGS_ROWS: Row[] = [
     name: 'PATCH /realm (owner-only settings)',
     outcomes: { ...everyone('admin'), administrator: 'owner', owner: 'ok' },
     send: (api, as) => form(as(api.http.patch('/api/v1/realm')), { can_create_groups: JSON.stringify({ new: api.systemGroupId('role:members') }) }),
+  },
+  {
+    name: 'PATCH /realm (message_retention_days)',
+    outcomes: { ...everyone('admin'), administrator: 'owner', owner: 'ok' },
+    send: (api, as) => form(as(api.http.patch('/api/v1/realm')), { message_retention_days: '"unlimited"' }),
   },
   // require_member_or_admin: no guests, no bots.
   { name: 'GET /user_groups', outcomes: { ...everyone('ok'), guest: 'no_guest', bot: 'human' }, send: (api, as) => as(api.http.get('/api/v1/user_groups')) },

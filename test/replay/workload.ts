@@ -86,6 +86,7 @@ export async function coverageWorkload(api: ApiTestClient): Promise<void> {
   await ok('folder order', api.as('iago').patch('/api/v1/channel_folders', { order: [folder2, folder] }));
   await ok('channel folder', api.as('iago').patch(`/api/v1/streams/${denmark}`, { folder_id: folder }));
   await ok('channel topics policy', api.as('iago').patch(`/api/v1/streams/${denmark}`, { topics_policy: 'allow_empty_topic' }));
+  await ok('channel retention', api.as('desdemona').patch(`/api/v1/streams/${denmark}`, { message_retention_days: 3650 }));
   await ok('default channel', api.as('iago').post('/api/v1/default_streams', { stream_id: denmark }));
   await ok('no longer default', api.as('iago').delete('/api/v1/default_streams').query({ stream_id: denmark }));
   await ok('folder archive', api.as('iago').patch(`/api/v1/channel_folders/${folder2}`, { is_archived: true }));

@@ -16,6 +16,7 @@ import {
   ReactivateUserCommand,
   RealmQueries,
   RegenerateApiKeyCommand,
+  RunMessageRetentionCommand,
   UserQueries,
 } from '@app/application';
 import { BOT_TYPE_VALUES, type BotType, DomainError, operatorActor, type Role, ROLES } from '@app/domain';
@@ -302,6 +303,31 @@ export function buildProgram(withApp: <T>(fn: (app: INestApplicationContext) => 
         if (content.skipped) output.out('Message texts already sealed: the event log holds none in clear.');
         else output.out(`Sealed the message texts of ${content.sealed} events; destroyed the keys of ${content.destroyed} messages and topics deleted longer ago than ARCHIVED_DATA_VACUUMING_DELAY_DAYS.`);
         if (result.adapter === 'servers' && (result.migrated > 0 || content.sealed > 0)) output.out('Now rebuild the read models before starting the servers: npm run cli -- rebuild');
+      }),
+    );
+
+  program
+    .command('retention')
+    .description('Delete the messages older than their channel\'s or organization\'s message_retention_days now (what the scheduled job does; docs/messages.md)')
+    .option('--batch-size <n>', 'messages deleted between two waits for the read models', (v) => {
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+      return n;
+    })
+    .option('--json', 'print JSON instead of lines')
+    .action((opts: { batchSize?: number; json?: boolean }) =>
+      withApp(async (app) => {
+        const result = await app.get(CommandBus).execute(new RunMessageRetentionCommand({ batchSize: opts.batchSize }));
+        if (opts.json) {
+          output.out(JSON.stringify(result, null, 2));
+          return;
+        }
+        for (const realm of result.realms) {
+          output.out(`${realm.stringId}: deleted ${realm.deleted} messages`);
+          for (const channel of realm.channels) output.out(`  #${channel.name} (channel ${channel.channelId}): ${channel.deleted}`);
+          if (realm.directMessages > 0) output.out(`  direct messages: ${realm.directMessages}`);
+        }
+        output.out(`Deleted ${result.deleted} expired messages.`);
       }),
     );
 

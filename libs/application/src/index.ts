@@ -82,6 +82,7 @@ export * from './messages/message-channel-topics';
 export * from './messages/send-message.facts-loader';
 export * from './messages/edit-message.command';
 export * from './messages/report-message.command';
+export * from './messages/message-retention.command';
 export * from './messages/edit-message.facts-loader';
 export * from './messages/message-history.queries';
 export * from './settings/user-settings.documents';

@@ -52,6 +52,14 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean()
   RUN_SCHEDULED_JOBS = true;
 
+  /**
+   * How often the process that runs scheduled jobs deletes the messages that outlived their
+   * retention period (message_retention_days; Zulip's archive_messages, run daily). 0: never (run
+   * `npm run cli -- retention` by hand or from cron instead).
+   */
+  @Transform(toInt) @IsInt() @Min(0) @Max(31_536_000)
+  MESSAGE_RETENTION_INTERVAL_SECONDS = 86_400;
+
   /** normal: survives a process crash (default); full: also survives power loss, slower appends. */
   @IsIn(['normal', 'full'])
   SQLITE_SYNCHRONOUS: 'normal' | 'full' = 'normal';
@@ -233,6 +241,8 @@ export type AppConfig = {
   readStoreDriver: Driver;
   schedulerDriver: Driver;
   runScheduledJobs: boolean;
+  /** Seconds between two retention runs in the process that runs scheduled jobs (0: none). */
+  messageRetentionIntervalSeconds: number;
   sqliteSynchronous: 'normal' | 'full';
   esdbUrl: string;
   mongodbUri: string;
@@ -309,6 +319,7 @@ export function toAppConfig(v: EnvironmentVariables): AppConfig {
     readStoreDriver: v.READ_STORE_DRIVER ?? v.STORAGE_DRIVER,
     schedulerDriver: v.SCHEDULER_DRIVER ?? v.STORAGE_DRIVER,
     runScheduledJobs: v.RUN_SCHEDULED_JOBS,
+    messageRetentionIntervalSeconds: v.MESSAGE_RETENTION_INTERVAL_SECONDS,
     sqliteSynchronous: v.SQLITE_SYNCHRONOUS,
     esdbUrl: v.ESDB_URL,
     mongodbUri: v.MONGODB_URI,

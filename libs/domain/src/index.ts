@@ -15,6 +15,7 @@ export * from './users/users.decider';
 export * from './users/user-profile.decider';
 export * from './realms/realm.decider';
 export * from './realms/realm-messaging-settings';
+export * from './shared/message-retention';
 export * from './shared/printable-text';
 export * from './channels/channels.streams';
 export * from './channels/channels.events';

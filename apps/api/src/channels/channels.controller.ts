@@ -65,7 +65,7 @@ export class ChannelsController {
   }
 
   @Patch('streams/:stream_id')
-  @Summary('Rename a channel, change its description, privacy, topics policy, folder or default status, or unarchive it.')
+  @Summary('Rename a channel, change its description, privacy, topics policy, folder, default status or message retention (owners), or unarchive it.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Param('stream_id') rawId: string, @Params() params: UpdateStreamDto) {
     await this.commands.execute(
       new UpdateChannelCommand({ actor }, intPathParam(rawId), {
@@ -77,6 +77,7 @@ export class ChannelsController {
         isArchived: params.is_archived,
         topicsPolicy: params.topics_policy,
         isDefault: params.is_default_stream,
+        messageRetentionDays: params.message_retention_days,
       }),
     );
     // update_stream_backend changes the folder after the other properties (do_change_stream_folder).

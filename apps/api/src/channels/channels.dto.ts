@@ -2,6 +2,7 @@ import { CHANNEL_TOPICS_POLICIES, type ChannelTopicsPolicy, MAX_CHANNEL_DESCRIPT
 import { InvalidParamError } from '../http/params/param.errors';
 import { type Shape, shapes } from '../http/params/json-shapes';
 import { BoolParam, EnumParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
+import { messageRetentionDaysShape } from '../http/params/message-retention-days';
 
 /** `Json[int | None]`: a folder id, or null for none. */
 const folderId: Shape<number | null> = {
@@ -74,6 +75,12 @@ export class UpdateStreamDto {
 
   @JsonParam(folderId, { optional: true, description: 'The channel folder to put the channel in; null for none.' })
   folder_id?: number | null;
+
+  @JsonParam(messageRetentionDaysShape(['realm_default', 'unlimited']), {
+    optional: true,
+    description: 'Days the channel\'s messages are kept: a positive integer, "unlimited", or "realm_default" (the organization\'s); owners only.',
+  })
+  message_retention_days?: number | string;
 
   @EnumParam(CHANNEL_TOPICS_POLICIES, {
     optional: true,

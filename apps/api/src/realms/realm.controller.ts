@@ -17,7 +17,7 @@ export class RealmController {
 
   @Patch('realm')
   @RequireRole('administrator')
-  @Summary('Change organization settings (administrators); answers the settings that changed.')
+  @Summary('Change organization settings (administrators; the owner-only ones, such as message_retention_days, owners); answers the settings that changed.')
   async update(@CurrentUser() { actor }: AuthenticatedUser, @Params() params: UpdateRealmDto) {
     const groups: Partial<Record<RealmGroupSettingName, GroupSettingChangeRequest>> = {};
     for (const setting of REALM_GROUP_SETTING_NAMES) if (params[setting] !== undefined) groups[setting] = params[setting];
@@ -34,6 +34,7 @@ export class RealmController {
           topics_policy: params.topics_policy,
           enable_read_receipts: params.enable_read_receipts,
           email_changes_disabled: params.email_changes_disabled,
+          message_retention_days: params.message_retention_days,
         },
         groups,
         moderationRequestChannelId: params.moderation_request_channel_id,

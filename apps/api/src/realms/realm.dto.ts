@@ -1,6 +1,7 @@
 import { type GroupSettingChangeRequest, type GroupSettingValueInput, REALM_TOPICS_POLICIES, type RealmTopicsPolicy } from '@app/domain';
 import { isInteger, type Shape, shapes } from '../http/params/json-shapes';
 import { InvalidParamError } from '../http/params/param.errors';
+import { messageRetentionDaysShape } from '../http/params/message-retention-days';
 import { BoolParam, EnumParam, IntParam, JsonParam, StringParam } from '../http/params/param.decorators';
 
 /**
@@ -97,6 +98,12 @@ export class UpdateRealmDto {
 
   @JsonParam(timeLimit, { optional: true, description: 'Seconds after sending during which messages may be moved between topics: a positive integer or "unlimited".' })
   move_messages_within_stream_limit_seconds?: number | string;
+
+  @JsonParam(messageRetentionDaysShape(['unlimited']), {
+    optional: true,
+    description: 'Days messages are kept before the retention job deletes them: a positive integer or "unlimited" (owners only). Channels may override it.',
+  })
+  message_retention_days?: number | string;
 
   @IntParam({ optional: true, description: 'The private channel Notification Bot posts message reports to (POST /messages/{message_id}/report); -1 disables reporting.' })
   moderation_request_channel_id?: number;

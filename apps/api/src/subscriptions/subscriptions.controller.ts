@@ -38,6 +38,7 @@ export class SubscriptionsController {
           isWebPublic: params.is_web_public,
           topicsPolicy: params.topics_policy,
           isDefaultStream: params.is_default_stream,
+          messageRetentionDays: params.message_retention_days,
         },
       ),
     );

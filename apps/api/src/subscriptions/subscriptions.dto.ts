@@ -3,6 +3,7 @@ import type { Principals, SubscriptionRequest } from '@app/application';
 import { BoolParam, EnumParam, JsonParam } from '../http/params/param.decorators';
 import { type Shape, shapes } from '../http/params/json-shapes';
 import { InvalidParamError } from '../http/params/param.errors';
+import { messageRetentionDaysShape } from '../http/params/message-retention-days';
 
 const pathOf = (base: string, key: string | number) => `${base}[${JSON.stringify(key)}]`;
 
@@ -68,6 +69,12 @@ export class AddSubscriptionsDto {
     description: 'The topics policy of the channels it creates (default "inherit"); any other value needs can_set_topics_policy_group (administrators always may).',
   })
   topics_policy?: ChannelTopicsPolicy;
+
+  @JsonParam(messageRetentionDaysShape(['realm_default', 'unlimited']), {
+    optional: true,
+    description: 'Days the messages of the channels it creates are kept: a positive integer, "unlimited", or "realm_default" (the default); anything but "realm_default" is for owners only.',
+  })
+  message_retention_days?: number | string;
 }
 
 /** DELETE /users/me/subscriptions. */

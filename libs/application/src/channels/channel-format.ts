@@ -66,7 +66,7 @@ export const accessFactsOf = (channel: ChannelDocument): ChannelAccessFacts => (
  * The stream object of a stored channel. Fields the messaging core owns start at the values of a
  * channel without messages: no first message, recently active (Zulip's default for new channels),
  * and no weekly traffic figure (null, as Zulip reports for channels it has no traffic data on).
- * Retention keeps Zulip's default (the organization's); `topics_policy` is the channel's own,
+ * `message_retention_days` is the channel's own (null: the organization's); `topics_policy` is the channel's own,
  * "inherit" when it has none; `folder_id` is the channel's folder, null when it has none.
  */
 export function formatStream(channel: ChannelDocument, context: FormatContext): ApiStream {
@@ -86,7 +86,7 @@ export function formatStream(channel: ChannelDocument, context: FormatContext): 
     history_public_to_subscribers: channel.history_public_to_subscribers,
     invite_only: channel.invite_only,
     is_web_public: channel.is_web_public,
-    message_retention_days: null,
+    message_retention_days: channel.message_retention_days ?? null,
     name: channel.name,
     rendered_description: channel.rendered_description,
     stream_id: channel.stream_id,

@@ -30,6 +30,8 @@ export type ChannelDocument = {
   topics_policy?: ChannelTopicsPolicy;
   /** A default channel for new users (absent: not one). Never private or archived. */
   is_default?: boolean;
+  /** The channel's own message_retention_days (-1: forever); absent or null: the organization's. */
+  message_retention_days?: number | null;
 };
 
 export const CHANNELS = 'channels';

@@ -5,6 +5,7 @@ import {
   type ChannelDeactivated,
   type ChannelDescriptionChanged,
   type ChannelFolderChanged,
+  type ChannelMessageRetentionDaysChanged,
   type ChannelTopicsPolicyChanged,
   type ChannelNameChanged,
   type ChannelPermissionChanged,
@@ -50,6 +51,9 @@ export class ChannelsClientEvents implements AreaClientEvents {
       // do_set_stream_property("topics_policy"): the new value by its API name.
       ChannelTopicsPolicyChanged: (e: Recorded<ChannelTopicsPolicyChanged>) =>
         this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'topics_policy', value: e.data.newPolicy }),
+      // do_change_stream_message_retention_days: the value as stored (null: the organization's, -1: forever).
+      ChannelMessageRetentionDaysChanged: (e: Recorded<ChannelMessageRetentionDaysChanged>) =>
+        this.streamUpdate(e.data.realmId, e.data.channelId, null, { property: 'message_retention_days', value: e.data.newValue }),
       // do_deactivate_stream: an `update` of is_archived (feature level 315), then
       // send_stream_deletion_event(for_archiving=True): `delete` for clients without the
       // archived_channels capability, which this server does not offer (/register leaves archived

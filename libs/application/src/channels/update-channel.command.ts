@@ -13,6 +13,8 @@ export type ChannelChanges = {
   topicsPolicy?: ChannelTopicsPolicy;
   /** `is_default_stream`. */
   isDefault?: boolean;
+  /** `message_retention_days`: days, "unlimited" or "realm_default" (owners only). */
+  messageRetentionDays?: number | string;
 };
 
 /** `PATCH /streams/{stream_id}` (update_stream_backend): every change of one request in one append. */

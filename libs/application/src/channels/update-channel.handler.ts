@@ -45,7 +45,7 @@ export class UpdateChannelHandler implements ICommandHandler<UpdateChannelComman
         realmId, actor, now, channelId, isSubscribed,
         hasSubscribers: members.length > 0, newName: changes.newName, description, privacy,
         unarchive: changes.isArchived === false, topicsPolicy: changes.topicsPolicy, maySetTopicsPolicy, hasNamedTopics,
-        isDefault: changes.isDefault,
+        isDefault: changes.isDefault, messageRetentionDays: changes.messageRetentionDays,
       },
     }));
   }

@@ -1,4 +1,6 @@
 import { DeleteTopicHandler } from './delete-topic.handler';
+import { RunMessageRetentionHandler } from './message-retention.handler';
+import { MessageRetentionTimer } from './message-retention.timer';
 import { ReportMessageHandler } from './report-message.handler';
 import { RenderMessageQueries } from './render-message.queries';
 import { ReadReceiptsQueries } from './read-receipts.queries';
@@ -57,6 +59,9 @@ const handlers: Provider[] = [
   TopicParticipationLoader,
   // The erasure of deleted messages' texts from the event log (docs/security.md).
   DeletedContentPurge,
+  // Retention (docs/security.md, "Retention"): the job and its timer.
+  RunMessageRetentionHandler,
+  MessageRetentionTimer,
 ];
 /** Its read-model queries (exported to the HTTP app and the other areas). */
 const queries: Provider[] = [MessageQueries, MessageFlagQueries, UnreadQueries, UserTopicQueries, MessageHistoryQueries, ReadReceiptsQueries, RenderMessageQueries];

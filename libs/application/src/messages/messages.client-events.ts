@@ -332,6 +332,8 @@ export class MessagesClientEvents implements AreaClientEvents {
    */
   private async deleted(e: Recorded<MessageDeleted>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
+    // zerver/lib/retention.py archive_messages deletes without telling clients: they find the messages gone.
+    if (d.reason === 'retention') return [];
     if (d.messageType === 'stream' && d.streamId !== null) {
       const subscribers = await this.subscriptions.subscriberIds(d.realmId, d.streamId);
       // A public channel's message also goes to the non-guests who held a row and have left the channel

@@ -237,6 +237,13 @@ export interface UserMessageStorePort {
   /** The newest message id of the organization, or of the user's rows. */
   maxMessageId(realmId: number, userId?: number): Promise<number | null>;
   /**
+   * The retention job's read (docs/messages.md, "Retention"): ids at or below `maxId`, newest first,
+   * at most `limit`, of one channel's messages (where they are now) or of the organization's direct
+   * messages. Each is one walk of an index, (stream_id, id) or the direct messages' (realm_id, id),
+   * never a step over other messages.
+   */
+  retentionCandidates(realmId: number, of: { streamId: number } | 'direct', maxId: number, limit: number): Promise<number[]>;
+  /**
    * Where messages are now (their channel and topic, which moves change in bulk here rather than
    * in each message's document) and their move history, oldest first; absent: not indexed.
    */

@@ -23,8 +23,9 @@ export class RealmsClientEvents implements AreaClientEvents {
   private realmProperty(e: Recorded<RealmPropertyChanged>, c: ClientEventMapperContext): Promise<ClientEventDelivery[]> {
     const d = e.data;
     // do_set_realm_property: `update` for plain properties; update_dict only for the message-edit settings.
-    // do_set_realm_stream: moderation_request_channel_id as `update` too (-1: none).
-    if (d.property === 'name' || d.property === 'description' || d.property === 'enable_read_receipts' || d.property === 'moderation_request_channel_id' || d.property === 'email_changes_disabled') {
+    // do_set_realm_stream: moderation_request_channel_id as `update` too (-1: none); message_retention_days: -1 is "unlimited".
+    const plain = ['name', 'description', 'enable_read_receipts', 'moderation_request_channel_id', 'email_changes_disabled', 'message_retention_days'];
+    if (plain.includes(d.property)) {
       return toRealm(c, d.realmId, { type: 'realm', op: 'update', property: d.property, value: d.newValue });
     }
     const data: Record<string, unknown> = { [d.property]: d.newValue };

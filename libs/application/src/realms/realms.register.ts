@@ -12,8 +12,6 @@ import { passwordPolicy } from '../shared/password-policy';
  * defaults for a new organization (Realm.property_types), so clients that read them find them.
  */
 const FIXED_REALM_PROPERTIES = {
-  // -1: messages are kept forever (Realm.MESSAGE_RETENTION_SPECIAL_VALUES_MAP "unlimited").
-  message_retention_days: -1,
   // Deprecated for message_edit_history_visibility_policy (feature level 358); still read by clients.
   allow_edit_history: true,
   message_edit_history_visibility_policy: 'all',

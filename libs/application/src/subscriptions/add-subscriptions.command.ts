@@ -31,6 +31,8 @@ export class AddSubscriptionsCommand extends Command<AddSubscriptionsResult> {
       topicsPolicy?: ChannelTopicsPolicy;
       /** `is_default_stream`: the channels it creates become default channels (administrators only). */
       isDefaultStream?: boolean;
+      /** `message_retention_days` of the channels it creates: days, "unlimited" or "realm_default" (absent: the latter). */
+      messageRetentionDays?: number | string;
       /** Default true: one channel the caller may not join fails the whole request. */
       authorizationErrorsFatal?: boolean;
     },

@@ -18,7 +18,10 @@ import {
   checkChannelCreationPermission,
   checkChannelName,
   checkMayAddSubscriptions,
+  CHANNEL_RETENTION_SPECIAL_VALUES,
   hasContentAccess,
+  MustBeOwnerError,
+  parseMessageRetentionDays,
   normalizeChannelDescription,
   normalizeChannelName,
   pickColors,
@@ -79,6 +82,10 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
   async execute({ context: { actor }, request }: AddSubscriptionsCommand): Promise<AddSubscriptionsResult> {
     const now = this.clock.now().toISOString();
     checkMayAddSubscriptions(actor);
+    // add_subscriptions_backend parses message_retention_days for each channel named (before its
+    // topics_policy check), ahead of list_to_streams.
+    const retention = request.messageRetentionDays;
+    const retentionDays = retention === undefined || request.subscriptions.length === 0 ? null : parseMessageRetentionDays(retention, CHANNEL_RETENTION_SPECIAL_VALUES);
     // validate_topics_policy: any policy but "inherit" needs can_set_topics_policy, whatever the channels.
     let maySetTopicsPolicy = false;
     if (request.topicsPolicy !== undefined && request.topicsPolicy !== 'inherit') {
@@ -102,6 +109,8 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       checkChannelCreationPermission(actor.role, inviteOnly, isWebPublic, isDefault);
       normalizeChannelDescription(entry.description ?? '');
     }
+    // Then a retention of their own for the channels it creates: owners only (no plan limits here: docs/messages.md).
+    if (missing.length > 0 && retentionDays !== null && actor.role !== 'owner' && actor.role !== 'operator') throw new MustBeOwnerError();
 
     // filter_stream_authorization_for_adding_subscribers, on the channels that already exist.
     const existingChannels = uniqueBy(
@@ -124,7 +133,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
       inviteOnly,
       isWebPublic,
       historyPublicToSubscribers: request.historyPublicToSubscribers ?? null,
-    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy, isDefault });
+    }, { topicsPolicy: request.topicsPolicy, maySetTopicsPolicy, isDefault, messageRetentionDays: retention });
     // Newly created channels are authorized for their creator.
     const joining = uniqueBy([...accessible, ...created], (c) => c.channelId);
     const colors = await this.pickColors(targetIds, joining, entries);
@@ -159,7 +168,7 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     now: string,
     missing: Entry[],
     privacy: { inviteOnly: boolean; isWebPublic: boolean; historyPublicToSubscribers: boolean | null },
-    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean; isDefault: boolean },
+    topics: { topicsPolicy?: ChannelTopicsPolicy; maySetTopicsPolicy: boolean; isDefault: boolean; messageRetentionDays?: number | string },
   ): Promise<{ created: SubscriptionChannel[]; createdIds: Set<number>; position: GlobalPosition | undefined }> {
     if (missing.length === 0) return { created: [], createdIds: new Set(), position: undefined };
     const channels: NewChannel[] = [];
@@ -178,7 +187,10 @@ export class AddSubscriptionsHandler implements ICommandHandler<AddSubscriptions
     let before: ChannelsState | undefined;
     const { newEvents, position } = await this.runner.run(channelsDecider, channelsStream(actor.realmId), (state) => {
       before = state;
-      return { type: 'CreateChannels' as const, data: { realmId: actor.realmId, actor, now, channels, maySetTopicsPolicy: topics.maySetTopicsPolicy } };
+      return {
+        type: 'CreateChannels' as const,
+        data: { realmId: actor.realmId, actor, now, channels, maySetTopicsPolicy: topics.maySetTopicsPolicy, messageRetentionDays: topics.messageRetentionDays },
+      };
     });
     const after = newEvents.reduce(channelsDecider.evolve, before!);
     const created = missing.map((entry) => after.channels[channelIdByName(after, entry.name)!]);

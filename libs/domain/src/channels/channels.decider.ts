@@ -7,6 +7,8 @@ import { checkCanAdministerChannel, hasContentAccess, hasMetadataAccess, type Ch
 import { MustBeAdministratorError } from '../shared/domain-error';
 import { InvalidChannelFolderIdError } from '../channel-folders/channel-folders.errors';
 import { EMPTY_TOPIC_FALLBACK_NAME } from '../shared/empty-topic';
+import { MustBeOwnerError } from '../shared/domain-error';
+import { CHANNEL_RETENTION_SPECIAL_VALUES, type MessageRetentionDaysInput, parseMessageRetentionDays } from '../shared/message-retention';
 import {
   CannotManageDefaultChannelError,
   CannotSetTopicsPolicyError,
@@ -75,8 +77,12 @@ export const checkMaySetTopicsPolicy = (policy: ChannelTopicsPolicy | undefined,
  */
 export type CreateChannels = {
   type: 'CreateChannels';
-  /** maySetTopicsPolicy: the actor is an administrator or in can_set_topics_policy_group (absent: no). */
-  data: Meta & { channels: NewChannel[]; maySetTopicsPolicy?: boolean };
+  /**
+   * maySetTopicsPolicy: the actor is an administrator or in can_set_topics_policy_group (absent: no).
+   * messageRetentionDays: the request's `message_retention_days` for every channel it creates
+   * (absent: "realm_default"); any other value than "realm_default" is for owners only.
+   */
+  data: Meta & { channels: NewChannel[]; maySetTopicsPolicy?: boolean; messageRetentionDays?: MessageRetentionDaysInput };
 };
 
 /** `PATCH /streams/{stream_id}` (update_stream_backend). Facts from subscriptions come with the command. */
@@ -100,6 +106,8 @@ export type UpdateChannel = {
     hasNamedTopics?: boolean;
     /** `is_default_stream`: make the channel a default channel for new users, or stop. */
     isDefault?: boolean;
+    /** `message_retention_days`: days, "unlimited" or "realm_default" (owners only). */
+    messageRetentionDays?: MessageRetentionDaysInput;
   };
 };
 
@@ -133,6 +141,8 @@ export type ChannelState = ChannelAccessFacts & {
   topicsPolicy?: ChannelTopicsPolicy;
   /** A default channel for new users (absent: no). */
   isDefault?: boolean;
+  /** Its own message_retention_days (-1: forever); absent or null: the organization's. */
+  messageRetentionDays?: number | null;
 };
 export type ChannelsState = { channels: Record<number, ChannelState>; idByNameKey: Record<string, number> };
 
@@ -179,6 +189,9 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
     const actorId = actor.userId;
     switch (command.type) {
       case 'CreateChannels': {
+        // add_subscriptions_backend parses message_retention_days for the request first.
+        const retention = command.data.messageRetentionDays;
+        const messageRetentionDays = retention === undefined ? null : parseMessageRetentionDays(retention, CHANNEL_RETENTION_SPECIAL_VALUES);
         // list_to_streams checks every name first, then creates the missing ones in order.
         const requested = command.data.channels.map((c) => ({ ...c, name: checkChannelName(normalizeChannelName(c.name)) }));
         const taken = new Set(Object.keys(state.idByNameKey));
@@ -198,10 +211,13 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
               historyPublicToSubscribers: defaultHistoryPublicToSubscribers(c.inviteOnly, c.historyPublicToSubscribers),
               isWebPublic: c.isWebPublic, creatorId: actorId, actorId, at,
               ...(c.topicsPolicy !== undefined && c.topicsPolicy !== 'inherit' ? { topicsPolicy: c.topicsPolicy } : {}),
+              ...(messageRetentionDays !== null ? { messageRetentionDays } : {}),
             },
           });
           if (c.isDefault) defaults.push(c.channelId);
         }
+        // list_to_streams: a retention other than the organization's, for a channel it creates, is for owners only.
+        if (messageRetentionDays !== null && events.length > 0 && actor.role !== 'owner' && actor.role !== 'operator') throw new MustBeOwnerError();
         // add_subscriptions_backend makes the created channels default after creating them all.
         defaults.forEach((channelId, i) =>
           events.push({ type: 'DefaultChannelAdded', data: { realmId, channelId, defaultChannelIds: defaultIdsWith(state, { add: defaults.slice(0, i + 1) }), actorId, at } }),
@@ -234,6 +250,14 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
           if (d.isDefault && channel.isArchived && !d.unarchive) throw new InvalidChannelIdError();
           if (d.isDefault && !channel.isDefault) events.push({ type: 'DefaultChannelAdded', data: { ...base, defaultChannelIds: defaultIdsWith(state, { add: [channel.channelId] }) } });
           if (!d.isDefault && channel.isDefault) events.push({ type: 'DefaultChannelRemoved', data: { ...base, defaultChannelIds: defaultIdsWith(state, { remove: channel.channelId }) } });
+        }
+        if (d.messageRetentionDays !== undefined) {
+          // update_stream_backend: owners only, whatever the value, then parse_message_retention_days.
+          if (actor.role !== 'owner' && actor.role !== 'operator') throw new MustBeOwnerError();
+          const newValue = parseMessageRetentionDays(d.messageRetentionDays, CHANNEL_RETENTION_SPECIAL_VALUES);
+          const oldValue = channel.messageRetentionDays ?? null;
+          // Zulip records and sends even an unchanged value; nothing changes, so nothing is recorded here.
+          if (newValue !== oldValue) events.push({ type: 'ChannelMessageRetentionDaysChanged', data: { ...base, oldValue, newValue } });
         }
         if (d.unarchive) {
           if (!channel.isArchived) throw new ChannelNotDeactivatedError();
@@ -317,6 +341,7 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
               channelId: d.channelId, name: d.name, description: d.description, creatorId: d.creatorId, isArchived: false,
               inviteOnly: d.inviteOnly, historyPublicToSubscribers: d.historyPublicToSubscribers, isWebPublic: d.isWebPublic,
               ...(d.topicsPolicy !== undefined ? { topicsPolicy: d.topicsPolicy } : {}),
+              ...(d.messageRetentionDays !== undefined ? { messageRetentionDays: d.messageRetentionDays } : {}),
             },
           },
           idByNameKey: { ...state.idByNameKey, [channelNameKey(d.name)]: d.channelId },
@@ -342,6 +367,8 @@ export const channelsDecider: Decider<ChannelsCommand, ChannelEvent, ChannelsSta
         return update(event.data.channelId, { folderId: event.data.newFolderId });
       case 'ChannelTopicsPolicyChanged':
         return update(event.data.channelId, { topicsPolicy: event.data.newPolicy });
+      case 'ChannelMessageRetentionDaysChanged':
+        return update(event.data.channelId, { messageRetentionDays: event.data.newValue });
       case 'DefaultChannelAdded':
         return update(event.data.channelId, { isDefault: true });
       case 'DefaultChannelRemoved':

@@ -29,6 +29,8 @@ export type ChannelCreated = {
     at: string;
     /** The `topics_policy` it was created with; absent: "inherit" (and every channel created before it existed). */
     topicsPolicy?: ChannelTopicsPolicy;
+    /** Its own message_retention_days (-1: forever); absent: the organization's (Zulip's null). */
+    messageRetentionDays?: number;
   };
 };
 
@@ -98,7 +100,17 @@ export type DefaultChannelRemoved = {
   data: { realmId: number; channelId: number; defaultChannelIds: number[]; actorId: number | null; at: string };
 };
 
+/**
+ * AuditLogEventType.CHANNEL_MESSAGE_RETENTION_DAYS_CHANGED (do_change_stream_message_retention_days):
+ * days, -1 (forever) or null (the organization's value).
+ */
+export type ChannelMessageRetentionDaysChanged = {
+  type: 'ChannelMessageRetentionDaysChanged';
+  data: { realmId: number; channelId: number; oldValue: number | null; newValue: number | null; actorId: number | null; at: string };
+};
+
 export type ChannelEvent =
+  | ChannelMessageRetentionDaysChanged
   | DefaultChannelAdded
   | DefaultChannelRemoved
   | ChannelTopicsPolicyChanged
@@ -119,6 +131,7 @@ export const CHANNEL_EVENT_TYPES: readonly ChannelEvent['type'][] = [
   'ChannelReactivated',
   'ChannelFolderChanged',
   'ChannelTopicsPolicyChanged',
+  'ChannelMessageRetentionDaysChanged',
   'DefaultChannelAdded',
   'DefaultChannelRemoved',
 ];

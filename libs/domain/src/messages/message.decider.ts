@@ -6,8 +6,37 @@ import type { MessageDeleted, MessageEditEvent } from './messages.events';
 import { messageReactionsStream, messageStream, messageSubmessagesStream } from './messages.streams';
 import { decideSend, type SendMessage } from './send-message.rules';
 
+/**
+ * The retention job's deletion of a message that outlived its retention period (Zulip's
+ * archive_messages): no actor and no permission check. `cutoff` (seconds since the epoch) is the
+ * send time before which the message is expired; `location` is where the message is now, as the
+ * message index has it (null for a direct message).
+ */
+export type ExpireMessage = {
+  type: 'ExpireMessage';
+  data: { messageId: number; now: string; cutoff: number; location: { streamId: number; topic: string } | null };
+};
+
 /** Every command of `message-<id>`: its send, then its edits, moves and deletion. */
-export type MessageCommand = SendMessage | EditMessage | DeleteMessage;
+export type MessageCommand = SendMessage | EditMessage | DeleteMessage | ExpireMessage;
+
+/**
+ * ExpireMessage: the message's `MessageDeleted`, marked as the retention job's, or nothing when it
+ * is already gone or was sent at or after the cutoff (the job found it by id, and ids only roughly
+ * follow send times: an imported message may be newer than its id says).
+ */
+export function decideExpire(state: MessageState, { messageId, now, cutoff, location }: ExpireMessage['data']): MessageEditEvent[] {
+  if (!state.sent || state.deleted || state.sentAt >= cutoff) return [];
+  return [
+    {
+      type: 'MessageDeleted',
+      data: {
+        realmId: state.realmId, messageId, senderId: state.senderId, messageType: state.type,
+        streamId: location?.streamId ?? null, topic: location?.topic ?? null, actorId: null, at: now, reason: 'retention',
+      },
+    },
+  ];
+}
 
 /**
  * The state of one message's stream, `message-<id>`, as its one decider folds it: whether it was
@@ -65,6 +94,8 @@ export const messageDecider: Decider<MessageCommand, MessageEditEvent, MessageSt
         return decideEdit(state, command.data);
       case 'DeleteMessage':
         return decideDelete(state, command.data);
+      case 'ExpireMessage':
+        return decideExpire(state, command.data);
     }
   },
   evolve: (state, event) => {

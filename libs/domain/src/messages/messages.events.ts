@@ -165,8 +165,14 @@ export type MessageDeleted = {
     messageType: 'stream' | 'private';
     streamId: number | null;
     topic: string | null;
-    actorId: number;
+    /** Who deleted it; null: the retention job (Zulip's archive_messages has no acting user). */
+    actorId: number | null;
     at: string;
+    /**
+     * Why, when not a user's request: "retention", the message had outlived its retention period
+     * (zerver/lib/retention.py). Clients get no event for those, as Zulip sends none.
+     */
+    reason?: 'retention';
   };
 };
 

@@ -1,5 +1,5 @@
 import { SYSTEM_GROUP_NAMES, type SystemGroupName } from '../shared/system-groups';
-import { DomainError } from '../shared/domain-error';
+import { BadSettingValueError, DomainError } from '../shared/domain-error';
 
 /**
  * The organization settings that messaging needs (Zulip's Realm.property_types and
@@ -44,6 +44,11 @@ export type RealmMessagingSettings = {
    * that confirms it); administrators always may (Zulip's Realm.email_changes_disabled).
    */
   email_changes_disabled: boolean;
+  /**
+   * Days messages are kept before the retention job deletes them; -1: forever (Zulip's
+   * Realm.message_retention_days). Channels may have their own (docs/messages.md, "Retention").
+   */
+  message_retention_days: number;
 };
 export type RealmMessagingProperty = keyof RealmMessagingSettings;
 
@@ -57,6 +62,7 @@ export const DEFAULT_REALM_MESSAGING_SETTINGS: RealmMessagingSettings = {
   enable_read_receipts: true,
   moderation_request_channel_id: MODERATION_REQUEST_CHANNEL_DISABLED,
   email_changes_disabled: false,
+  message_retention_days: -1,
 };
 
 /** The time-limit settings, which take a positive integer or "unlimited" (parse_message_time_limit_setting). */
@@ -127,12 +133,7 @@ export class ModerationRequestChannelNotPrivateError extends DomainError {
   }
 }
 
-/** RequestVariableConversionError: "Bad value for 'x': v". */
-export class BadSettingValueError extends DomainError {
-  constructor(setting: string, value: unknown) {
-    super(`Bad value for '${setting}': ${String(value)}`);
-  }
-}
+// BadSettingValueError (RequestVariableConversionError) lives with the shared errors: the channels' settings use it too.
 
 /** PreviousSettingValueMismatchedError. */
 export class PreviousSettingValueMismatchedError extends DomainError {

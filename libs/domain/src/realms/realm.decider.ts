@@ -6,6 +6,7 @@ import type { RealmDeactivationReason, RealmPropertyValue, RealmSettingsEvent } 
 import type { SystemGroupName } from '../shared/system-groups';
 import type { Role } from '../shared/actor';
 import { MustBeOwnerError } from '../shared/domain-error';
+import { type MessageRetentionDaysInput, parseMessageRetentionDays, REALM_RETENTION_SPECIAL_VALUES } from '../shared/message-retention';
 import {
   checkGroupAllowedForSetting,
   DEFAULT_REALM_MESSAGING_SETTINGS,
@@ -49,6 +50,8 @@ export type RealmMessagingSettingsInput = {
   topics_policy?: RealmTopicsPolicy;
   enable_read_receipts?: boolean;
   email_changes_disabled?: boolean;
+  /** A positive number of days or "unlimited" (owners only). */
+  message_retention_days?: MessageRetentionDaysInput;
 };
 
 export type ChangeRealmSettings = {
@@ -113,6 +116,11 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
   if (messaging.topics_policy !== undefined) changes.push({ property: 'topics_policy', value: messaging.topics_policy });
   if (messaging.enable_read_receipts !== undefined) changes.push({ property: 'enable_read_receipts', value: messaging.enable_read_receipts });
   if (messaging.email_changes_disabled !== undefined) changes.push({ property: 'email_changes_disabled', value: messaging.email_changes_disabled });
+  if (messaging.message_retention_days !== undefined) {
+    // The realm's map has no null value: "realm_default" is not one of its names.
+    const days = parseMessageRetentionDays(messaging.message_retention_days, REALM_RETENTION_SPECIAL_VALUES) as number;
+    changes.push({ property: 'message_retention_days', value: days });
+  }
   const moderation = command.data.moderationRequestChannel;
   if (moderation !== undefined) changes.push({ property: 'moderation_request_channel_id', value: moderationRequestChannelId(moderation) });
 
@@ -156,7 +164,7 @@ function decideMessagingSettings(command: ChangeRealmSettings, state: RealmSetti
  * here, so that busy organizations never contend on the registry.
  */
 export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, RealmSettings> = {
-  snapshot: { name: 'realm', version: 2 },
+  snapshot: { name: 'realm', version: 3 },
   initialState: () => ({
     name: null,
     description: null,
@@ -169,11 +177,11 @@ export const realmDecider: Decider<RealmSettingsCommand, RealmSettingsEvent, Rea
     const { realmId, actorId, now: at } = command.data;
     switch (command.type) {
       case 'ChangeRealmSettings': {
-        const { registered, actorRole, groups = {} } = command.data;
-        // update_realm checks this first, for any value given (even the current one).
-        if (actorRole !== 'owner' && actorRole !== 'operator' && Object.entries(groups).some(([name, value]) => value !== undefined && OWNER_ONLY_REALM_SETTINGS.includes(name))) {
-          throw new MustBeOwnerError();
-        }
+        const { registered, actorRole, groups = {}, messaging = {} } = command.data;
+        // update_realm checks this first, for any value given (even the current one); message_retention_days
+        // before its value is parsed (a non-owner's bad value is "Must be an organization owner").
+        const ownerOnly = [...Object.entries(groups), ...Object.entries(messaging)].some(([name, value]) => value !== undefined && OWNER_ONLY_REALM_SETTINGS.includes(name));
+        if (actorRole !== 'owner' && actorRole !== 'operator' && ownerOnly) throw new MustBeOwnerError();
         const changes: { property: 'name' | 'description'; value: string }[] = [];
         if (command.data.name !== undefined) {
           // update_realm: check_capped_string(Realm.MAX_REALM_NAME_LENGTH) on the raw value.

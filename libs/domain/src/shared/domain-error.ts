@@ -96,3 +96,10 @@ export class MustBeBotUserError extends DomainError {
     super('Must be a bot user', 'PERMISSION_DENIED', 400);
   }
 }
+
+/** RequestVariableConversionError: "Bad value for 'x': v". */
+export class BadSettingValueError extends DomainError {
+  constructor(setting: string, value: unknown) {
+    super(`Bad value for '${setting}': ${String(value)}`);
+  }
+}

@@ -325,6 +325,7 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       CREATE INDEX IF NOT EXISTS ix_um_messages_stream_topic ON um_messages (stream_id, topic_key, id);
       CREATE INDEX IF NOT EXISTS ix_um_messages_sender ON um_messages (sender_id, id);
       CREATE INDEX IF NOT EXISTS ix_um_messages_dm ON um_messages (dm_key, id) WHERE dm_key IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS ix_um_messages_realm_direct ON um_messages (realm_id, id) WHERE dm_key IS NOT NULL;
       CREATE TABLE IF NOT EXISTS um_user_messages (
         user_id INTEGER NOT NULL, message_id INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (user_id, message_id)
       ) WITHOUT ROWID;
@@ -1359,6 +1360,15 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       ),
     ]).flatMap((r) => (r.id === null ? [] : [r.id]));
     return ids.length === 0 ? null : Math.max(...ids);
+  }
+
+  async retentionCandidates(realmId: number, of: { streamId: number } | 'direct', maxId: number, limit: number): Promise<number[]> {
+    // INDEXED BY: with realm_id in the condition SQLite would rather walk (realm_id, id), stepping over every other channel's messages.
+    const rows =
+      of === 'direct'
+        ? this.statement('SELECT id FROM um_messages INDEXED BY ix_um_messages_realm_direct WHERE realm_id = ? AND dm_key IS NOT NULL AND id <= ? ORDER BY id DESC LIMIT ?').all(realmId, maxId, limit)
+        : this.statement('SELECT id FROM um_messages INDEXED BY ix_um_messages_stream WHERE stream_id = ? AND id <= ? AND realm_id = ? ORDER BY id DESC LIMIT ?').all(of.streamId, maxId, realmId, limit);
+    return (rows as { id: number }[]).map((r) => r.id);
   }
 
   async health(): Promise<{ ok: boolean; detail?: string }> {

@@ -96,6 +96,8 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     await create(this.messages(), { s: 1, _id: 1 }, { name: 'ix_stream' });
     await create(this.messages(), { s: 1, tk: 1, _id: 1 }, { name: 'ix_stream_topic' });
     await create(this.messages(), { snd: 1, _id: 1 }, { name: 'ix_sender' });
+    // The retention job's read of an organization's direct messages (retentionCandidates).
+    await create(this.messages(), { r: 1, _id: 1 }, { name: 'ix_realm_direct', partialFilterExpression: { dm: { $type: 'string' } } });
     // Search (issue 37): the word index, multikey; messages indexed before it get their words here, once.
     await create(this.messages(), { w: 1, _id: 1 }, { name: 'ix_words' });
     await this.indexWordsOfOlderMessages();
@@ -437,6 +439,15 @@ export class MongoUserMessageStore implements UserMessageStorePort {
     }
     const [newest] = await this.rows().find({ u: userId }, { projection: { m: 1 } }).sort({ m: -1 }).limit(1).toArray();
     return newest?.m ?? null;
+  }
+
+  async retentionCandidates(realmId: number, of: { streamId: number } | 'direct', maxId: number, limit: number): Promise<number[]> {
+    const [filter, hint] =
+      of === 'direct'
+        ? [{ r: realmId, dm: { $type: 'string' as const }, _id: { $lte: maxId } }, 'ix_realm_direct']
+        : [{ s: of.streamId, r: realmId, _id: { $lte: maxId } }, 'ix_stream'];
+    const docs = await this.messages().find(filter, { projection: { _id: 1 } }).hint(hint).sort({ _id: -1 }).limit(limit).toArray();
+    return docs.map((d) => d._id);
   }
 
   async close(): Promise<void> {

@@ -46,6 +46,15 @@ describe('channelsProjection', () => {
     expect(after([channelCreated({ creatorId: 10 })]).get('1')!.group_settings.can_administer_channel_group).toEqual({ direct_members: [10], direct_subgroups: [] });
   });
 
+  it('keeps a channel\'s own message_retention_days from its creation and its changes (null: the organization\'s again)', () => {
+    const changed = (oldValue: number | null, newValue: number | null) =>
+      ({ type: 'ChannelMessageRetentionDaysChanged', data: { realmId: 1, channelId: 1, oldValue, newValue, actorId: 1, at: '2026-01-02T00:00:00.000Z' } });
+    expect(after([channelCreated()]).get('1')).not.toHaveProperty('message_retention_days');
+    expect(after([channelCreated({ messageRetentionDays: 7 })]).get('1')!.message_retention_days).toBe(7);
+    expect(after([channelCreated({ messageRetentionDays: 7 }), changed(7, -1)]).get('1')!.message_retention_days).toBe(-1);
+    expect(after([channelCreated({ messageRetentionDays: 7 }), changed(7, -1), changed(-1, null)]).get('1')!.message_retention_days).toBeNull();
+  });
+
   it('follows renames, descriptions and privacy', () => {
     const doc = after([
       channelCreated(),

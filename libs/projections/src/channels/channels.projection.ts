@@ -49,6 +49,7 @@ export const channelsProjection = defineProjection<ChannelDocument, ChannelEvent
         subscriber_count: doc?.subscriber_count ?? 0,
         group_settings: defaultChannelGroupSettings(d.creatorId),
         ...(d.topicsPolicy !== undefined ? { topics_policy: d.topicsPolicy } : {}),
+        ...(d.messageRetentionDays !== undefined ? { message_retention_days: d.messageRetentionDays } : {}),
       };
     }
     if (!doc) return doc;
@@ -72,6 +73,8 @@ export const channelsProjection = defineProjection<ChannelDocument, ChannelEvent
         return { ...doc, folder_id: e.data.newFolderId };
       case 'ChannelTopicsPolicyChanged':
         return { ...doc, topics_policy: e.data.newPolicy };
+      case 'ChannelMessageRetentionDaysChanged':
+        return { ...doc, message_retention_days: e.data.newValue };
       case 'DefaultChannelAdded':
         return { ...doc, is_default: true };
       case 'DefaultChannelRemoved': {

@@ -334,6 +334,21 @@ export function userMessageStoreContract(adapterName: string, open: () => Promis
         expect(await store.topicsOf(REALM, 6, HAMLET)).toEqual([]);
       });
 
+      it('lists the retention job\'s candidates: a channel\'s messages where they are now, or the direct messages, at or below an id, newest first, limited', async () => {
+        expect(await store.retentionCandidates(REALM, { streamId: 5 }, 100, 10)).toEqual([6, 2, 1]);
+        expect(await store.retentionCandidates(REALM, { streamId: 5 }, 5, 10)).toEqual([2, 1]);
+        expect(await store.retentionCandidates(REALM, { streamId: 5 }, 100, 2)).toEqual([6, 2]);
+        expect(await store.retentionCandidates(REALM, 'direct', 100, 10)).toEqual([5, 4]);
+        expect(await store.retentionCandidates(REALM, 'direct', 4, 10)).toEqual([4]);
+        // Another organization's channel and direct messages are not this one's.
+        expect(await store.retentionCandidates(REALM, { streamId: 50 }, 100, 10)).toEqual([]);
+        expect(await store.retentionCandidates(2, 'direct', 100, 10)).toEqual([]);
+        await apply({ type: 'messages-moved', messageIds: [2], streamId: 6, topic: 'moved' }, { type: 'messages-deleted', messageIds: [1, 4] });
+        expect(await store.retentionCandidates(REALM, { streamId: 5 }, 100, 10)).toEqual([6]);
+        expect(await store.retentionCandidates(REALM, { streamId: 6 }, 100, 10)).toEqual([3, 2]);
+        expect(await store.retentionCandidates(REALM, 'direct', 100, 10)).toEqual([5]);
+      });
+
       it('moves messages to another channel and topic', async () => {
         await apply({ type: 'messages-moved', messageIds: [1, 2], streamId: 6, topic: 'moved' });
         expect(await ids({ terms: [term({ kind: 'stream', streamId: 6 }), term({ kind: 'topic', topic: 'MOVED' })] })).toEqual([1, 2]);
