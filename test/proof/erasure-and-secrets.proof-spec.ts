@@ -198,6 +198,24 @@ async function missedMessageMails(s: Scenario): Promise<void> {
   await until(async () => (await s.api.mailsTo(s.api.user('hamlet').email, { kind: 'missed_message', timeoutMs: 0 })).some((m) => m.text.includes(s.kept[1])), 'the kept direct answer is mailed');
 }
 
+/**
+ * Retention: the owner gives a channel two days; its message (and its reaction) expire when three
+ * days have passed, and the operator's `retention` run deletes it (at the server's clock).
+ */
+async function retention(s: Scenario): Promise<void> {
+  const { id, createChannel, sendToChannel } = helpers(s);
+  s.ids.retained = await createChannel('hamlet', 'proof-retained', { principals: JSON.stringify(['hamlet', 'cordelia'].map(id)) });
+  const value = `${random()}7`;
+  s.erased('expired channel', value);
+  const messageId = await sendToChannel('hamlet', 'proof-retained', 'short-lived', `a message that expires ${value}`);
+  expectSuccess(await s.api.as('cordelia').post(`/api/v1/messages/${messageId}/reactions`, { emoji_name: 'hourglass' }));
+  expectSuccess(await s.api.as('desdemona').patch(`/api/v1/streams/${s.ids.retained}`, { message_retention_days: 2 }));
+  s.api.clock.advance(3 * 24 * 60 * 60 * 1000);
+  const out = await s.cli('retention');
+  expect(out.join('\n')).toContain(`#proof-retained (channel ${s.ids.retained}): 1`);
+  expect((await s.api.as('cordelia').get(`/api/v1/messages/${messageId}`)).status).toBe(400);
+}
+
 /** `export-events` (with its blobs) to a directory outside the data directory. */
 async function exportEvents(s: Scenario): Promise<void> {
   const out = await s.cli('export-events', '--out', join(s.exportDir, 'events.ndjson'));
@@ -242,6 +260,7 @@ const STEPS: [string, (s: Scenario) => Promise<void>][] = [
   ['messages: public, private channel, direct, group direct; edits, reactions, an upload', messages],
   ['messages deleted, a topic deleted', deletes],
   ['missed-message mails sent', missedMessageMails],
+  ['a retention run', retention],
   ['export-events', exportEvents],
   ['blue/green rebuild', rebuild],
   ['the purge of deleted messages, past the vacuuming delay', purge],
@@ -313,7 +332,7 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
         if (!secrets.some((n) => n.value === value)) secrets.push({ kind, label: `${kind} ${value.slice(0, 6)}…`, value });
       },
       erased: (kind, value) => erasedTexts.push({ label: `deleted ${kind} message's word ${value}`, value }),
-      cli: async (...argv) => (await runCli(dir, argv, { logger })).out,
+      cli: async (...argv) => (await runCli(dir, argv, { logger, clock: api.clock })).out,
       answers: [],
       ids: {},
       passwords: new Map(),
@@ -357,7 +376,7 @@ describe('the proof: no secret and no erased text in any byte the server keeps, 
     const count = (kind: string) => secrets.filter((n) => n.kind === kind).length;
     // 6 personas and a new member, 3 regenerated, a bot's 2; their 7 first passwords and 4 new ones, a hash each.
     expect({ keys: count('API key'), passwords: count('password'), hashes: count('password hash') }).toEqual({ keys: 12, passwords: 11, hashes: 11 });
-    expect(erasedTexts.length).toBe(8);
+    expect(erasedTexts.length).toBe(9);
     const names = files.map((f) => f.name);
     // The event log, the credential store, snapshots, the mail outbox, with their WAL files; the export.
     for (const file of ['events.sqlite', 'events.sqlite-wal', 'credentials.sqlite', 'credentials.sqlite-wal', 'credentials.key', 'snapshots.sqlite', 'mail-outbox.sqlite']) {
