@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { phraseSequence, porterStem, stemSequence } from '@app/domain';
 
 /**
  * The embedded search index (issue 37): an FTS5 table over um_messages' topic and search text
@@ -66,4 +67,20 @@ const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 /** The MATCH expression of a search: every word, and every phrase, in either column (FTS5 ANDs terms side by side). */
 export function searchMatch(words: string[], phrases: string[][]): string {
   return [...words.map(quoted), ...phrases.map((p) => quoted(p.join(' ')))].join(' ');
+}
+
+/**
+ * The same test as searchMatch's MATCH, on a message's topic and search text in memory (the
+ * domain's words and stems, which the differential test pins to the tokenizer): every word in
+ * either column, every phrase as consecutive words of one column. For messages already read by
+ * another index (searchWithFewReadable in sqlite-user-message-store.ts), where asking FTS5 about
+ * one row would cost as much as walking the word's whole list of matches.
+ */
+export function searchTextMatcher(words: string[], phrases: string[][]): (topic: string | null, search: string) => boolean {
+  const stems = words.map((w) => ` ${porterStem(w)} `);
+  const sequences = phrases.map(phraseSequence);
+  return (topic, search) => {
+    const columns = [stemSequence(topic ?? ''), stemSequence(search)];
+    return stems.every((s) => columns.some((c) => c.includes(s))) && sequences.every((s) => columns.some((c) => c.includes(s)));
+  };
 }

@@ -36,7 +36,7 @@ import {
 } from './sqlite-implied-recipients';
 import { ATTR, flagTest, narrowWhere, needsMessage, selectorWhere } from './sqlite-narrow';
 import { isFreshLoad, whenFreshLoadFinishes } from './sqlite';
-import { deleteAllMessages, prepareSearchIndex, searchIndexExists, searchMatch } from './sqlite-search';
+import { deleteAllMessages, prepareSearchIndex, searchIndexExists, searchMatch, searchTextMatcher } from './sqlite-search';
 
 const READ = MESSAGE_FLAG_BITS.read;
 const UNREAD = flagTest('flags', READ, 'none');
@@ -73,6 +73,12 @@ export type SqliteUserMessageStoreOptions = {
    * by a set rather than probed message by message (default 10,000; 0 always probes, for tests).
    */
   explicitIdsCap?: number;
+  /**
+   * A search's first turns (findBySearch): this many of the messages the narrow lets the user read,
+   * four times as many of the index's matches, each turn twice the last (default: the page's
+   * limit, at least 50). The differential test sets 1, so that small data takes many turns.
+   */
+  searchTurnRows?: number;
 };
 
 /** What the store keeps in memory of a channel's implied recipients: who receives its next message, and the newest implied message. */
@@ -950,6 +956,12 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       this.ensureSearchIndex();
       return this.snapshot(() => this.findBySearch(query, range, search));
     }
+    return this.findWithoutSearch(query, range);
+  }
+
+  /** A narrow without a (non-negated) search term: read through the user's rows or the channel's messages. */
+  private findWithoutSearch(query: MessageQuery, range: MessageRange): MessageMatch[] {
+    if (range.limit <= 0) return [];
     const where = narrowWhere(query.terms, query.scope);
     const older = range.direction === 'older';
     const bound = older ? '<=' : '>=';
@@ -1038,28 +1050,98 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   /**
-   * A narrow with a search, driven by the search index: its matches in id order (FTS5 reads its
-   * lists in rowid order, either way, and stops at the limit), each joined to the message and the
-   * user's row (explicit, or implied by a membership interval), the narrow's other conditions
-   * tested on them. Scope "user" keeps only messages the user has a row for (Zulip's UserMessage
-   * join), "history" every message of the organization the narrow's channel lets them read. So a
-   * rare word costs by its few matches and a common one by the matches read until `limit` pass.
+   * A narrow with a search. Driven by the search index alone, a search costs by the word's matches
+   * read until `limit` pass the narrow and the access rule: a rare word by its few matches, a
+   * common one by a page or so, but a searcher who may read few of a common word's matches (a
+   * guest in one small channel) would read all of them (issue 37's worst case: seconds at
+   * 1,000,000 messages). So two readers take turns, each with twice the budget of its last turn:
+   * the index's matches, newest first, tested against the narrow and the access rule
+   * (searchByIndex), and the messages the narrow lets the user read, newest first (the plan of a
+   * narrow without the search), tested against the search words in memory. Each turn covers the
+   * ids from the anchor to where that reader has got; everything found there is a match and every
+   * match there is found. The search ends when `limit` matches are found or either reader has read
+   * all it has: at most about twice the work of whichever reader alone would finish first.
    */
   private findBySearch(query: MessageQuery, range: MessageRange, search: Extract<NarrowTerm, { kind: 'search' }>): MessageMatch[] {
+    const others = query.terms.filter((t) => t !== search);
+    // A second search term (rare) or an empty one: the index alone, as one statement.
+    if ((search.words.length === 0 && search.phrases.length === 0) || others.some((t) => t.kind === 'search')) {
+      return this.searchByIndex(query, range, search, null).matches;
+    }
+    const older = range.direction === 'older';
+    const matches = new Map<number, MessageMatch>();
+    const textMatches = searchTextMatcher(search.words, search.phrases);
+    const messageTexts = this.statement('SELECT m.id AS id, m.topic AS topic, m.search AS search FROM um_messages m WHERE m.id IN (SELECT value FROM json_each(?))');
+    const next = (id: number) => (older ? id - 1 : id + 1);
+    // Each reader's next id (inclusive) and turn size; a reader that read less than its turn is done.
+    const turn = this.options.searchTurnRows ?? Math.max(range.limit, 50);
+    const index = { from: range.fromId, budget: 4 * turn };
+    const rows = { from: range.fromId, budget: turn };
+    for (;;) {
+      const byIndex = this.searchByIndex(query, { ...range, fromId: index.from }, search, index.budget);
+      for (const m of byIndex.matches) matches.set(m.id, m);
+      if (byIndex.read < index.budget || matches.size >= range.limit) break;
+      index.from = next(byIndex.last!);
+      index.budget *= 2;
+      const readable = this.findWithoutSearch({ ...query, terms: others }, { ...range, fromId: rows.from, limit: rows.budget });
+      if (readable.length > 0) {
+        const flags = new Map(readable.map((m) => [m.id, m.flags]));
+        const texts = messageTexts.all(JSON.stringify(readable.map((m) => m.id))) as { id: number; topic: string | null; search: string }[];
+        for (const t of texts) if (textMatches(t.topic, t.search)) matches.set(t.id, { id: t.id, flags: flags.get(t.id)! });
+      }
+      if (readable.length < rows.budget || matches.size >= range.limit) break;
+      rows.from = next(readable[readable.length - 1].id);
+      rows.budget *= 2;
+    }
+    return [...matches.values()].sort((a, b) => (older ? b.id - a.id : a.id - b.id)).slice(0, range.limit);
+  }
+
+  /**
+   * The search driven by the index: its matches in id order from `range.fromId` (FTS5 reads its
+   * lists in rowid order, either way), each joined to the message and the user's row (explicit,
+   * or implied by a membership interval), the narrow's other conditions tested on them. Scope
+   * "user" keeps only messages the user has a row for (Zulip's UserMessage join), "history" every
+   * message of the organization the narrow's channel lets them read. With `candidates`, at most
+   * that many of the index's matches are read (`read` of them, the last `last`); without, until
+   * `range.limit` pass.
+   */
+  private searchByIndex(
+    query: MessageQuery, range: MessageRange, search: Extract<NarrowTerm, { kind: 'search' }>, candidates: number | null,
+  ): { matches: MessageMatch[]; read: number; last: number | undefined } {
     const older = range.direction === 'older';
     const flags = `COALESCE(a.flags, c.flags, b.flags, ${impliedFlagsOrNull('@uid')})`;
     const where = narrowWhere(
       query.terms.filter((t) => t !== search),
       'history',
     );
-    const sql = `SELECT m.id AS id, ${flags} AS flags FROM um_search s CROSS JOIN um_messages m ON m.id = s.rowid
+    const match = searchMatch(search.words, search.phrases);
+    const order = older ? 'DESC' : 'ASC';
+    // Without a budget: in the index's order (the ORDER BY names its rowid, so nothing is sorted).
+    let source = 'um_search s CROSS JOIN um_messages m ON m.id = s.rowid';
+    let sourceWhere = `um_search MATCH ? AND s.rowid ${older ? '<=' : '>='} ?`;
+    let sourceParams: (string | number)[] = [match, range.fromId];
+    let read = 0;
+    let last: number | undefined;
+    if (candidates !== null) {
+      const ids = this.statement(`SELECT rowid AS id FROM um_search WHERE um_search MATCH ? AND rowid ${older ? '<=' : '>='} ? ORDER BY rowid ${order} LIMIT ?`)
+        .pluck()
+        .all(match, range.fromId, candidates) as number[];
+      read = ids.length;
+      last = ids[ids.length - 1];
+      if (ids.length === 0) return { matches: [], read, last };
+      source = 'json_each(?) s CROSS JOIN um_messages m ON m.id = s.value';
+      sourceWhere = '1';
+      sourceParams = [JSON.stringify(ids)];
+    }
+    const sql = `SELECT m.id AS id, ${flags} AS flags FROM ${source}
       LEFT JOIN um_user_messages a ON a.user_id = @uid AND a.message_id = m.id
       LEFT JOIN um_unread c ON c.user_id = @uid AND c.message_id = m.id
       LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = @uid
-      WHERE um_search MATCH ? AND s.rowid ${older ? '<=' : '>='} ? AND m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
+      WHERE ${sourceWhere} AND m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
         AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, `COALESCE(${flags}, 0)`)}
-      ORDER BY s.rowid ${older ? 'DESC' : 'ASC'} LIMIT ?`;
-    return this.statement(sql).all({ uid: query.userId }, searchMatch(search.words, search.phrases), range.fromId, query.realmId, ...where.params, range.limit) as MessageMatch[];
+      ORDER BY ${candidates === null ? 's.rowid' : 'm.id'} ${order} LIMIT ?`;
+    const matches = this.statement(sql).all({ uid: query.userId }, ...sourceParams, query.realmId, ...where.params, range.limit) as MessageMatch[];
+    return { matches, read, last };
   }
 
   /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each) and implied ranges. */
