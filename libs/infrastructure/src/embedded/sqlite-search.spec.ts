@@ -89,8 +89,12 @@ describe('the embedded search index', () => {
   it('answers a searcher who may read few of the matches as the index and the access rule do, whichever reader finishes (issue 37\'s worst case)', async () => {
     const dir = makeTempDir();
     const db = openSqlite(join(dir.path, 'read-models.sqlite'));
+    // Two stores on the one database: the default turns (the index reader alone reads all 3,000
+    // here) and turns of one message (both readers, many turns: findBySearch).
     const store = new SqliteUserMessageStore(db);
+    const inTurns = new SqliteUserMessageStore(db, { searchTurnRows: 1 });
     await store.prepare();
+    await inTurns.prepare();
     // 3,000 messages with the common word; user 20 has a row for twelve of them (a guest in a
     // quiet channel), user 10 for all. Some have a rare word, a phrase, a topic to match.
     const guestRow = (id: number) => id % 250 === 3;
@@ -116,12 +120,14 @@ describe('the embedded search index', () => {
         ]) {
           const readable = all.filter((id) => flagsOf(id, userId) !== null && (range.direction === 'older' ? id <= range.fromId : id >= range.fromId));
           const expected = (range.direction === 'older' ? readable.reverse() : readable).slice(0, range.limit).map((id) => ({ id, flags: flagsOf(id, userId) }));
-          const found = await store.findMessages({ realmId: 1, userId, scope: 'user', terms: [search(operand)] }, range);
-          expect({ operand, userId, range, found }).toEqual({ operand, userId, range, found: expected });
-          // With a channel narrow too (every message is in channel 5; none in 6).
-          const inChannel = await store.findMessages({ realmId: 1, userId, scope: 'user', terms: [search(operand), { kind: 'stream', streamId: 5, negated: false }] }, range);
-          expect({ operand, userId, range, inChannel }).toEqual({ operand, userId, range, inChannel: expected });
-          expect(await store.findMessages({ realmId: 1, userId, scope: 'user', terms: [search(operand), { kind: 'stream', streamId: 6, negated: false }] }, range)).toEqual([]);
+          for (const [turns, s] of [['default', store], ['of one', inTurns]] as const) {
+            const found = await s.findMessages({ realmId: 1, userId, scope: 'user', terms: [search(operand)] }, range);
+            expect({ turns, operand, userId, range, found }).toEqual({ turns, operand, userId, range, found: expected });
+            // With a channel narrow too (every message is in channel 5; none in 6).
+            const inChannel = await s.findMessages({ realmId: 1, userId, scope: 'user', terms: [search(operand), { kind: 'stream', streamId: 5, negated: false }] }, range);
+            expect({ turns, operand, userId, range, inChannel }).toEqual({ turns, operand, userId, range, inChannel: expected });
+            expect(await s.findMessages({ realmId: 1, userId, scope: 'user', terms: [search(operand), { kind: 'stream', streamId: 6, negated: false }] }, range)).toEqual([]);
+          }
         }
       }
     }
@@ -131,6 +137,7 @@ describe('the embedded search index', () => {
     expect(searchTextMatcher(['release', 'one'], [])('Release notes', 'one thing')).toBe(true);
     expect(searchTextMatcher(['running'], [])(null, 'he runs')).toBe(true);
     await store.close();
+    await inTurns.close();
     db.close();
     dir.remove();
   });

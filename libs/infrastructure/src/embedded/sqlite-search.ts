@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { phraseSequence, porterStem, stemSequence } from '@app/domain';
+import { phraseSequence, porterStem, searchWords } from '@app/domain';
 
 /**
  * The embedded search index (issue 37): an FTS5 table over um_messages' topic and search text
@@ -77,10 +77,24 @@ export function searchMatch(words: string[], phrases: string[][]): string {
  * one row would cost as much as walking the word's whole list of matches.
  */
 export function searchTextMatcher(words: string[], phrases: string[][]): (topic: string | null, search: string) => boolean {
-  const stems = words.map((w) => ` ${porterStem(w)} `);
+  const wanted = new Set(words.map(porterStem));
   const sequences = phrases.map(phraseSequence);
   return (topic, search) => {
-    const columns = [stemSequence(topic ?? ''), stemSequence(search)];
-    return stems.every((s) => columns.some((c) => c.includes(s))) && sequences.every((s) => columns.some((c) => c.includes(s)));
+    const columns = [searchWords(topic ?? '').map(cachedStem), searchWords(search).map(cachedStem)];
+    for (const w of wanted) if (!columns.some((c) => c.includes(w))) return false;
+    if (sequences.length === 0) return true;
+    const joined = columns.map((c) => (c.length === 0 ? '' : ` ${c.join(' ')} `));
+    return sequences.every((s) => joined.some((c) => c.includes(s)));
   };
+}
+
+/** Stems of words already seen (a language's vocabulary repeats), forgotten when there are many. */
+const STEMS = new Map<string, string>();
+function cachedStem(word: string): string {
+  let stem = STEMS.get(word);
+  if (stem === undefined) {
+    if (STEMS.size >= 100_000) STEMS.clear();
+    STEMS.set(word, (stem = porterStem(word)));
+  }
+  return stem;
 }

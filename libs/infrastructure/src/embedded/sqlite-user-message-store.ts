@@ -75,8 +75,8 @@ export type SqliteUserMessageStoreOptions = {
   explicitIdsCap?: number;
   /**
    * A search's first turns (findBySearch): this many of the messages the narrow lets the user read,
-   * four times as many of the index's matches, each turn twice the last (default: the page's
-   * limit, at least 50). The differential test sets 1, so that small data takes many turns.
+   * forty times as many of the index's matches, each turn twice the last (default: the page's
+   * limit, at least 50). Tests set 1, so that small data takes many turns.
    */
   searchTurnRows?: number;
 };
@@ -1075,13 +1075,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     const next = (id: number) => (older ? id - 1 : id + 1);
     // Each reader's next id (inclusive) and turn size; a reader that read less than its turn is done.
     const turn = this.options.searchTurnRows ?? Math.max(range.limit, 50);
-    const index = { from: range.fromId, budget: 4 * turn };
+    // The index's candidates are the cheaper to test (~0.5 µs each that fails on the message
+    // alone, ~3 µs with the access rule), and a turn ends early once a page passes: forty times
+    // as many, so that a search in a channel of a hundredth of the messages takes a turn or two.
+    const index = { from: range.fromId, budget: 40 * turn };
     const rows = { from: range.fromId, budget: turn };
     for (;;) {
       const byIndex = this.searchByIndex(query, { ...range, fromId: index.from }, search, index.budget);
       for (const m of byIndex.matches) matches.set(m.id, m);
-      if (byIndex.read < index.budget || matches.size >= range.limit) break;
-      index.from = next(byIndex.last!);
+      if (byIndex.last === undefined || matches.size >= range.limit) break;
+      index.from = next(byIndex.last);
       index.budget *= 2;
       const readable = this.findWithoutSearch({ ...query, terms: others }, { ...range, fromId: rows.from, limit: rows.budget });
       if (readable.length > 0) {
@@ -1099,15 +1102,16 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   /**
    * The search driven by the index: its matches in id order from `range.fromId` (FTS5 reads its
    * lists in rowid order, either way), each joined to the message and the user's row (explicit,
-   * or implied by a membership interval), the narrow's other conditions tested on them. Scope
-   * "user" keeps only messages the user has a row for (Zulip's UserMessage join), "history" every
-   * message of the organization the narrow's channel lets them read. With `candidates`, at most
-   * that many of the index's matches are read (`read` of them, the last `last`); without, until
-   * `range.limit` pass.
+   * or implied by a membership interval), the narrow's other conditions tested on them, until
+   * `range.limit` pass. Scope "user" keeps only messages the user has a row for (Zulip's
+   * UserMessage join), "history" every message of the organization the narrow's channel lets them
+   * read. With `candidates`, at most that many of the index's matches are read (a subquery read as
+   * it goes, in its order: nothing is sorted), and when fewer than `limit` pass, `last` is the
+   * last of them read (undefined: the index had no more).
    */
   private searchByIndex(
     query: MessageQuery, range: MessageRange, search: Extract<NarrowTerm, { kind: 'search' }>, candidates: number | null,
-  ): { matches: MessageMatch[]; read: number; last: number | undefined } {
+  ): { matches: MessageMatch[]; last: number | undefined } {
     const older = range.direction === 'older';
     const flags = `COALESCE(a.flags, c.flags, b.flags, ${impliedFlagsOrNull('@uid')})`;
     const where = narrowWhere(
@@ -1116,32 +1120,28 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
     );
     const match = searchMatch(search.words, search.phrases);
     const order = older ? 'DESC' : 'ASC';
-    // Without a budget: in the index's order (the ORDER BY names its rowid, so nothing is sorted).
-    let source = 'um_search s CROSS JOIN um_messages m ON m.id = s.rowid';
-    let sourceWhere = `um_search MATCH ? AND s.rowid ${older ? '<=' : '>='} ?`;
-    let sourceParams: (string | number)[] = [match, range.fromId];
-    let read = 0;
-    let last: number | undefined;
-    if (candidates !== null) {
-      const ids = this.statement(`SELECT rowid AS id FROM um_search WHERE um_search MATCH ? AND rowid ${older ? '<=' : '>='} ? ORDER BY rowid ${order} LIMIT ?`)
-        .pluck()
-        .all(match, range.fromId, candidates) as number[];
-      read = ids.length;
-      last = ids[ids.length - 1];
-      if (ids.length === 0) return { matches: [], read, last };
-      source = 'json_each(?) s CROSS JOIN um_messages m ON m.id = s.value';
-      sourceWhere = '1';
-      sourceParams = [JSON.stringify(ids)];
-    }
-    const sql = `SELECT m.id AS id, ${flags} AS flags FROM ${source}
+    const bound = older ? '<=' : '>=';
+    // Without a budget the index is the first table, read as the join goes; with one, a subquery
+    // of at most that many of its matches, read the same way.
+    const [from, matchWhere, sourceParams] =
+      candidates === null
+        ? ['um_search s', `um_search MATCH ? AND s.rowid ${bound} ? AND `, [match, range.fromId]]
+        : [`(SELECT rowid FROM um_search WHERE um_search MATCH ? AND rowid ${bound} ? ORDER BY rowid ${order} LIMIT ?) s`, '', [match, range.fromId, candidates]];
+    const sql = `SELECT m.id AS id, ${flags} AS flags FROM ${from} CROSS JOIN um_messages m ON m.id = s.rowid
       LEFT JOIN um_user_messages a ON a.user_id = @uid AND a.message_id = m.id
       LEFT JOIN um_unread c ON c.user_id = @uid AND c.message_id = m.id
       LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = @uid
-      WHERE ${sourceWhere} AND m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
+      WHERE ${matchWhere}m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
         AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, `COALESCE(${flags}, 0)`)}
-      ORDER BY ${candidates === null ? 's.rowid' : 'm.id'} ${order} LIMIT ?`;
+      ORDER BY s.rowid ${order} LIMIT ?`;
     const matches = this.statement(sql).all({ uid: query.userId }, ...sourceParams, query.realmId, ...where.params, range.limit) as MessageMatch[];
-    return { matches, read, last };
+    if (candidates === null || matches.length >= range.limit) return { matches, last: undefined };
+    // Fewer passed: every candidate of the budget was read; the last of them (a read of the
+    // index's list alone) is where the next turn goes on from.
+    const last = this.statement(`SELECT rowid FROM um_search WHERE um_search MATCH ? AND rowid ${bound} ? ORDER BY rowid ${order} LIMIT 1 OFFSET ?`)
+      .pluck()
+      .get(match, range.fromId, candidates - 1) as number | undefined;
+    return { matches, last };
   }
 
   /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each) and implied ranges. */
