@@ -98,7 +98,7 @@ type Worst = { guestAuth: string; guestChannel: string; memberAuth: string; memb
 
 type Built = {
   auth: string; channel: string; streamIds: number[]; subscribers: number[][]; realmId: number; senderId: number; messages: number;
-  appendMs: number; projectedMs: number; mergeMs?: number; worst?: Worst;
+  appendMs: number; projectedMs: number; mergeMs?: number; worst?: Worst; buildReported?: boolean;
 };
 
 async function build(dataDir: string, users: number, channels: number, subscribers: number, messages: number): Promise<Built> {
@@ -255,10 +255,16 @@ async function main() {
       progress(`building ${fmtInt(messages)} messages in ${dir.path}`);
       built = await build(dir.path, users, channels, subscribers, messages);
       writeFileSync(builtFile, JSON.stringify(built));
+    }
+    // The build's times, reported by the first run that measures on it (its own, or the next if
+    // that one was stopped after the build); a build before this build (no merge time) has none.
+    if (built.mergeMs !== undefined && built.buildReported !== true) {
       const catchUpMs = built.projectedMs - built.appendMs;
       rows.push({ metric: 'build: messages appended per second (projectors off, group commits of 1,000)', value: built.messages / (built.appendMs / 1000), unit: 'msg/s', detail: `${fmtNum(built.appendMs / 1000, 1)} s` });
-      rows.push({ metric: 'build: the projectors\' catch-up (with the search index)', value: built.messages / (catchUpMs / 1000), unit: 'msg/s', detail: `${fmtNum(catchUpMs / 1000, 1)} s, the app's start included` });
-      rows.push({ metric: 'build: the per-user inbox merge after the catch-up', value: (built.mergeMs ?? 0) / 1000, unit: 's', detail: `build total ${fmtNum((built.projectedMs + (built.mergeMs ?? 0)) / 1000, 1)} s` });
+      rows.push({ metric: 'build: the projectors\' catch-up (a first start\'s replay, with the search index)', value: built.messages / (catchUpMs / 1000), unit: 'msg/s', detail: `${fmtNum(catchUpMs / 1000, 1)} s, the app's start included` });
+      rows.push({ metric: 'build: the per-user inbox merge after the catch-up', value: built.mergeMs / 1000, unit: 's', detail: `build total ${fmtNum((built.projectedMs + built.mergeMs) / 1000, 1)} s` });
+      built.buildReported = true;
+      writeFileSync(builtFile, JSON.stringify(built));
     }
     // The targets: issue 37's at 1,000,000 messages, its p50 alone at 10,000,000.
     const large = built.messages >= 5_000_000;
