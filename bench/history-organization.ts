@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ClientEventReactor, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort } from '@app/application';
+import { ClientEventReactor, EVENT_STORE, type EventStorePort, ID_ALLOCATOR, type IdAllocatorPort, RANDOM, type RandomPort } from '@app/application';
 import { CURRENT_SCHEMA_VERSION, type MessageSent, messageStream } from '@app/domain';
 import { READ_MODEL_LAYOUT_FILE, readModelLayout } from '@app/infrastructure/embedded/sqlite-read-model-copies';
 import { Projector } from '@app/projections';
@@ -106,6 +106,10 @@ export async function buildHistoryOrganization(dataDir: string, options: History
     await app.get(ClientEventReactor).stop();
     try {
       const events = app.get<EventStorePort>(EVENT_STORE);
+      // Time-ordered event ids, as the app's own appends draw them: random ones would land all
+      // over the event id index (its unique B-tree), which slows the append as the log grows.
+      const random = app.get<RandomPort>(RANDOM);
+      const eventId = () => random.timeOrderedUuid?.() ?? randomUUID();
       const first = await app.get<IdAllocatorPort>(ID_ALLOCATOR).nextBlock('message', messages);
       const append = (i: number) => {
         const messageId = first + i;
@@ -117,7 +121,7 @@ export async function buildHistoryOrganization(dataDir: string, options: History
           recipientIds: [...channel.subscribers].sort((a, b) => a - b), readUserIds: [sender.userId], mentionedUserIds: [], streamWildcardMentioned: false,
           topicWildcardMentionedUserIds: [], localId: null, queueId: null, at: new Date().toISOString(),
         };
-        return events.appendToStream(messageStream(messageId), [{ id: randomUUID(), type: 'MessageSent', data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSION } }], { expectedRevision: 'no_stream' });
+        return events.appendToStream(messageStream(messageId), [{ id: eventId(), type: 'MessageSent', data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSION } }], { expectedRevision: 'no_stream' });
       };
       for (let from = 0; from < messages; from += APPEND_GROUP) {
         const to = Math.min(messages, from + APPEND_GROUP);
