@@ -23,8 +23,12 @@ import { type BenchResult, fmtNum, machineInfo, progress } from './support';
 
 export const HOST = '127.0.0.1';
 
-export async function startApp(dataDir: string, overrides: Partial<AppConfig> = {}) {
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' }), ...overrides };
+/**
+ * The app on `dataDir`; `env` overrides the bench's settings (RUN_PROJECTORS: 'false' for an app
+ * that only appends), `overrides` the loaded configuration (settings with no variable, e.g. sealMessageTexts).
+ */
+export async function startApp(dataDir: string, env: Record<string, string> = {}, overrides: Partial<AppConfig> = {}) {
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', HOST, RATE_LIMIT_USER_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0', ...env }), ...overrides };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger: createLogger('silent') }), createHttpAdapter(), { logger: false, bodyParser: false });
   configureHttp(app, config);
   await app.init();

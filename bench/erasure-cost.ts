@@ -113,7 +113,7 @@ async function main() {
     // POST /messages: one server each, alternating slices.
     const servers = [];
     for (const [i, seal] of [false, true].entries()) {
-      const { app, port } = await startApp(dirs[2 + i].path, { sealMessageTexts: seal });
+      const { app, port } = await startApp(dirs[2 + i].path, {}, { sealMessageTexts: seal });
       const { auth } = await createBenchRealm(app);
       const connection = singleConnection();
       await connection.ok({ port, auth }, 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: 'bench' }]) });

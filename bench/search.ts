@@ -5,10 +5,13 @@
  *    channels of `--subscribers`, `--messages` MessageSent events straight to the log, projected),
  *    but with texts drawn from a realistic word distribution: 5-30 words a message, Zipf (s = 1.07)
  *    over the ~1,000 English words of libs/testing/src/english-words.ts, one in twenty messages with
- *    a common collocation ("code review", …). Timed (append, then until projected).
+ *    a common collocation ("code review", …). Timed: the append (projectors off), the projectors'
+ *    catch-up, the per-user inbox merge after it (bench/history-organization.ts).
  * 2. Search: GET /messages, newest 20, as the sender (a member of every channel), for a rare word,
  *    a common word, two words and a phrase, each alone and with a `channel:` narrow: p50 and p99 of
  *    `--requests` sequential requests each, over one keep-alive connection (the app in process).
+ *    The worst case: the same searches as a guest who may read only a small channel's five
+ *    messages, and the common word as a member of a few of the channels (addWorstCase).
  * 3. Size: the FTS5 index's pages (dbstat), per million messages, beside um_messages'.
  * 4. Upgrade: the index built from the messages of the built database (FTS5 'rebuild', what the
  *    first start of this version does to an existing data directory), messages per second.
@@ -20,15 +23,19 @@
  *    when the load finishes, timed) and the cost of one live send's apply (batches of one, triggers). Beside them, POST /messages p50 over HTTP for scale.
  *
  *   node dist/bench/search.js [--messages 50000] [--users 1000] [--channels 100] [--subscribers 50]
- *        [--requests 200] [--paired 20000] [--data-dir DIR (kept; reused when built)] [--no-doc] [--json FILE]
+ *        [--requests 200] [--worst-requests N (default --requests)] [--paired 20000] [--data-dir DIR (kept; reused when built)] [--no-doc] [--json FILE]
  *   (or from source: node -r ./test/crash/register-swc.js bench/search.ts …)
  */
 import 'reflect-metadata';
 import http from 'node:http';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EVENT_STORE, type IndexedMessage, LIVE_READ_MODELS, type LiveReadModels, LOGGER, type UserMessageChange } from '@app/application';
-import { SEARCH_STOP_WORDS } from '@app/domain';
+import type { INestApplicationContext } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import {
+  CreateUserCommand, EVENT_STORE, RegenerateApiKeyCommand, type IndexedMessage, LIVE_READ_MODELS, type LiveReadModels, LOGGER, USER_MESSAGE_STORE, type UserMessageChange, type UserMessageStorePort,
+} from '@app/application';
+import { operatorActor, SEARCH_STOP_WORDS } from '@app/domain';
 import { openSqlite, SqliteUserMessageStore } from '@app/infrastructure';
 import { finishFreshLoad, openReadModelDatabase } from '@app/infrastructure/embedded/sqlite';
 import { readModelLayout } from '@app/infrastructure/embedded/sqlite-read-model-copies';
@@ -86,16 +93,64 @@ function queries(): { name: string; operand: string }[] {
   ];
 }
 
-type Built = { auth: string; channel: string; streamIds: number[]; subscribers: number[][]; realmId: number; senderId: number; messages: number; appendMs: number; projectedMs: number };
+/** The searchers of the worst case (added to a built organization by the first run that lacks them). */
+type Worst = { guestAuth: string; guestChannel: string; memberAuth: string; memberChannels: number };
+
+type Built = {
+  auth: string; channel: string; streamIds: number[]; subscribers: number[][]; realmId: number; senderId: number; messages: number;
+  appendMs: number; projectedMs: number; mergeMs?: number; worst?: Worst; buildReported?: boolean;
+};
 
 async function build(dataDir: string, users: number, channels: number, subscribers: number, messages: number): Promise<Built> {
   const text = textGenerator(37);
-  const built = await buildHistoryOrganization(dataDir, { users, channels, subscribers, messages, content: () => text(), progressEvery: 50_000 });
+  let mergeMs = 0;
+  const built = await buildHistoryOrganization(dataDir, {
+    users, channels, subscribers, messages, content: () => text(), progressEvery: messages >= 2_000_000 ? 500_000 : 50_000,
+    // As bench/history-scale.ts: a catch-up this fast outruns the per-user store's background
+    // merges, so the inbox is merged before anything is measured (timed).
+    afterProjected: async (app) => {
+      const t0 = now();
+      await (app.get<UserMessageStorePort>(USER_MESSAGE_STORE) as UserMessageStorePort & { compact?: () => Promise<void> }).compact?.();
+      mergeMs = now() - t0;
+    },
+  });
   const subs = built.channels;
   return {
     auth: built.auth, channel: subs[0].name, streamIds: subs.map((s) => s.stream_id), subscribers: subs.map((s) => [...s.subscribers].sort((a, b) => a - b)),
-    realmId: built.realmId, senderId: built.senderId, messages, appendMs: built.appendMs, projectedMs: built.projectedMs,
+    realmId: built.realmId, senderId: built.senderId, messages, appendMs: built.appendMs, projectedMs: built.projectedMs, mergeMs,
   };
+}
+
+/**
+ * The worst case's searchers: a guest subscribed only to a new, small channel (five messages, some
+ * with the common word), and a member of the build who is subscribed to a few of its channels (a
+ * few hundredths of every word's matches; their API key regenerated, the seeded one being unknown).
+ * The index yields every match of a word; the access rule keeps the few they may read, so a
+ * search reads candidates until a page passes, or all of them (the guest has fewer than a page).
+ */
+async function addWorstCase(app: INestApplicationContext, port: number, built: Built): Promise<Worst> {
+  const bus = app.get(CommandBus);
+  const email = 'guest@bench.test';
+  const guest = await bus.execute(new CreateUserCommand({ actor: operatorActor(built.realmId) }, { email, fullName: 'Guest', role: 'guest', password: null }));
+  const guestAuth = `Basic ${Buffer.from(`${email}:${guest.apiKey}`).toString('base64')}`;
+  const memberId = built.subscribers[0].find((id) => id !== built.senderId)!;
+  const actor = { realmId: built.realmId, userId: memberId, role: 'member' as const, isBot: false };
+  const { apiKey } = await bus.execute(new RegenerateApiKeyCommand({ actor }));
+  const memberAuth = `Basic ${Buffer.from(`user${memberId}@bench.test:${apiKey}`).toString('base64')}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const as = (auth: string) => ({ port, auth, agent });
+  const guestChannel = 'small channel';
+  await jsonOk(as(built.auth), 'POST', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify([{ name: guestChannel }]), principals: JSON.stringify([built.senderId, guest.userId]) });
+  // Only that channel (a new user may have been subscribed to the organization's defaults).
+  const subs = (await jsonOk(as(guestAuth), 'GET', '/api/v1/users/me/subscriptions')).subscriptions as { name: string }[];
+  const others = subs.map((s) => s.name).filter((name) => name !== guestChannel);
+  if (others.length > 0) await jsonOk(as(guestAuth), 'DELETE', '/api/v1/users/me/subscriptions', { subscriptions: JSON.stringify(others) });
+  const [rare, common, two, phrase] = queries().map((q) => q.operand);
+  const texts = [`${common} thing to note`, `the ${rare} of it`, `${two} again`, `a ${phrase.replace(/"/g, '')} today`, `${common} more`];
+  for (const content of texts) await jsonOk(as(built.auth), 'POST', '/api/v1/messages', { type: 'stream', to: guestChannel, topic: 'small', content, read_by_sender: 'true' });
+  agent.destroy();
+  const memberChannels = built.subscribers.filter((ids) => ids.includes(memberId)).length;
+  return { guestAuth, guestChannel, memberAuth, memberChannels };
 }
 
 /** p50 and p99 (ms) of `count` sequential requests, and the last answer. */
@@ -177,6 +232,7 @@ async function main() {
   const messages = intArg(args, 'messages', 50_000);
   const requests = intArg(args, 'requests', 200);
   const pairedCount = intArg(args, 'paired', 20_000);
+  const worstRequests = intArg(args, 'worst-requests', requests);
   const keptDir = typeof args['data-dir'] === 'string' ? resolve(args['data-dir']) : undefined;
   if (keptDir) mkdirSync(keptDir, { recursive: true });
   const dir = keptDir ? { path: keptDir, remove: () => undefined } : tempDir('search');
@@ -199,14 +255,31 @@ async function main() {
       progress(`building ${fmtInt(messages)} messages in ${dir.path}`);
       built = await build(dir.path, users, channels, subscribers, messages);
       writeFileSync(builtFile, JSON.stringify(built));
-      rows.push({ metric: 'build: messages projected per second (with the search index)', value: built.messages / (built.projectedMs / 1000), unit: 'msg/s', detail: `append ${fmtNum(built.appendMs / 1000, 1)} s, projected after ${fmtNum(built.projectedMs / 1000, 1)} s` });
     }
+    // The build's times, reported by the first run that measures on it (its own, or the next if
+    // that one was stopped after the build); a build before this build (no merge time) has none.
+    if (built.mergeMs !== undefined && built.buildReported !== true) {
+      const catchUpMs = built.projectedMs - built.appendMs;
+      rows.push({ metric: 'build: messages appended per second (projectors off, group commits of 1,000)', value: built.messages / (built.appendMs / 1000), unit: 'msg/s', detail: `${fmtNum(built.appendMs / 1000, 1)} s` });
+      rows.push({ metric: 'build: the projectors\' catch-up (a first start\'s replay, with the search index)', value: built.messages / (catchUpMs / 1000), unit: 'msg/s', detail: `${fmtNum(catchUpMs / 1000, 1)} s, the app's start included` });
+      rows.push({ metric: 'build: the per-user inbox merge after the catch-up', value: built.mergeMs / 1000, unit: 's', detail: `build total ${fmtNum((built.projectedMs + built.mergeMs) / 1000, 1)} s` });
+      built.buildReported = true;
+      writeFileSync(builtFile, JSON.stringify(built));
+    }
+    // The targets: issue 37's at 1,000,000 messages, its p50 alone at 10,000,000.
+    const large = built.messages >= 5_000_000;
+    const p50Target = large ? 30 : 15;
 
     // 2. Search over HTTP.
     const { app, port } = await startApp(dir.path);
     let sendP50 = 0;
     let rebuildAllMs = 0;
     try {
+      if (built.worst === undefined) {
+        progress('adding the worst case\'s searchers (a guest in one small channel, a member of a few channels)');
+        built.worst = await addWorstCase(app, port, built);
+        writeFileSync(builtFile, JSON.stringify(built));
+      }
       const narrowOf = (operand: string, channel: boolean) =>
         JSON.stringify([...(channel ? [{ operator: 'channel', operand: built.channel }] : []), { operator: 'search', operand }]);
       for (const q of queries()) {
@@ -216,8 +289,25 @@ async function main() {
           const r = await sequential(port, built.auth, 'GET', '/api/v1/messages', () => params, requests);
           const name = `search ${q.name} (${q.operand})${channel ? ' + a channel' : ''}`;
           rows.push({ metric: `${name}: p50`, value: r.p50, unit: 'ms', detail: `p99 ${fmtNum(r.p99, 2)} ms, ${r.body.messages.length} messages` });
-          target(`${name} p50 ≤ 15 ms`, r.p50 <= 15, `${fmtNum(r.p50, 2)} ms`);
-          target(`${name} p99 ≤ 50 ms`, r.p99 <= 50, `${fmtNum(r.p99, 2)} ms`);
+          target(`${name} p50 ≤ ${p50Target} ms`, r.p50 <= p50Target, `${fmtNum(r.p50, 2)} ms`);
+          if (!large) target(`${name} p99 ≤ 50 ms`, r.p99 <= 50, `${fmtNum(r.p99, 2)} ms`);
+        }
+      }
+      // The worst case: searchers who may read few of the matches.
+      const worst = built.worst;
+      const searchers = [
+        { who: `a guest of one small channel (${worst.guestChannel})`, auth: worst.guestAuth, only: undefined },
+        { who: `a member of ${worst.memberChannels} channels of ${built.streamIds.length}`, auth: worst.memberAuth, only: 'common word' },
+      ];
+      for (const searcher of searchers) {
+        for (const q of queries().filter((q) => searcher.only === undefined || q.name === searcher.only)) {
+          const params = { anchor: 'newest', num_before: '20', num_after: '0', narrow: narrowOf(q.operand, false) };
+          await sequential(port, searcher.auth, 'GET', '/api/v1/messages', () => params, 2); // warm-up
+          const r = await sequential(port, searcher.auth, 'GET', '/api/v1/messages', () => params, worstRequests);
+          const name = `worst case: search ${q.name} (${q.operand}) as ${searcher.who}`;
+          rows.push({ metric: `${name}: p50`, value: r.p50, unit: 'ms', detail: `p99 ${fmtNum(r.p99, 2)} ms, ${r.body.messages.length} messages` });
+          target(`${name} p50 ≤ ${p50Target} ms`, r.p50 <= p50Target, `${fmtNum(r.p50, 2)} ms`);
+          if (!large) target(`${name} p99 ≤ 50 ms`, r.p99 <= 50, `${fmtNum(r.p99, 2)} ms`);
         }
       }
       let n = 0;
@@ -275,6 +365,8 @@ async function main() {
       rows,
       notes: [
         'Search: GET /messages newest 20 as the sender (a member of every channel), sequential requests over one connection, the app in the bench process.',
+        'Worst case: the same searches as a guest subscribed only to a channel of five messages, and the common word as a member of the build subscribed to a few of the channels (a few hundredths of its matches).',
+        'Build: the organization through the API, the messages appended with the projectors off (RUN_PROJECTORS=false, 1,000 appends a group commit), then the app started with its projectors, which catch up in full batches; the per-user inbox merged after.',
         'Paired: the same message-added changes into two fresh per-user stores, with the search index and with its triggers dropped, in alternating chunks.',
       ],
       targets,

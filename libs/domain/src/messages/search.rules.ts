@@ -29,8 +29,15 @@ export function foldWord(word: string): string {
   return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** Text with no character beyond ASCII (most messages), whose words need no Unicode folding. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
+
 /** The words of a text, folded, in order. */
 export function searchWords(text: string): string[] {
+  // The same words as below, without the Unicode classes and normalization: in ASCII the word
+  // characters are letters and digits, and folding is lower-casing (search runs this per message).
+  if (ASCII_ONLY.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
   const words: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const word = foldWord(match[0]);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { phraseSequence, porterStem, searchWords } from '@app/domain';
 
 /**
  * The embedded search index (issue 37): an FTS5 table over um_messages' topic and search text
@@ -66,4 +67,34 @@ const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 /** The MATCH expression of a search: every word, and every phrase, in either column (FTS5 ANDs terms side by side). */
 export function searchMatch(words: string[], phrases: string[][]): string {
   return [...words.map(quoted), ...phrases.map((p) => quoted(p.join(' ')))].join(' ');
+}
+
+/**
+ * The same test as searchMatch's MATCH, on a message's topic and search text in memory (the
+ * domain's words and stems, which the differential test pins to the tokenizer): every word in
+ * either column, every phrase as consecutive words of one column. For messages already read by
+ * another index (searchWithFewReadable in sqlite-user-message-store.ts), where asking FTS5 about
+ * one row would cost as much as walking the word's whole list of matches.
+ */
+export function searchTextMatcher(words: string[], phrases: string[][]): (topic: string | null, search: string) => boolean {
+  const wanted = new Set(words.map(porterStem));
+  const sequences = phrases.map(phraseSequence);
+  return (topic, search) => {
+    const columns = [searchWords(topic ?? '').map(cachedStem), searchWords(search).map(cachedStem)];
+    for (const w of wanted) if (!columns.some((c) => c.includes(w))) return false;
+    if (sequences.length === 0) return true;
+    const joined = columns.map((c) => (c.length === 0 ? '' : ` ${c.join(' ')} `));
+    return sequences.every((s) => joined.some((c) => c.includes(s)));
+  };
+}
+
+/** Stems of words already seen (a language's vocabulary repeats), forgotten when there are many. */
+const STEMS = new Map<string, string>();
+function cachedStem(word: string): string {
+  let stem = STEMS.get(word);
+  if (stem === undefined) {
+    if (STEMS.size >= 100_000) STEMS.clear();
+    STEMS.set(word, (stem = porterStem(word)));
+  }
+  return stem;
 }

@@ -51,6 +51,8 @@ const PAIRS: Record<string, [StoreOptions, StoreOptions]> = {
   'inbox only vs merged after every apply': [{}, { compactAtMessages: 1, compactSynchronously: true }],
   'inbox only vs rows written directly (catch-up)': [{}, { directAtMessages: 1 }],
   'inbox only vs inbox bounded at one message, one-row steps': [{}, { maxInboxMessages: 1, mergeStepRows: 1 }],
+  // A search read by the index's matches until the page is full vs both readers taking turns of one message (findBySearch).
+  'search by the index first vs both readers in turns of one': [{}, { searchTurnRows: 1 }],
   'background merges in small steps vs larger batches written directly': [{ compactAtMessages: 4, mergeStepRows: 5 }, { directAtMessages: 8, compactAtMessages: 16, compactSynchronously: true }],
 };
 /** The seeds run; UMDIFF_SEEDS="5-200" (or "7,9") runs others, to hunt longer after a change of layout. */

@@ -36,7 +36,7 @@ import {
 } from './sqlite-implied-recipients';
 import { ATTR, flagTest, narrowWhere, needsMessage, selectorWhere } from './sqlite-narrow';
 import { isFreshLoad, whenFreshLoadFinishes } from './sqlite';
-import { deleteAllMessages, prepareSearchIndex, searchIndexExists, searchMatch } from './sqlite-search';
+import { deleteAllMessages, prepareSearchIndex, searchIndexExists, searchMatch, searchTextMatcher } from './sqlite-search';
 
 const READ = MESSAGE_FLAG_BITS.read;
 const UNREAD = flagTest('flags', READ, 'none');
@@ -73,6 +73,12 @@ export type SqliteUserMessageStoreOptions = {
    * by a set rather than probed message by message (default 10,000; 0 always probes, for tests).
    */
   explicitIdsCap?: number;
+  /**
+   * A search's first turns (findBySearch): this many of the messages the narrow lets the user read,
+   * forty times as many of the index's matches, each turn twice the last (default: the page's
+   * limit, at least 50). Tests set 1, so that small data takes many turns.
+   */
+  searchTurnRows?: number;
 };
 
 /** What the store keeps in memory of a channel's implied recipients: who receives its next message, and the newest implied message. */
@@ -951,6 +957,12 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
       this.ensureSearchIndex();
       return this.snapshot(() => this.findBySearch(query, range, search));
     }
+    return this.findWithoutSearch(query, range);
+  }
+
+  /** A narrow without a (non-negated) search term: read through the user's rows or the channel's messages. */
+  private findWithoutSearch(query: MessageQuery, range: MessageRange): MessageMatch[] {
+    if (range.limit <= 0) return [];
     const where = narrowWhere(query.terms, query.scope);
     const older = range.direction === 'older';
     const bound = older ? '<=' : '>=';
@@ -1039,28 +1051,98 @@ export class SqliteUserMessageStore implements UserMessageStorePort {
   }
 
   /**
-   * A narrow with a search, driven by the search index: its matches in id order (FTS5 reads its
-   * lists in rowid order, either way, and stops at the limit), each joined to the message and the
-   * user's row (explicit, or implied by a membership interval), the narrow's other conditions
-   * tested on them. Scope "user" keeps only messages the user has a row for (Zulip's UserMessage
-   * join), "history" every message of the organization the narrow's channel lets them read. So a
-   * rare word costs by its few matches and a common one by the matches read until `limit` pass.
+   * A narrow with a search. Driven by the search index alone, a search costs by the word's matches
+   * read until `limit` pass the narrow and the access rule: a rare word by its few matches, a
+   * common one by a page or so, but a searcher who may read few of a common word's matches (a
+   * guest in one small channel) would read all of them (issue 37's worst case: seconds at
+   * 1,000,000 messages). So two readers take turns, each with twice the budget of its last turn:
+   * the index's matches, newest first, tested against the narrow and the access rule
+   * (searchByIndex), and the messages the narrow lets the user read, newest first (the plan of a
+   * narrow without the search), tested against the search words in memory. Each turn covers the
+   * ids from the anchor to where that reader has got; everything found there is a match and every
+   * match there is found. The search ends when `limit` matches are found or either reader has read
+   * all it has: at most about twice the work of whichever reader alone would finish first.
    */
   private findBySearch(query: MessageQuery, range: MessageRange, search: Extract<NarrowTerm, { kind: 'search' }>): MessageMatch[] {
+    const others = query.terms.filter((t) => t !== search);
+    // A second search term (rare) or an empty one: the index alone, as one statement.
+    if ((search.words.length === 0 && search.phrases.length === 0) || others.some((t) => t.kind === 'search')) {
+      return this.searchByIndex(query, range, search, null).matches;
+    }
+    const older = range.direction === 'older';
+    const matches = new Map<number, MessageMatch>();
+    const textMatches = searchTextMatcher(search.words, search.phrases);
+    const messageTexts = this.statement('SELECT m.id AS id, m.topic AS topic, m.search AS search FROM um_messages m WHERE m.id IN (SELECT value FROM json_each(?))');
+    const next = (id: number) => (older ? id - 1 : id + 1);
+    // Each reader's next id (inclusive) and turn size; a reader that read less than its turn is done.
+    const turn = this.options.searchTurnRows ?? Math.max(range.limit, 50);
+    // The index's candidates are the cheaper to test (~0.5 µs each that fails on the message
+    // alone, ~3 µs with the access rule), and a turn ends early once a page passes: forty times
+    // as many, so that a search in a channel of a hundredth of the messages takes a turn or two.
+    const index = { from: range.fromId, budget: 40 * turn };
+    const rows = { from: range.fromId, budget: turn };
+    for (;;) {
+      const byIndex = this.searchByIndex(query, { ...range, fromId: index.from }, search, index.budget);
+      for (const m of byIndex.matches) matches.set(m.id, m);
+      if (byIndex.last === undefined || matches.size >= range.limit) break;
+      index.from = next(byIndex.last);
+      index.budget *= 2;
+      const readable = this.findWithoutSearch({ ...query, terms: others }, { ...range, fromId: rows.from, limit: rows.budget });
+      if (readable.length > 0) {
+        const flags = new Map(readable.map((m) => [m.id, m.flags]));
+        const texts = messageTexts.all(JSON.stringify(readable.map((m) => m.id))) as { id: number; topic: string | null; search: string }[];
+        for (const t of texts) if (textMatches(t.topic, t.search)) matches.set(t.id, { id: t.id, flags: flags.get(t.id)! });
+      }
+      if (readable.length < rows.budget || matches.size >= range.limit) break;
+      rows.from = next(readable[readable.length - 1].id);
+      rows.budget *= 2;
+    }
+    return [...matches.values()].sort((a, b) => (older ? b.id - a.id : a.id - b.id)).slice(0, range.limit);
+  }
+
+  /**
+   * The search driven by the index: its matches in id order from `range.fromId` (FTS5 reads its
+   * lists in rowid order, either way), each joined to the message and the user's row (explicit,
+   * or implied by a membership interval), the narrow's other conditions tested on them, until
+   * `range.limit` pass. Scope "user" keeps only messages the user has a row for (Zulip's
+   * UserMessage join), "history" every message of the organization the narrow's channel lets them
+   * read. With `candidates`, at most that many of the index's matches are read (a subquery read as
+   * it goes, in its order: nothing is sorted), and when fewer than `limit` pass, `last` is the
+   * last of them read (undefined: the index had no more).
+   */
+  private searchByIndex(
+    query: MessageQuery, range: MessageRange, search: Extract<NarrowTerm, { kind: 'search' }>, candidates: number | null,
+  ): { matches: MessageMatch[]; last: number | undefined } {
     const older = range.direction === 'older';
     const flags = `COALESCE(a.flags, c.flags, b.flags, ${impliedFlagsOrNull('@uid')})`;
     const where = narrowWhere(
       query.terms.filter((t) => t !== search),
       'history',
     );
-    const sql = `SELECT m.id AS id, ${flags} AS flags FROM um_search s CROSS JOIN um_messages m ON m.id = s.rowid
+    const match = searchMatch(search.words, search.phrases);
+    const order = older ? 'DESC' : 'ASC';
+    const bound = older ? '<=' : '>=';
+    // Without a budget the index is the first table, read as the join goes; with one, a subquery
+    // of at most that many of its matches, read the same way.
+    const [from, matchWhere, sourceParams] =
+      candidates === null
+        ? ['um_search s', `um_search MATCH ? AND s.rowid ${bound} ? AND `, [match, range.fromId]]
+        : [`(SELECT rowid FROM um_search WHERE um_search MATCH ? AND rowid ${bound} ? ORDER BY rowid ${order} LIMIT ?) s`, '', [match, range.fromId, candidates]];
+    const sql = `SELECT m.id AS id, ${flags} AS flags FROM ${from} CROSS JOIN um_messages m ON m.id = s.rowid
       LEFT JOIN um_user_messages a ON a.user_id = @uid AND a.message_id = m.id
       LEFT JOIN um_unread c ON c.user_id = @uid AND c.message_id = m.id
       LEFT JOIN um_inbox b ON b.message_id = m.id AND b.user_id = @uid
-      WHERE um_search MATCH ? AND s.rowid ${older ? '<=' : '>='} ? AND m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
+      WHERE ${matchWhere}m.realm_id = ?${query.scope === 'user' ? ` AND ${flags} IS NOT NULL` : ''}
         AND ${where.sql.replace(/COALESCE\(um\.flags, 0\)/g, `COALESCE(${flags}, 0)`)}
-      ORDER BY s.rowid ${older ? 'DESC' : 'ASC'} LIMIT ?`;
-    return this.statement(sql).all({ uid: query.userId }, searchMatch(search.words, search.phrases), range.fromId, query.realmId, ...where.params, range.limit) as MessageMatch[];
+      ORDER BY s.rowid ${order} LIMIT ?`;
+    const matches = this.statement(sql).all({ uid: query.userId }, ...sourceParams, query.realmId, ...where.params, range.limit) as MessageMatch[];
+    if (candidates === null || matches.length >= range.limit) return { matches, last: undefined };
+    // Fewer passed: every candidate of the budget was read; the last of them (a read of the
+    // index's list alone) is where the next turn goes on from.
+    const last = this.statement(`SELECT rowid FROM um_search WHERE um_search MATCH ? AND rowid ${bound} ? ORDER BY rowid ${order} LIMIT 1 OFFSET ?`)
+      .pluck()
+      .get(match, range.fromId, candidates - 1) as number | undefined;
+    return { matches, last };
   }
 
   /** The oldest and newest message ids of the user's rows in the row tables (two key seeks each) and implied ranges. */
