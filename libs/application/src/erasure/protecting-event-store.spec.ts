@@ -150,11 +150,30 @@ describe('ProtectingEventStore', () => {
     expect(c.recipient).toEqual({ type: 'direct', participantIds: [10, 11] });
   });
 
-  it('a sealed value moved onto another field or event does not open', async () => {
+  it('seals the texts under one key together: one envelope per key and event, the fields referring to it', async () => {
     const { raw, store } = setup();
-    await store.appendToStream('message-1', [sent(1, 'x')], { expectedRevision: 'no_stream' });
-    raw.events[0].data.renderedContent = raw.events[0].data.content;
-    await expect(store.readStream('message-1')).rejects.toThrow();
+    await store.appendToStream('message-1', [sent(1, 'lunch')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, null)], { expectedRevision: 'no_stream' });
+    const [channel, direct] = raw.events.map((e) => e.data);
+    const messageKey = channel.content.$sealed;
+    expect(channel.content).toEqual({ $sealed: messageKey });
+    expect(channel.renderedContent).toEqual({ $sealed: messageKey });
+    expect(channel.widget.content).toEqual({ $sealed: messageKey });
+    expect(Object.keys(channel.$sealed).sort()).toEqual([messageKey, channel.recipient.topic.$sealed].sort());
+    expect(Object.keys(direct.$sealed)).toEqual([direct.content.$sealed]);
+    expect((await store.readStream('message-2')).events[0].data).toEqual(sent(2, null).data);
+  });
+
+  it('an envelope moved onto another event, or a field pointed at an envelope that does not hold it, does not open', async () => {
+    const moved = setup();
+    await moved.store.appendToStream('message-1', [sent(1, 'x'), reaction(1)], { expectedRevision: 'no_stream' });
+    // The reaction is sealed under the message's key too: the message's envelope in its place is refused (another event type).
+    moved.raw.events[1].data.$sealed = moved.raw.events[0].data.$sealed;
+    await expect(moved.store.readStream('message-1')).rejects.toThrow();
+    const pointed = setup();
+    await pointed.store.appendToStream('message-1', [sent(1, 'x')], { expectedRevision: 'no_stream' });
+    pointed.raw.events[0].data.recipient.topic = pointed.raw.events[0].data.content;
+    await expect(pointed.store.readStream('message-1')).rejects.toThrow(/recipient.topic is not in the envelope/);
   });
 
   it('with the default delay a deleted message stays readable until its time, then reads as the erased markers', async () => {
@@ -215,7 +234,7 @@ describe('ProtectingEventStore', () => {
 
   it('refuses to read a key id its key store never had (a log written with another key store) instead of calling it erased', async () => {
     const { raw, store } = setup();
-    await raw.appendToStream('message-8', [{ ...sent(8, 'x'), data: { ...sent(8, 'x').data, content: { $sealed: 'elsewhere', v: 'v1:AAAA' } } }]);
+    await raw.appendToStream('message-8', [{ ...sent(8, 'x'), data: { ...sent(8, 'x').data, content: { $sealed: 'elsewhere' }, $sealed: { elsewhere: 'v1:AAAA' } } }]);
     await expect(store.readStream('message-8')).rejects.toThrow(/not in the content-key store/);
   });
 });
