@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
-import { seal, unseal } from '../shared/sealing';
+import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
 
 /** A content key in clear, in memory only. */
 export type ContentKey = { keyId: string; key: Buffer };
@@ -9,6 +9,8 @@ export const CONTENT_KEY_BYTES = 32;
 
 /** Keys opened per process (LRU); a message's key serves all of its events, so replays hit it. */
 const DEFAULT_CACHE_SIZE = 20_000;
+/** Keys kept made and wrapped ahead (one a new message). */
+const SPARE_KEYS = 64;
 
 /** A small LRU on a Map's insertion order. */
 class Lru<V> {
@@ -43,6 +45,13 @@ export class ContentKeys {
   /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
   private readonly byScope: Lru<ContentKey>;
   private readonly topicScopes = new Lru<string>(10_000);
+  /**
+   * Keys made and wrapped ahead of need, off the request path: a key is only a candidate until the
+   * store keeps it (in the append's transaction, before the event that uses it), so a spare lost
+   * with the process was never used.
+   */
+  private readonly spares: { keyId: string; key: Buffer; wrapped: string }[] = [];
+  private refilling = false;
 
   constructor(
     readonly store: ContentKeyStorePort,
@@ -136,10 +145,9 @@ export class ContentKeys {
         scope: this.storedScope(scope),
         members,
         candidate: () => {
-          const keyId = randomUUID();
-          const key = randomBytes(CONTENT_KEY_BYTES);
+          const { keyId, key, wrapped } = this.takeSpare();
           created.set(keyId, key);
-          return { keyId, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
+          return { keyId, wrapped };
         },
       };
       requested.set(scope, request);
@@ -160,6 +168,25 @@ export class ContentKeys {
       this.opened.set(entry.keyId, key);
       if (scope.startsWith('message:')) this.byScope.set(scope, answer);
     }
+  }
+
+  /** A new key, made and wrapped ahead (the spares are refilled after the request that took the last ones), else now. */
+  private takeSpare(): { keyId: string; key: Buffer; wrapped: string } {
+    const spare = this.spares.pop();
+    if (this.spares.length < SPARE_KEYS / 4 && !this.refilling) {
+      this.refilling = true;
+      setImmediate(() => {
+        this.refilling = false;
+        while (this.spares.length < SPARE_KEYS) this.spares.push(this.newKey());
+      }).unref();
+    }
+    return spare ?? this.newKey();
+  }
+
+  private newKey(): { keyId: string; key: Buffer; wrapped: string } {
+    const keyId = randomUUID();
+    const key = pooledRandomBytes(CONTENT_KEY_BYTES);
+    return { keyId, key, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
   }
 
   private unwrap(stored: StoredContentKey): Buffer {

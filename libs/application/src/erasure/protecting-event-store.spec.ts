@@ -226,6 +226,21 @@ describe('ProtectingEventStore', () => {
     expect((await store.readStream('message-42')).events[0].data.content).toBe('secret text 42');
   });
 
+  it('each message gets a key of its own (made and wrapped ahead, in batches), which a cold process opens from the store', async () => {
+    const { raw, keyStore, store } = setup();
+    for (let id = 1; id <= 150; id++) {
+      await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
+      // Let the refills run between some sends, as they do between requests.
+      if (id % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    const keyIds = raw.events.map((e) => e.data.content.$sealed);
+    expect(new Set(keyIds).size).toBe(150);
+    expect(keyIds.every((keyId) => keyStore.keys.has(keyId))).toBe(true);
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    expect((await cold.readAll({ maxCount: 1000 })).map((e) => e.data.content)).toEqual(Array.from({ length: 150 }, (_, i) => `secret text ${i + 1}`));
+  });
+
   it('leaves events written before the sealing (plain text) as they are', async () => {
     const { raw, store } = setup();
     await raw.appendToStream('message-7', [sent(7, 'old')]);
