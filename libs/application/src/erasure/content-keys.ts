@@ -9,8 +9,8 @@ export const CONTENT_KEY_BYTES = 32;
 
 /** Keys opened per process (LRU); a message's key serves all of its events, so replays hit it. */
 const DEFAULT_CACHE_SIZE = 20_000;
-/** Keys kept made and wrapped ahead (one a new message). */
-const SPARE_KEYS = 64;
+/** Message keys created ahead, in one key-store write (see `reservedUpTo`). */
+const RESERVED_KEYS = 64;
 
 /** A small LRU on a Map's insertion order. */
 class Lru<V> {
@@ -46,12 +46,14 @@ export class ContentKeys {
   private readonly byScope: Lru<ContentKey>;
   private readonly topicScopes = new Lru<string>(10_000);
   /**
-   * Keys made and wrapped ahead of need, off the request path: a key is only a candidate until the
-   * store keeps it (in the append's transaction, before the event that uses it), so a spare lost
-   * with the process was never used.
+   * Message keys are created ahead, for the ids after the highest message this process sealed
+   * (RESERVED_KEYS in one write, after the request): a send then finds its message's key in
+   * `byScope` and writes no key row (a direct message: no key-store write at all). A reserved key is
+   * a stored key like any other, so no event is ever sealed under a key that is not in the store;
+   * an id another process takes finds the row there; an id never used leaves a key that seals nothing.
    */
-  private readonly spares: { keyId: string; key: Buffer; wrapped: string }[] = [];
-  private refilling = false;
+  private reservedUpTo = 0;
+  private reserving = false;
 
   constructor(
     readonly store: ContentKeyStorePort,
@@ -82,17 +84,30 @@ export class ContentKeys {
   }
 
   /** The live key of each scope (created when it has none), with the topic members added, in one write. */
-  async keysFor(wanted: { scope: string; members?: number[] }[]): Promise<Map<string, ContentKey>> {
+  async keysFor(wanted: { scope: string; members?: number[] }[], reserve = true): Promise<Map<string, ContentKey>> {
     const { found, requests, created } = this.pending(wanted);
     if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), wanted, found, created);
+    if (reserve) this.reserveAhead(found, created);
     return found;
   }
 
   /** keysFor, synchronously (only when canCreateNow). */
-  keysForNow(wanted: { scope: string; members?: number[] }[]): Map<string, ContentKey> {
+  keysForNow(wanted: { scope: string; members?: number[] }[], reserve = true): Map<string, ContentKey> {
     const { found, requests, created } = this.pending(wanted);
     if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), wanted, found, created);
+    if (reserve) this.reserveAhead(found, created);
     return found;
+  }
+
+  /** New messages (a key created now, or a reserved one taken) move the reservation on; an old message's edit or reaction does not. */
+  private reserveAhead(found: Map<string, ContentKey>, created: Map<string, Buffer>): void {
+    let highest = 0;
+    for (const [scope, { keyId }] of found) {
+      if (!scope.startsWith('message:')) continue;
+      const id = Number(scope.slice('message:'.length));
+      if (created.has(keyId) || (id > this.reservedUpTo - RESERVED_KEYS && id <= this.reservedUpTo)) highest = Math.max(highest, id);
+    }
+    if (highest > 0) this.reserveAfter(highest);
   }
 
   /** The keys of these ids, opened (from the cache, else one store read each), or `gone` once destroyed. */
@@ -118,6 +133,8 @@ export class ContentKeys {
     if (destroyed > 0) {
       this.opened.clear();
       this.byScope.clear();
+      // The reserved keys were forgotten with the rest (they are in the store: reserving again finds them).
+      this.reservedUpTo = 0;
     }
     return destroyed;
   }
@@ -145,7 +162,7 @@ export class ContentKeys {
         scope: this.storedScope(scope),
         members,
         candidate: () => {
-          const { keyId, key, wrapped } = this.takeSpare();
+          const { keyId, key, wrapped } = this.newKey();
           created.set(keyId, key);
           return { keyId, wrapped };
         },
@@ -170,17 +187,28 @@ export class ContentKeys {
     }
   }
 
-  /** A new key, made and wrapped ahead (the spares are refilled after the request that took the last ones), else now. */
-  private takeSpare(): { keyId: string; key: Buffer; wrapped: string } {
-    const spare = this.spares.pop();
-    if (this.spares.length < SPARE_KEYS / 4 && !this.refilling) {
-      this.refilling = true;
-      setImmediate(() => {
-        this.refilling = false;
-        while (this.spares.length < SPARE_KEYS) this.spares.push(this.newKey());
-      }).unref();
-    }
-    return spare ?? this.newKey();
+  /** After a message's key was asked for: the next ones are created ahead, off the request path, when few are left. */
+  private reserveAfter(messageId: number): void {
+    if (this.reserving || messageId + RESERVED_KEYS / 2 <= this.reservedUpTo) return;
+    this.reserving = true;
+    setImmediate(() => {
+      const from = Math.max(messageId, this.reservedUpTo) + 1;
+      const to = messageId + RESERVED_KEYS;
+      const wanted = Array.from({ length: to - from + 1 }, (_, i) => ({ scope: `message:${from + i}` }));
+      const done = (ok: boolean) => {
+        if (ok) this.reservedUpTo = to;
+        this.reserving = false;
+      };
+      // A failed reservation costs nothing but its speed: the send creates its key itself.
+      if (this.canCreateNow) {
+        try {
+          this.keysForNow(wanted, false);
+          done(true);
+        } catch {
+          done(false);
+        }
+      } else this.keysFor(wanted, false).then(() => done(true), () => done(false));
+    }).unref();
   }
 
   private newKey(): { keyId: string; key: Buffer; wrapped: string } {

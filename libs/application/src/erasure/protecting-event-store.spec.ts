@@ -226,7 +226,7 @@ describe('ProtectingEventStore', () => {
     expect((await store.readStream('message-42')).events[0].data.content).toBe('secret text 42');
   });
 
-  it('each message gets a key of its own (made and wrapped ahead, in batches), which a cold process opens from the store', async () => {
+  it('each message gets a key of its own (created ahead, in batches), which a cold process opens from the store', async () => {
     const { raw, keyStore, store } = setup();
     for (let id = 1; id <= 150; id++) {
       await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
@@ -239,6 +239,25 @@ describe('ProtectingEventStore', () => {
     const kek = (store.keys as unknown as { kek: Buffer }).kek;
     const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
     expect((await cold.readAll({ maxCount: 1000 })).map((e) => e.data.content)).toEqual(Array.from({ length: 150 }, (_, i) => `secret text ${i + 1}`));
+  });
+
+  it('creates the next messages\' keys ahead in one write after a send: the following sends write no key row, and another process uses the stored ones', async () => {
+    const { raw, keyStore, store } = setup();
+    await store.appendToStream('message-1', [sent(1, null)], { expectedRevision: 'no_stream' });
+    expect(keyStore.writes).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(keyStore.writes).toBe(2);
+    const reserved = [...keyStore.keys.values()].find((k) => k.scope === 'message:2')!;
+    expect(reserved).toBeDefined();
+    await store.appendToStream('message-2', [sent(2, null)], { expectedRevision: 'no_stream' });
+    expect(keyStore.writes).toBe(2);
+    expect(raw.events[1].data.content.$sealed).toBe(reserved.keyId);
+    // Another process (its own cache) taking id 3 finds the row the first one stored.
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    const other = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    await other.appendToStream('message-3', [sent(3, null)], { expectedRevision: 'no_stream' });
+    expect(raw.events[2].data.content.$sealed).toBe([...keyStore.keys.values()].find((k) => k.scope === 'message:3')!.keyId);
+    expect((await store.readAll({ maxCount: 10 })).map((e) => e.data.content)).toEqual(['secret text 1', 'secret text 2', 'secret text 3']);
   });
 
   it('leaves events written before the sealing (plain text) as they are', async () => {
