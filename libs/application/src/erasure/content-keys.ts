@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
-import { seal, unseal } from '../shared/sealing';
+import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
 
 /** A content key in clear, in memory only. */
 export type ContentKey = { keyId: string; key: Buffer };
@@ -9,6 +9,8 @@ export const CONTENT_KEY_BYTES = 32;
 
 /** Keys opened per process (LRU); a message's key serves all of its events, so replays hit it. */
 const DEFAULT_CACHE_SIZE = 20_000;
+/** Message keys created ahead, in one key-store write (see `reservedUpTo`). */
+const RESERVED_KEYS = 64;
 
 /** A small LRU on a Map's insertion order. */
 class Lru<V> {
@@ -43,6 +45,15 @@ export class ContentKeys {
   /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
   private readonly byScope: Lru<ContentKey>;
   private readonly topicScopes = new Lru<string>(10_000);
+  /**
+   * Message keys are created ahead, for the ids after the highest message this process sealed
+   * (RESERVED_KEYS in one write, after the request): a send then finds its message's key in
+   * `byScope` and writes no key row (a direct message: no key-store write at all). A reserved key is
+   * a stored key like any other, so no event is ever sealed under a key that is not in the store;
+   * an id another process takes finds the row there; an id never used leaves a key that seals nothing.
+   */
+  private reservedUpTo = 0;
+  private reserving = false;
 
   constructor(
     readonly store: ContentKeyStorePort,
@@ -73,17 +84,30 @@ export class ContentKeys {
   }
 
   /** The live key of each scope (created when it has none), with the topic members added, in one write. */
-  async keysFor(wanted: { scope: string; members?: number[] }[]): Promise<Map<string, ContentKey>> {
+  async keysFor(wanted: { scope: string; members?: number[] }[], reserve = true): Promise<Map<string, ContentKey>> {
     const { found, requests, created } = this.pending(wanted);
     if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), wanted, found, created);
+    if (reserve) this.reserveAhead(found, created);
     return found;
   }
 
   /** keysFor, synchronously (only when canCreateNow). */
-  keysForNow(wanted: { scope: string; members?: number[] }[]): Map<string, ContentKey> {
+  keysForNow(wanted: { scope: string; members?: number[] }[], reserve = true): Map<string, ContentKey> {
     const { found, requests, created } = this.pending(wanted);
     if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), wanted, found, created);
+    if (reserve) this.reserveAhead(found, created);
     return found;
+  }
+
+  /** New messages (a key created now, or a reserved one taken) move the reservation on; an old message's edit or reaction does not. */
+  private reserveAhead(found: Map<string, ContentKey>, created: Map<string, Buffer>): void {
+    let highest = 0;
+    for (const [scope, { keyId }] of found) {
+      if (!scope.startsWith('message:')) continue;
+      const id = Number(scope.slice('message:'.length));
+      if (created.has(keyId) || (id > this.reservedUpTo - RESERVED_KEYS && id <= this.reservedUpTo)) highest = Math.max(highest, id);
+    }
+    if (highest > 0) this.reserveAfter(highest);
   }
 
   /** The keys of these ids, opened (from the cache, else one store read each), or `gone` once destroyed. */
@@ -109,6 +133,8 @@ export class ContentKeys {
     if (destroyed > 0) {
       this.opened.clear();
       this.byScope.clear();
+      // The reserved keys were forgotten with the rest (they are in the store: reserving again finds them).
+      this.reservedUpTo = 0;
     }
     return destroyed;
   }
@@ -136,10 +162,9 @@ export class ContentKeys {
         scope: this.storedScope(scope),
         members,
         candidate: () => {
-          const keyId = randomUUID();
-          const key = randomBytes(CONTENT_KEY_BYTES);
+          const { keyId, key, wrapped } = this.newKey();
           created.set(keyId, key);
-          return { keyId, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
+          return { keyId, wrapped };
         },
       };
       requested.set(scope, request);
@@ -160,6 +185,36 @@ export class ContentKeys {
       this.opened.set(entry.keyId, key);
       if (scope.startsWith('message:')) this.byScope.set(scope, answer);
     }
+  }
+
+  /** After a message's key was asked for: the next ones are created ahead, off the request path, when few are left. */
+  private reserveAfter(messageId: number): void {
+    if (this.reserving || messageId + RESERVED_KEYS / 2 <= this.reservedUpTo) return;
+    this.reserving = true;
+    setImmediate(() => {
+      const from = Math.max(messageId, this.reservedUpTo) + 1;
+      const to = messageId + RESERVED_KEYS;
+      const wanted = Array.from({ length: to - from + 1 }, (_, i) => ({ scope: `message:${from + i}` }));
+      const done = (ok: boolean) => {
+        if (ok) this.reservedUpTo = to;
+        this.reserving = false;
+      };
+      // A failed reservation costs nothing but its speed: the send creates its key itself.
+      if (this.canCreateNow) {
+        try {
+          this.keysForNow(wanted, false);
+          done(true);
+        } catch {
+          done(false);
+        }
+      } else this.keysFor(wanted, false).then(() => done(true), () => done(false));
+    }).unref();
+  }
+
+  private newKey(): { keyId: string; key: Buffer; wrapped: string } {
+    const keyId = randomUUID();
+    const key = pooledRandomBytes(CONTENT_KEY_BYTES);
+    return { keyId, key, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
   }
 
   private unwrap(stored: StoredContentKey): Buffer {

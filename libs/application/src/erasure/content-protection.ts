@@ -6,11 +6,24 @@
  * text (a content, a rendering, a topic, an emoji, a widget) has no decision here.
  */
 
-/** A sealed field in a stored event: the key's id and AES-256-GCM ciphertext (`seal`'s `v1:` form). */
-export type SealedValue = { $sealed: string; v: string };
+/** A sealed field in a stored event: its text is in the envelope of this key (`data.$sealed[keyId]`). */
+export type SealedValue = { $sealed: string };
 
 export const isSealedValue = (value: unknown): value is SealedValue =>
-  typeof value === 'object' && value !== null && typeof (value as SealedValue).$sealed === 'string' && typeof (value as SealedValue).v === 'string';
+  typeof value === 'object' && value !== null && typeof (value as SealedValue).$sealed === 'string';
+
+/**
+ * Where a sealed event keeps its ciphertexts: `data.$sealed`, one envelope per key (key id →
+ * `seal`'s `v1:` form of the JSON object `{ path: text }` of the fields sealed under that key),
+ * so that an event costs one AES-GCM operation per key, not per field.
+ */
+export const ENVELOPES = '$sealed';
+export type Envelopes = Record<string, string>;
+
+export const envelopesOf = (data: unknown): Envelopes | undefined => {
+  const envelopes = (data as Record<string, unknown> | null)?.[ENVELOPES];
+  return typeof envelopes === 'object' && envelopes !== null ? (envelopes as Envelopes) : undefined;
+};
 
 /** What an erased field reads as. The projections and deciders only ever see these for messages deleted later in the log. */
 export const ERASED = {

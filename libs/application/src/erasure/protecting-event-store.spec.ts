@@ -150,11 +150,30 @@ describe('ProtectingEventStore', () => {
     expect(c.recipient).toEqual({ type: 'direct', participantIds: [10, 11] });
   });
 
-  it('a sealed value moved onto another field or event does not open', async () => {
+  it('seals the texts under one key together: one envelope per key and event, the fields referring to it', async () => {
     const { raw, store } = setup();
-    await store.appendToStream('message-1', [sent(1, 'x')], { expectedRevision: 'no_stream' });
-    raw.events[0].data.renderedContent = raw.events[0].data.content;
-    await expect(store.readStream('message-1')).rejects.toThrow();
+    await store.appendToStream('message-1', [sent(1, 'lunch')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, null)], { expectedRevision: 'no_stream' });
+    const [channel, direct] = raw.events.map((e) => e.data);
+    const messageKey = channel.content.$sealed;
+    expect(channel.content).toEqual({ $sealed: messageKey });
+    expect(channel.renderedContent).toEqual({ $sealed: messageKey });
+    expect(channel.widget.content).toEqual({ $sealed: messageKey });
+    expect(Object.keys(channel.$sealed).sort()).toEqual([messageKey, channel.recipient.topic.$sealed].sort());
+    expect(Object.keys(direct.$sealed)).toEqual([direct.content.$sealed]);
+    expect((await store.readStream('message-2')).events[0].data).toEqual(sent(2, null).data);
+  });
+
+  it('an envelope moved onto another event, or a field pointed at an envelope that does not hold it, does not open', async () => {
+    const moved = setup();
+    await moved.store.appendToStream('message-1', [sent(1, 'x'), reaction(1)], { expectedRevision: 'no_stream' });
+    // The reaction is sealed under the message's key too: the message's envelope in its place is refused (another event type).
+    moved.raw.events[1].data.$sealed = moved.raw.events[0].data.$sealed;
+    await expect(moved.store.readStream('message-1')).rejects.toThrow();
+    const pointed = setup();
+    await pointed.store.appendToStream('message-1', [sent(1, 'x')], { expectedRevision: 'no_stream' });
+    pointed.raw.events[0].data.recipient.topic = pointed.raw.events[0].data.content;
+    await expect(pointed.store.readStream('message-1')).rejects.toThrow(/recipient.topic is not in the envelope/);
   });
 
   it('with the default delay a deleted message stays readable until its time, then reads as the erased markers', async () => {
@@ -207,6 +226,40 @@ describe('ProtectingEventStore', () => {
     expect((await store.readStream('message-42')).events[0].data.content).toBe('secret text 42');
   });
 
+  it('each message gets a key of its own (created ahead, in batches), which a cold process opens from the store', async () => {
+    const { raw, keyStore, store } = setup();
+    for (let id = 1; id <= 150; id++) {
+      await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
+      // Let the refills run between some sends, as they do between requests.
+      if (id % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    const keyIds = raw.events.map((e) => e.data.content.$sealed);
+    expect(new Set(keyIds).size).toBe(150);
+    expect(keyIds.every((keyId) => keyStore.keys.has(keyId))).toBe(true);
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    expect((await cold.readAll({ maxCount: 1000 })).map((e) => e.data.content)).toEqual(Array.from({ length: 150 }, (_, i) => `secret text ${i + 1}`));
+  });
+
+  it('creates the next messages\' keys ahead in one write after a send: the following sends write no key row, and another process uses the stored ones', async () => {
+    const { raw, keyStore, store } = setup();
+    await store.appendToStream('message-1', [sent(1, null)], { expectedRevision: 'no_stream' });
+    expect(keyStore.writes).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(keyStore.writes).toBe(2);
+    const reserved = [...keyStore.keys.values()].find((k) => k.scope === 'message:2')!;
+    expect(reserved).toBeDefined();
+    await store.appendToStream('message-2', [sent(2, null)], { expectedRevision: 'no_stream' });
+    expect(keyStore.writes).toBe(2);
+    expect(raw.events[1].data.content.$sealed).toBe(reserved.keyId);
+    // Another process (its own cache) taking id 3 finds the row the first one stored.
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    const other = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    await other.appendToStream('message-3', [sent(3, null)], { expectedRevision: 'no_stream' });
+    expect(raw.events[2].data.content.$sealed).toBe([...keyStore.keys.values()].find((k) => k.scope === 'message:3')!.keyId);
+    expect((await store.readAll({ maxCount: 10 })).map((e) => e.data.content)).toEqual(['secret text 1', 'secret text 2', 'secret text 3']);
+  });
+
   it('leaves events written before the sealing (plain text) as they are', async () => {
     const { raw, store } = setup();
     await raw.appendToStream('message-7', [sent(7, 'old')]);
@@ -215,7 +268,7 @@ describe('ProtectingEventStore', () => {
 
   it('refuses to read a key id its key store never had (a log written with another key store) instead of calling it erased', async () => {
     const { raw, store } = setup();
-    await raw.appendToStream('message-8', [{ ...sent(8, 'x'), data: { ...sent(8, 'x').data, content: { $sealed: 'elsewhere', v: 'v1:AAAA' } } }]);
+    await raw.appendToStream('message-8', [{ ...sent(8, 'x'), data: { ...sent(8, 'x').data, content: { $sealed: 'elsewhere' }, $sealed: { elsewhere: 'v1:AAAA' } } }]);
     await expect(store.readStream('message-8')).rejects.toThrow(/not in the content-key store/);
   });
 });

@@ -13,7 +13,7 @@ import type {
 import { CONTENT_KEY_GONE } from '../ports/content-key-store.port';
 import { seal, unseal } from '../shared/sealing';
 import type { ContentKey, ContentKeys } from './content-keys';
-import { isSealedValue, messageScope, sealDecision, valueAt, withValueAt, type SealedField } from './content-protection';
+import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, valueAt, withValueAt, type SealedField } from './content-protection';
 
 /** Keys destroyed per purge run at most (the job runs again for the rest). */
 export const PURGE_BATCH = 1000;
@@ -30,7 +30,8 @@ export type ErasureSettings = {
   onError?: (error: unknown) => void;
 };
 
-const aadOf = (keyId: string, type: string, path: string) => `${keyId}|${type}|${path}`;
+/** The associated data of an envelope: its key and the event's type (the fields' paths are inside it). */
+const aadOf = (keyId: string, type: string) => `${keyId}|${type}`;
 
 /** What one event needs sealed: the scopes of its sealed fields and the topic members it adds. */
 function wantedScopes(events: readonly { type: string; data: object }[]): { scope: string; members?: number[] }[] {
@@ -45,20 +46,42 @@ function wantedScopes(events: readonly { type: string; data: object }[]): { scop
   return wanted;
 }
 
+/** The event with its sealed fields back in clear (or as their erased markers): one open per envelope. */
 function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string, Buffer | typeof CONTENT_KEY_GONE>): RecordedEvent {
-  let data = event.data as object;
+  const envelopes = envelopesOf(event.data);
+  if (!envelopes) return event;
+  const { [ENVELOPES]: _envelopes, ...rest } = event.data as Record<string, unknown>;
+  let data: object = rest;
+  // Per key id: the texts of its envelope, or null when its key was destroyed.
+  const opened = new Map<string, Record<string, unknown> | null>();
   for (const f of fields) {
     const value = valueAt(data, f.path);
     if (!isSealedValue(value)) continue;
-    const key = keys.get(value.$sealed)!;
-    data = withValueAt(data, f.path, key === CONTENT_KEY_GONE ? f.erased : unseal(key, aadOf(value.$sealed, event.type, f.path), value.v));
+    const keyId = value.$sealed;
+    let texts = opened.get(keyId);
+    if (texts === undefined) {
+      const envelope = envelopes[keyId];
+      if (typeof envelope !== 'string') throw new Error(`${event.type} ${event.id}: ${f.path} is sealed under ${keyId}, which has no envelope in the event`);
+      const key = keys.get(keyId)!;
+      texts = key === CONTENT_KEY_GONE ? null : (JSON.parse(unseal(key, aadOf(keyId, event.type), envelope)) as Record<string, unknown>);
+      opened.set(keyId, texts);
+    }
+    const text = texts === null ? f.erased : texts[f.path];
+    if (typeof text !== 'string') throw new Error(`${event.type} ${event.id}: ${f.path} is not in the envelope of ${keyId}`);
+    data = withValueAt(data, f.path, text);
   }
-  return data === event.data ? event : { ...event, data };
+  return { ...event, data };
 }
 
+/**
+ * The event with the texts its decision names sealed: each field replaced by `{ "$sealed": keyId }`,
+ * the texts under one key sealed together into `data.$sealed[keyId]`. An event that already has
+ * envelopes is left as it is.
+ */
 function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map<string, ContentKey>): E {
   const fields = sealDecision(event.type);
-  if (!fields) return event;
+  if (!fields || envelopesOf(event.data)) return event;
+  const groups = new Map<string, { key: Buffer; texts: Record<string, string> }>();
   let data = event.data;
   for (const f of fields) {
     const value = valueAt(data, f.path);
@@ -66,15 +89,22 @@ function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map
     const scope = f.scope(event.data);
     if (scope === null) continue;
     const { keyId, key } = keys.get(scope)!;
-    data = withValueAt(data, f.path, { $sealed: keyId, v: seal(key, aadOf(keyId, event.type, f.path), value) });
+    let group = groups.get(keyId);
+    if (!group) groups.set(keyId, (group = { key, texts: {} }));
+    group.texts[f.path] = value;
+    data = withValueAt(data, f.path, { $sealed: keyId });
   }
-  return { ...event, data };
+  if (groups.size === 0) return event;
+  const envelopes: Envelopes = {};
+  for (const [keyId, { key, texts }] of groups) envelopes[keyId] = seal(key, aadOf(keyId, event.type), JSON.stringify(texts));
+  return { ...event, data: { ...data, [ENVELOPES]: envelopes } };
 }
 
 /**
  * The event store with message texts sealed (docs/security.md, "How erasure works"): on append,
- * the fields CONTENT_PROTECTION names are sealed with their message's or topic's key into
- * `{ "$sealed": keyId, "v": … }`; on every read they are opened again, and a field whose key was
+ * the fields CONTENT_PROTECTION names are sealed with their message's or topic's key (each field
+ * replaced by `{ "$sealed": keyId }`, the texts of one key sealed together into one envelope,
+ * `data.$sealed[keyId]`); on every read they are opened again, and a field whose key was
  * destroyed reads as its erased marker. Everything above it (deciders, projections, rebuilds,
  * history, upcasters) sees plain text; `raw` (exports, imports, backups) moves the sealed form.
  *
@@ -191,10 +221,8 @@ export class ProtectingEventStore implements EventStorePort {
   async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     let keyIds: string[] | undefined;
     for (const event of events) {
-      for (const f of sealDecision(event.type) ?? []) {
-        const value = valueAt(event.data, f.path);
-        if (isSealedValue(value)) (keyIds ??= []).push(value.$sealed);
-      }
+      const envelopes = sealDecision(event.type) && envelopesOf(event.data);
+      if (envelopes) for (const keyId in envelopes) (keyIds ??= []).push(keyId);
     }
     if (!keyIds) return events;
     const opened = [...events];
