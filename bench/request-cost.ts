@@ -18,7 +18,10 @@
  *
  *   node dist/bench/request-cost.js [--rounds 3] [--duration 4] [--warmup 1] [--connections 16]
  *        [--targets bare,nest,nest-adapter,me,props,send] [--subscribers 50] [--node-env production]
- *        [--log-level silent] [--cpu-prof DIR] [--baseline CHECKOUT] [--no-doc] [--json FILE]
+ *        [--log-level silent] [--cpu-prof DIR] [--baseline CHECKOUT] [--app-env K=V,K=V] [--no-doc] [--json FILE]
+ *
+ * `--app-env`: extra configuration for the application (and the baseline's), e.g.
+ * `RUN_SCHEDULED_JOBS=false` to leave out what the servers layout runs in the worker.
  *
  * `--baseline CHECKOUT` (a built checkout of an earlier commit, e.g. a `git worktree` after
  * `npm run build`): its application runs beside this build's, and each application target is
@@ -73,6 +76,13 @@ async function main() {
   const profileDir = typeof args['cpu-prof'] === 'string' ? resolve(args['cpu-prof']) : undefined;
   const baselineScript = typeof args.baseline === 'string' ? join(resolve(args.baseline), 'dist', 'bench', 'server-child.js') : undefined;
   if (baselineScript && !existsSync(baselineScript)) throw new Error(`--baseline: ${baselineScript} does not exist (build that checkout first: npm run build)`);
+  const appEnv = Object.fromEntries(
+    (typeof args['app-env'] === 'string' ? args['app-env'].split(',') : []).map((pair) => {
+      const [key, ...value] = pair.split('=');
+      if (!key || value.length === 0) throw new Error('--app-env takes K=V pairs separated by commas');
+      return [key.trim(), value.join('=')];
+    }),
+  );
   const targets = stringArg(args, 'targets', ALL.join(','))
     .split(',')
     .map((t) => t.trim()) as TargetKey[];
@@ -104,10 +114,11 @@ async function main() {
         dataDir: dir.path,
         setup: { kind: 'organization', subscribers },
         execArgv: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+        env: appEnv,
       });
       progress(`application ready on port ${servers.app.port} (boot ${fmtInt(servers.app.bootMs)} ms), ${subscribers} subscribers in "crowd"`);
       if (baselineScript) {
-        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript });
+        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript, env: appEnv });
         progress(`baseline application (${baselineScript}) ready on port ${servers.baseline.port}`);
       }
     }
@@ -221,7 +232,7 @@ async function main() {
     name: 'request-cost',
     title: 'Server CPU per request (issue 23)',
     command: commandLine(),
-    params: { ...(baselineScript ? { baseline: resolve(String(args.baseline)) } : {}), rounds, durationS: durationMs / 1000, warmupS: warmupMs / 1000, connections, subscribers, nodeEnv, logLevel, targets: targets.join(',') },
+    params: { ...(baselineScript ? { baseline: resolve(String(args.baseline)) } : {}), ...(Object.keys(appEnv).length > 0 ? { appEnv: JSON.stringify(appEnv) } : {}), rounds, durationS: durationMs / 1000, warmupS: warmupMs / 1000, connections, subscribers, nodeEnv, logLevel, targets: targets.join(',') },
     rows,
     notes,
     targets: resultTargets,
