@@ -13,7 +13,7 @@ describe('realmsProjection: the messaging settings of PATCH /realm', () => {
     expect(realmMessagingSettingsOf(realm)).toEqual({
       allow_message_editing: true, message_content_edit_limit_seconds: 600, message_content_delete_limit_seconds: 600, move_messages_within_stream_limit_seconds: 604800,
       move_messages_between_streams_limit_seconds: 604800, topics_policy: 'allow_empty_topic', enable_read_receipts: true,
-      moderation_request_channel_id: -1, email_changes_disabled: false,
+      moderation_request_channel_id: -1, email_changes_disabled: false, message_retention_days: -1, // unlimited, as Zulip's /register says it
     });
     expect(realmGroupSettingsOf(realm)).toEqual({
       can_create_groups: 'role:members', can_manage_all_groups: 'role:owners',
