@@ -10,7 +10,7 @@
  *   2. each message's starred flag and content are those of its last acknowledged change (or of a
  *      later change whose answer the kill cut off);
  *   3. the read models of the crashed-and-restarted server equal, table by table and row by row,
- *      a rebuild from the event log alone into an empty data directory.
+ *      a rebuild from the event log (with its content keys) into an empty data directory.
  *
  *   npm run reliability:crash                  # 10 rounds, kills 1–4 s into each round
  *   npm run reliability:crash -- --rounds 3 --min-ms 300 --max-ms 1200 --keep
@@ -426,8 +426,12 @@ async function main() {
     await verify(failures);
     await stopGracefully(server);
 
-    // Rebuild from the log alone: the event store file into an empty directory, read models from zero.
-    for (const file of ['events.sqlite', 'events.sqlite-wal']) if (existsSync(join(dataDir, file))) copyFileSync(join(dataDir, file), join(rebuildDir, file));
+    // Rebuild from the system of record alone: the event store file into an empty directory, read
+    // models from zero. Message texts are sealed in the log (docs/security.md, "How erasure works"):
+    // the content-key store and the key-encryption key that wraps its keys go with it.
+    for (const file of ['events.sqlite', 'events.sqlite-wal', 'content-keys.sqlite', 'content-keys.sqlite-wal', 'credentials.key']) {
+      if (existsSync(join(dataDir, file))) copyFileSync(join(dataDir, file), join(rebuildDir, file));
+    }
     const rebuildPort = await freePort();
     const rebuilt = startServer(rebuildDir, rebuildPort, { DEV_BOOTSTRAP: 'false' });
     await waitHealthy(`http://127.0.0.1:${rebuildPort}`, rebuilt);
