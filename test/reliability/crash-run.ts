@@ -88,6 +88,8 @@ async function waitHealthy(base: string, server: Server, timeoutMs = 120_000): P
     }
     await sleep(100);
   }
+  // Not left running after the run gives up on it (it would outlive this process).
+  server.child.kill('SIGKILL');
   throw new Error(`server not healthy after ${timeoutMs} ms:\n${server.stderr()}`);
 }
 
