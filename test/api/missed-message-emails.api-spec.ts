@@ -105,6 +105,30 @@ describe('missed-message emails', () => {
     expect(mails.find((m) => m.subject === '#Denmark > moat')!.text).toContain('You are receiving this because you were personally mentioned.');
   });
 
+  it('decides each message with the settings and topic policies of its moment (changes between messages count)', async () => {
+    await createChannel('hamlet', 'Denmark', { principals: JSON.stringify([id('hamlet'), id('cordelia')]) });
+    const denmark = await api.channelId('Denmark', 'cordelia');
+    const triggers = async () => (await missed().pending(id('cordelia'))).map((row) => [row.message_id, row.trigger]);
+    const one = await sendToChannel('hamlet', 'Denmark', 'castle', 'one');
+    await settled();
+    await setSettings('cordelia', { enable_stream_email_notifications: true });
+    const two = await sendToChannel('hamlet', 'Denmark', 'castle', 'two');
+    await settled();
+    await setSettings('cordelia', { enable_stream_email_notifications: false });
+    expectSuccess(await api.as('cordelia').post('/api/v1/user_topics', { stream_id: denmark, topic: 'castle', visibility_policy: 3 }));
+    const three = await sendToChannel('hamlet', 'Denmark', 'castle', 'three');
+    const four = await sendToChannel('hamlet', 'Denmark', 'moat', 'four');
+    await settled();
+    expectSuccess(await api.as('cordelia').post('/api/v1/user_topics', { stream_id: denmark, topic: 'castle', visibility_policy: 0 }));
+    const five = await sendToChannel('hamlet', 'Denmark', 'castle', 'five');
+    await settled();
+    expect([one, four, five].every((m) => typeof m === 'number')).toBe(true);
+    expect(await triggers()).toEqual([
+      [two, 'stream_email_notify'],
+      [three, 'followed_topic_email_notify'],
+    ]);
+  });
+
   it('mails a mention added by an edit, once; an edit of a direct message mails nothing more', async () => {
     await createChannel('hamlet', 'Denmark', { principals: JSON.stringify([id('hamlet'), id('cordelia')]) });
     const messageId = await sendToChannel('hamlet', 'Denmark', 'castle', 'Where is everyone?');

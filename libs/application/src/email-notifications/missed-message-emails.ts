@@ -25,6 +25,7 @@ import type { UserMessageStorePort } from '../ports/user-message-store.port';
 import { MutedUserQueries } from '../muted-users/muted-user.queries';
 import { RealmQueries } from '../realms/realm.queries';
 import { UserSettingsQueries } from '../settings/user-settings.queries';
+import { CachedDocuments } from '../shared/cached-documents';
 import { SUBSCRIPTIONS, type SubscriptionDocument, subscriptionDocumentId } from '../subscriptions/subscription.documents';
 import { actorFromUser } from '../users/user-format';
 import { UserQueries } from '../users/user.queries';
@@ -41,6 +42,8 @@ import { type MissedMessage, missedMessageMail } from './missed-message.mails';
 export const MISSED_MESSAGE_CHECK_MS = 5_000;
 /** Due rows handled per round (a round repeats while it finds a full one). */
 const ROUND = 1_000;
+/** Subscriptions (and topic policies) of recipients kept in memory. */
+const RECIPIENT_DOCUMENTS_CACHED = 20_000;
 
 /** A message that may notify its recipients: a send, or an edit that adds mentions. */
 type Notice = {
@@ -98,6 +101,13 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
   private chain: Promise<unknown> = Promise.resolve();
   private handledUpTo: GlobalPosition = -1n;
   private waiters: { position: GlobalPosition; resolve: () => void }[] = [];
+  /**
+   * The recipients' subscriptions and topic policies, read for every recipient of every message,
+   * kept while their collections do not change (rarely, next to messages; a store without change
+   * stamps is read every time).
+   */
+  private readonly subscriptions: CachedDocuments<SubscriptionDocument>;
+  private readonly topicPolicies: CachedDocuments<UserTopicDocument>;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStorePort,
@@ -113,7 +123,10 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     private readonly realms: RealmQueries,
     private readonly messages: MessageQueries,
     private readonly mailer: Mailer,
-  ) {}
+  ) {
+    this.subscriptions = new CachedDocuments(readStore, SUBSCRIPTIONS, RECIPIENT_DOCUMENTS_CACHED);
+    this.topicPolicies = new CachedDocuments(readStore, USER_TOPICS, RECIPIENT_DOCUMENTS_CACHED);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.runScheduledJobs) return;
@@ -228,11 +241,11 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
     const channel = d.channel;
     const [settings, subscriptions, policies] = await Promise.all([
       this.settings.settingsOfMany(candidates, { timezone: false }), // eligibility and batching need no time zone
-      channel ? this.readStore.getMany<SubscriptionDocument>(SUBSCRIPTIONS, candidates.map((id) => subscriptionDocumentId(id, channel.streamId))) : [],
-      channel ? this.readStore.getMany<UserTopicDocument>(USER_TOPICS, candidates.map((id) => userTopicDocumentId(id, channel.streamId, channel.topic))) : [],
+      channel ? this.documentsOf(this.subscriptions, SUBSCRIPTIONS, candidates.map((id) => subscriptionDocumentId(id, channel.streamId))) : [],
+      channel ? this.documentsOf(this.topicPolicies, USER_TOPICS, candidates.map((id) => userTopicDocumentId(id, channel.streamId, channel.topic))) : [],
     ]);
-    const subscriptionOf = new Map(subscriptions.map((s) => [s.doc.user_id, s.doc]));
-    const policyOf = new Map(policies.map((p) => [p.doc.user_id, p.doc.visibility_policy as VisibilityPolicy]));
+    const subscriptionOf = new Map(subscriptions.map((s) => [s.user_id, s]));
+    const policyOf = new Map(policies.map((p) => [p.user_id, p.visibility_policy as VisibilityPolicy]));
     const mentioned = new Set(d.mentionedUserIds);
     const topicWildcard = new Set(d.topicWildcardMentionedUserIds);
     const trigger = (userId: number, isBot: boolean, senderMuted: boolean, mentions = true): EmailNotificationTrigger | null => {
@@ -281,6 +294,12 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
       rows.push({ user_id: userId, realm_id: d.realmId, message_id: d.messageId, trigger: why, scheduled_timestamp: due });
     }
     return rows;
+  }
+
+  /** The documents of these ids that exist, through the cache. */
+  private async documentsOf<D>(cache: CachedDocuments<D>, collection: string, ids: string[]): Promise<D[]> {
+    const found = await cache.getMany(ids, async (missing) => new Map((await this.readStore.getMany<D>(collection, missing)).map((s) => [s.id, s.doc])));
+    return [...found.values()].filter((doc): doc is D => doc !== null);
   }
 
   /**

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { defaultUserSettings, type UserSettingValues } from '@app/domain';
 import type { ReadStorePort } from '../ports/read-store.port';
 import { READ_STORE } from '../ports/tokens';
+import { CachedDocuments } from '../shared/cached-documents';
 import { USERS, type UserDocument } from '../users/user.documents';
 import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type UserSettingsDocument } from './user-settings.documents';
 
@@ -11,7 +12,18 @@ import { EMAIL_CHANGES, USER_SETTINGS_COLLECTION, type EmailChangeDocument, type
  */
 @Injectable()
 export class UserSettingsQueries {
-  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {}
+  /**
+   * Whole settings of many users, kept while the read model does not change (a send's
+   * missed-message check asks for every recipient's; a copy of ~100 values each was most of its
+   * cost): with the users' time zones, and without.
+   */
+  private readonly manyWithTimezone: CachedDocuments<UserSettingValues>;
+  private readonly manyWithoutTimezone: CachedDocuments<UserSettingValues>;
+
+  constructor(@Inject(READ_STORE) private readonly readStore: ReadStorePort) {
+    this.manyWithTimezone = new CachedDocuments(readStore, [USER_SETTINGS_COLLECTION, USERS], MANY_CACHED);
+    this.manyWithoutTimezone = new CachedDocuments(readStore, USER_SETTINGS_COLLECTION, MANY_CACHED);
+  }
 
   /**
    * Every setting of the user: Zulip's defaults, the time zone of the user's account (the users
@@ -31,14 +43,22 @@ export class UserSettingsQueries {
    * zone empty and skips reading the users' account documents (the only place it comes from).
    */
   async settingsOfMany(userIds: number[], options: { timezone: boolean } = { timezone: true }): Promise<Map<number, UserSettingValues>> {
-    const docs = new Map<number, UserSettingsDocument>();
-    const timezones = new Map<number, string>();
-    for (let i = 0; i < userIds.length; i += 500) {
-      const ids = userIds.slice(i, i + 500).map(String);
-      for (const { doc } of await this.readStore.getMany<UserSettingsDocument>(USER_SETTINGS_COLLECTION, ids)) docs.set(doc.user_id, doc);
-      if (options.timezone) for (const { doc } of await this.readStore.getMany<UserDocument>(USERS, ids)) timezones.set(doc.user_id, doc.timezone);
-    }
-    return new Map(userIds.map((id) => [id, withDefaults(docs.get(id) ?? null, timezones.get(id))]));
+    const cache = options.timezone ? this.manyWithTimezone : this.manyWithoutTimezone;
+    const values = await cache.getMany(
+      userIds.map(String),
+      async (ids) => {
+        const docs = new Map<number, UserSettingsDocument>();
+        const timezones = new Map<number, string>();
+        for (let i = 0; i < ids.length; i += 500) {
+          const chunk = ids.slice(i, i + 500);
+          for (const { doc } of await this.readStore.getMany<UserSettingsDocument>(USER_SETTINGS_COLLECTION, chunk)) docs.set(doc.user_id, doc);
+          if (options.timezone) for (const { doc } of await this.readStore.getMany<UserDocument>(USERS, chunk)) timezones.set(doc.user_id, doc.timezone);
+        }
+        return new Map(ids.map((id) => [id, withDefaults(docs.get(Number(id)) ?? null, timezones.get(Number(id)))]));
+      },
+    );
+    // Every id has its values (an unknown account gets the defaults); shared and frozen when cached.
+    return new Map(userIds.map((id) => [id, values.get(String(id))!]));
   }
 
   /** Users of the organization who turned `presence_enabled` off (Zulip's deprecated `away`). */
@@ -52,6 +72,9 @@ export class UserSettingsQueries {
     return this.readStore.get<EmailChangeDocument>(EMAIL_CHANGES, keyDigest);
   }
 }
+
+/** Users whose whole settings settingsOfMany keeps (about 3 kB each). */
+const MANY_CACHED = 5_000;
 
 function withDefaults(doc: UserSettingsDocument | null, timezone: string | undefined): UserSettingValues {
   const defaults = defaultUserSettings(timezone ?? '');

@@ -9,6 +9,8 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+const ABSENT = Symbol('absent');
+
 /**
  * Parsed documents of one read-model collection kept between requests, for the reads nearly every
  * request makes again (the caller's credentials and account, the organization). An entry is good
@@ -20,7 +22,8 @@ export function deepFreeze<T>(value: T): T {
  */
 export class CachedDocuments<D> {
   private stamp = NaN;
-  private readonly entries = new Map<string, D>();
+  /** ABSENT: read by `getMany` and not in the read store (a user who never changed a setting). */
+  private readonly entries = new Map<string, D | typeof ABSENT>();
 
   constructor(
     private readonly readStore: ReadStorePort,
@@ -34,7 +37,9 @@ export class CachedDocuments<D> {
    * authentication.
    */
   peek(key: string): D | undefined {
-    return Number.isNaN(this.check()) ? undefined : this.entries.get(key);
+    if (Number.isNaN(this.check())) return undefined;
+    const hit = this.entries.get(key);
+    return hit === ABSENT ? undefined : hit;
   }
 
   /** The document cached under `key`, else what `load` reads (remembered unless the collection changed meanwhile). */
@@ -64,10 +69,50 @@ export class CachedDocuments<D> {
     return stamp;
   }
 
+  /**
+   * Several documents with one change check: those in memory, the rest in one `loadMany` (which
+   * answers the documents it found; a key it leaves out is remembered as absent, so that the
+   * users without a document cost nothing either on the next call). For the reads repeated for
+   * every recipient of every message (the missed-message reactor: settings, subscriptions, topic
+   * policies), which change far less often than messages are sent.
+   */
+  async getMany(keys: readonly string[], loadMany: (missing: string[]) => Promise<Map<string, D>>): Promise<Map<string, D | null>> {
+    const stamp = this.check();
+    const found = new Map<string, D | null>();
+    if (Number.isNaN(stamp)) {
+      const loaded = await loadMany([...keys]);
+      for (const key of keys) found.set(key, loaded.get(key) ?? null);
+      return found;
+    }
+    const missing: string[] = [];
+    for (const key of keys) {
+      const hit = this.entries.get(key);
+      if (hit === undefined) missing.push(key);
+      else found.set(key, hit === ABSENT ? null : hit);
+    }
+    if (missing.length === 0) return found;
+    const loaded = await loadMany(missing);
+    // Kept only if nothing was committed to the collections between the stamp and the read.
+    const keep = this.stamp === stamp && this.readStore.changeStamp!(this.collection) === stamp;
+    if (keep && this.entries.size + missing.length > this.maxEntries) this.entries.clear();
+    for (const key of missing) {
+      const doc = loaded.get(key);
+      if (doc === undefined) {
+        found.set(key, null);
+        if (keep) this.entries.set(key, ABSENT);
+      } else {
+        found.set(key, keep ? deepFreeze(doc) : doc);
+        if (keep) this.entries.set(key, doc);
+      }
+    }
+    return found;
+  }
+
   private async read(stamp: number, key: string, load: () => Promise<D | null>): Promise<D | null> {
     // No stamps, or the cache moved on since this stamp was taken (an older view): read.
     if (Number.isNaN(stamp) || stamp !== this.stamp) return load();
     const hit = this.entries.get(key);
+    if (hit === ABSENT) return null;
     if (hit !== undefined) return hit;
     const doc = await load();
     // Kept only if nothing was committed to the collection between the stamp and the read.

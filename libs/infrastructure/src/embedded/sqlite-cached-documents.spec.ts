@@ -157,6 +157,66 @@ describe('CachedDocuments over the embedded read store', () => {
     expect(reader.changeStamp('people')).not.toBe(later);
   });
 
+  describe('getMany (several documents, absent ones remembered too)', () => {
+    const loader = (store: SqliteReadStore, calls: string[][]) => async (missing: string[]) => {
+      calls.push(missing);
+      return new Map((await store.getMany<Person>('people', missing)).map((d) => [d.id, d.doc]));
+    };
+
+    it('reads only what memory lacks, and remembers that a document does not exist', async () => {
+      const store = await open();
+      await put(store, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(store, 'people');
+      const calls: string[][] = [];
+      const first = await cache.getMany(['1', '2'], loader(store, calls));
+      expect([...first]).toEqual([['1', { name: 'ann', team: 1 }], ['2', null]]);
+      const second = await cache.getMany(['2', '1', '3'], loader(store, calls));
+      expect([...second]).toEqual([['2', null], ['1', { name: 'ann', team: 1 }], ['3', null]]);
+      expect(calls).toEqual([['1', '2'], ['3']]);
+      expect(second.get('1')).toBe(first.get('1'));
+      expect(Object.isFrozen(first.get('1'))).toBe(true);
+      // get agrees: the absent document is absent without a read.
+      expect(await cache.get('2', () => Promise.reject(new Error('read')))).toBeNull();
+      expect(cache.peek('2')).toBeUndefined();
+    });
+
+    it('reads again, absent ones included, after a commit of this process to the collection', async () => {
+      const store = await open();
+      const cache = new CachedDocuments<Person>(store, 'people');
+      const calls: string[][] = [];
+      expect((await cache.getMany(['1'], loader(store, calls))).get('1')).toBeNull();
+      await put(store, 'people', '1', { name: 'ann', team: 1 });
+      expect((await cache.getMany(['1'], loader(store, calls))).get('1')).toEqual({ name: 'ann', team: 1 });
+      expect(calls).toEqual([['1'], ['1']]);
+    });
+
+    it('does not keep what it read while the collection changed', async () => {
+      const store = await open();
+      const cache = new CachedDocuments<Person>(store, 'people');
+      const calls: string[][] = [];
+      const read = loader(store, calls);
+      // A commit lands between the change check and the read's answer.
+      expect((await cache.getMany(['1'], async (missing) => {
+        const answer = await read(missing);
+        await put(store, 'people', '1', { name: 'ann', team: 1 });
+        return answer;
+      })).get('1')).toBeNull();
+      expect((await cache.getMany(['1'], read)).get('1')).toEqual({ name: 'ann', team: 1 });
+    });
+
+    it('reads again after another process commits to the same file', async () => {
+      const reader = await open();
+      await put(reader, 'people', '1', { name: 'ann', team: 1 });
+      const cache = new CachedDocuments<Person>(reader, 'people');
+      const calls: string[][] = [];
+      await cache.getMany(['1'], loader(reader, calls));
+      moveAnnToTeam4FromAnotherProcess(file);
+      await nextTurn();
+      expect((await cache.getMany(['1'], loader(reader, calls))).get('1')).toEqual({ name: 'ann', team: 4 });
+      expect(calls).toHaveLength(2);
+    });
+  });
+
   describe('peek (the answer from memory only, for authentication\'s synchronous path)', () => {
     it('answers what get keeps while nothing changed, and nothing for a key never read', async () => {
       const store = await open();
