@@ -146,7 +146,7 @@ async function main() {
       `Rebuild: ${fmtInt(count)} channel messages (one stream each, as the server writes them) in 5 channels of 10 subscribers, every projection into a fresh SQLite copy; the sealed side opens its keys from content-keys.sqlite with a cold cache.`,
       'POST /messages: the first slice of each side is warm-up and not counted; the slices alternate which server goes first.',
       `Measured on a shared 2-core machine while other work ran (load average ${loadavg().map((l) => fmtNum(l, 1)).join(', ')} at the end): compare the two sides of one run, not runs with each other.`,
-      'Where the time goes: a send seals one envelope per key (2 seals: content, rendering and widget under the message key; the topic under the topic key) and records its topic membership in content-keys.sqlite in the append\'s transaction (its message key was created ahead, 64 in one write off the request path); a rebuild opens each message\'s key (1 unwrap, cold cache) and one envelope per key (2 opens). Each seal or open is one OpenSSL cipher context (Node 20, OpenSSL 3), whose set-up dominates for short texts.',
+      'Where the time goes: a send seals one envelope (content, rendering, widget and its copy of the topic under the message key, created ahead, 64 in one write off the request path; nothing is written to content-keys.sqlite on the send); a rebuild opens each message\'s key (1 unwrap, cold cache) and its envelope (1 open). Runs before 2026-11-29 16:30 UTC sealed the topic under a topic key (2 seals, and a topic-membership write per send). Each seal or open is one OpenSSL cipher context (Node 20, OpenSSL 3), whose set-up dominates for short texts.',
     );
   } finally {
     for (const d of dirs) d.remove();

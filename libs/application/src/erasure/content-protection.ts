@@ -37,7 +37,10 @@ export const ERASED = {
 
 /** A message's own key: its content, renderings, edit history, submessages and reactions' emoji. */
 export const messageScope = (messageId: number): string => `message:${messageId}`;
-/** A topic's key: the topic's name wherever a message event carries it. Erased once the topic has no message left. */
+/**
+ * A topic's key: the topic's name in the events about several messages of it (moves) and in
+ * deletions. Its members are the messages moved into or out of it; erased once none is left.
+ */
 export const topicScope = (realmId: number, streamId: number, topic: string): string => `topic:${realmId}:${streamId}:${topic.toLowerCase()}`;
 
 export type SealedField = {
@@ -61,12 +64,10 @@ export const CONTENT_PROTECTION: Readonly<Record<string, ProtectionDecision>> = 
       field('content', ERASED.content),
       field('renderedContent', ERASED.rendering),
       field('widget.content', ERASED.json),
-      {
-        path: 'recipient.topic',
-        scope: (d) => (d.recipient?.type === 'stream' ? topicScope(d.realmId, d.recipient.streamId, d.recipient.topic) : null),
-        erased: ERASED.topic,
-        members: (d) => [d.messageId],
-      },
+      // A message's own copy of its topic goes with the message: under its key, so that a send
+      // needs one key (created ahead) and writes nothing to the key store. (Logs sealed before
+      // kept it under the topic's key, which counted the message as a member: still read.)
+      field('recipient.topic', ERASED.topic),
     ],
   },
   MessageContentEdited: {
@@ -74,7 +75,8 @@ export const CONTENT_PROTECTION: Readonly<Record<string, ProtectionDecision>> = 
   },
   MessagesMoved: {
     seal: [
-      { path: 'origTopic', scope: (d) => topicScope(d.realmId, d.origStreamId, d.origTopic), erased: ERASED.topic },
+      // The moved messages are members of both topics: their edit history shows the old topic.
+      { path: 'origTopic', scope: (d) => topicScope(d.realmId, d.origStreamId, d.origTopic), erased: ERASED.topic, members: (d) => d.messageIds },
       { path: 'topic', scope: (d) => topicScope(d.realmId, d.streamId, d.topic), erased: ERASED.topic, members: (d) => d.messageIds },
     ],
   },

@@ -106,6 +106,15 @@ const deleted = (messageId: number, topic: string | null, when = at) => ({
   metadata: { schemaVersion: 1 },
   data: { realmId: 1, messageId, senderId: 10, messageType: topic === null ? 'private' : 'stream', streamId: topic === null ? null : 5, topic, actorId: 10, at: when },
 });
+const moved = (messageIds: number[], origTopic: string, topic: string) => ({
+  id: `e-move-${messageIds.join('-')}`,
+  type: 'MessagesMoved',
+  metadata: { schemaVersion: 1 },
+  data: {
+    realmId: 1, targetMessageId: messageIds[0], messageIds, propagateMode: 'change_all', origStreamId: 5, origTopic, streamId: 5, streamName: 'general', topic,
+    resolution: null, userIdsLosingRows: [], userIdsGainingRows: [], editorId: 10, at,
+  },
+});
 const reaction = (messageId: number) => ({
   id: `e-react-${messageId}`,
   type: 'ReactionAdded',
@@ -138,16 +147,24 @@ describe('ProtectingEventStore', () => {
     expect((await store.readAll({ maxCount: 10 })).map((e) => e.data)).toEqual([sent(1, 'lunch plans').data, reaction(1).data]);
   });
 
-  it('seals a message with its own key and a topic with the topic\'s key (case-insensitively), a direct message without a topic', async () => {
-    const { raw, store } = setup();
+  it('seals a message\'s texts and its copy of the topic with its own key, a direct message without a topic; a move\'s topics with each topic\'s key (case-insensitively)', async () => {
+    const { raw, keyStore, store } = setup();
     await store.appendToStream('message-1', [sent(1, 'Lunch')], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-2', [sent(2, 'lunch')], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-3', [sent(3, null)], { expectedRevision: 'no_stream' });
-    const [a, b, c] = raw.events.map((e) => e.data);
+    await store.appendToStream('moves', [moved([1], 'Lunch', 'dinner')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('moves', [moved([2], 'lunch', 'Dinner')], { expectedRevision: 0n });
+    const [a, b, c, move1, move2] = raw.events.map((e) => e.data);
     expect(a.content.$sealed).not.toBe(b.content.$sealed);
-    expect(a.recipient.topic.$sealed).toBe(b.recipient.topic.$sealed);
-    expect(a.recipient.topic.$sealed).not.toBe(a.content.$sealed);
+    expect(a.recipient.topic.$sealed).toBe(a.content.$sealed);
+    expect(b.recipient.topic.$sealed).toBe(b.content.$sealed);
     expect(c.recipient).toEqual({ type: 'direct', participantIds: [10, 11] });
+    expect(move1.origTopic.$sealed).toBe(move2.origTopic.$sealed);
+    expect(move1.topic.$sealed).toBe(move2.topic.$sealed);
+    expect(move1.origTopic.$sealed).not.toBe(move1.topic.$sealed);
+    // The moved messages are members of both topics; a send makes no member.
+    expect([...keyStore.members.values()].map((ids) => [...ids].sort())).toEqual([[1, 2], [1, 2]]);
+    expect((await store.readStream('moves')).events.map((e) => [e.data.origTopic, e.data.topic])).toEqual([['Lunch', 'dinner'], ['lunch', 'Dinner']]);
   });
 
   it('seals the texts under one key together: one envelope per key and event, the fields referring to it', async () => {
@@ -159,21 +176,22 @@ describe('ProtectingEventStore', () => {
     expect(channel.content).toEqual({ $sealed: messageKey });
     expect(channel.renderedContent).toEqual({ $sealed: messageKey });
     expect(channel.widget.content).toEqual({ $sealed: messageKey });
-    expect(Object.keys(channel.$sealed).sort()).toEqual([messageKey, channel.recipient.topic.$sealed].sort());
+    expect(channel.recipient.topic).toEqual({ $sealed: messageKey });
+    expect(Object.keys(channel.$sealed)).toEqual([messageKey]);
     expect(Object.keys(direct.$sealed)).toEqual([direct.content.$sealed]);
     expect((await store.readStream('message-2')).events[0].data).toEqual(sent(2, null).data);
   });
 
   it('an envelope moved onto another event, or a field pointed at an envelope that does not hold it, does not open', async () => {
-    const moved = setup();
-    await moved.store.appendToStream('message-1', [sent(1, 'x'), reaction(1)], { expectedRevision: 'no_stream' });
+    const copied = setup();
+    await copied.store.appendToStream('message-1', [sent(1, 'x'), reaction(1)], { expectedRevision: 'no_stream' });
     // The reaction is sealed under the message's key too: the message's envelope in its place is refused (another event type).
-    moved.raw.events[1].data.$sealed = moved.raw.events[0].data.$sealed;
-    await expect(moved.store.readStream('message-1')).rejects.toThrow();
+    copied.raw.events[1].data.$sealed = copied.raw.events[0].data.$sealed;
+    await expect(copied.store.readStream('message-1')).rejects.toThrow();
     const pointed = setup();
-    await pointed.store.appendToStream('message-1', [sent(1, 'x')], { expectedRevision: 'no_stream' });
-    pointed.raw.events[0].data.recipient.topic = pointed.raw.events[0].data.content;
-    await expect(pointed.store.readStream('message-1')).rejects.toThrow(/recipient.topic is not in the envelope/);
+    await pointed.store.appendToStream('moves', [moved([1], 'from', 'to')], { expectedRevision: 'no_stream' });
+    pointed.raw.events[0].data.origTopic = pointed.raw.events[0].data.topic;
+    await expect(pointed.store.readStream('moves')).rejects.toThrow(/origTopic is not in the envelope/);
   });
 
   it('with the default delay a deleted message stays readable until its time, then reads as the erased markers', async () => {
@@ -191,28 +209,48 @@ describe('ProtectingEventStore', () => {
     expect(deletion.topic).toBe(ERASED.topic);
   });
 
-  it('with no delay the keys go at once; a topic\'s key only when its last message goes, a minute later', async () => {
+  it('with no delay a message\'s key goes at once, its copy of the topic with it; the key of the deletion\'s copy a minute later', async () => {
     const { store, setNow } = setup(0);
     await store.appendToStream('message-1', [sent(1, 'shared')], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-2', [sent(2, 'shared')], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-1', [deleted(1, 'shared')], { expectedRevision: 0n });
-    const first = (await store.readStream('message-1')).events[0].data;
-    expect(first.content).toBe(ERASED.content);
-    expect(first.recipient.topic).toBe('shared');
-    expect((await store.readStream('message-2')).events[0].data.content).toBe('secret text 2');
-    await store.appendToStream('message-2', [deleted(2, 'shared')], { expectedRevision: 0n });
-    expect((await store.readStream('message-2')).events[0].data).toMatchObject({ content: ERASED.content, recipient: { topic: 'shared' } });
-    setNow('2026-01-01T00:01:00Z');
+    const [first, deletion] = (await store.readStream('message-1')).events.map((e) => e.data);
+    expect(first).toMatchObject({ content: ERASED.content, recipient: { topic: ERASED.topic } });
+    // The deletion's fan-out (read from the log after the append) still names the topic.
+    expect(deletion.topic).toBe('shared');
+    expect((await store.readStream('message-2')).events[0].data).toMatchObject({ content: 'secret text 2', recipient: { topic: 'shared' } });
+    setNow('2026-01-01T00:01:01Z');
     expect(await store.purge()).toBe(1);
-    expect((await store.readStream('message-1')).events[0].data.recipient.topic).toBe(ERASED.topic);
-    expect((await store.readStream('message-2')).events[0].data.recipient.topic).toBe(ERASED.topic);
-    // Written again, the topic gets a new key.
-    await store.appendToStream('message-3', [sent(3, 'shared')], { expectedRevision: 'no_stream' });
-    expect((await store.readStream('message-3')).events[0].data.recipient.topic).toBe('shared');
+    expect((await store.readStream('message-1')).events[1].data.topic).toBe(ERASED.topic);
+    // The other message of the topic keeps its copy, under its own key.
+    expect((await store.readStream('message-2')).events[0].data.recipient.topic).toBe('shared');
+    // A later deletion in the topic seals its copy under a new key.
+    await store.appendToStream('message-2', [deleted(2, 'shared', '2026-01-01T00:01:01Z')], { expectedRevision: 0n });
+    expect((await store.readStream('message-2')).events[1].data.topic).toBe('shared');
     await store.close();
   });
 
-  it('seals inside an id-taking append, with one key-store write for the message and its topic', async () => {
+  it('keeps a topic\'s key while a message moved into or out of it remains: the move names both topics', async () => {
+    const { store, setNow } = setup(0);
+    await store.appendToStream('message-1', [sent(1, 'old')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, 'old')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('moves', [moved([1], 'old', 'new')], { expectedRevision: 'no_stream' });
+    // A message deleted from the old topic: its deletion's key is the old topic's, which the moved message keeps.
+    await store.appendToStream('message-2', [deleted(2, 'old')], { expectedRevision: 0n });
+    setNow('2026-01-01T00:05:00Z');
+    expect(await store.purge()).toBe(0);
+    expect((await store.readStream('moves')).events[0].data).toMatchObject({ origTopic: 'old', topic: 'new' });
+    expect((await store.readStream('message-2')).events[1].data.topic).toBe('old');
+    // The moved message goes: both topics have no member left, and their keys go a minute later.
+    await store.appendToStream('message-1', [deleted(1, 'new', '2026-01-01T00:05:00Z')], { expectedRevision: 0n });
+    setNow('2026-01-01T00:06:01Z');
+    expect(await store.purge()).toBe(2);
+    expect((await store.readStream('moves')).events[0].data).toMatchObject({ origTopic: ERASED.topic, topic: ERASED.topic });
+    expect((await store.readStream('message-2')).events[1].data.topic).toBe(ERASED.topic);
+    await store.close();
+  });
+
+  it('seals inside an id-taking append, with one key-store write for a first message', async () => {
     const raw = new ListEventStore();
     (raw as EventStorePort).appendWithNextId = async (sequence, build) => {
       const { streamId, events } = build(42);

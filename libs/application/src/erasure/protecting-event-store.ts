@@ -13,7 +13,7 @@ import type {
 import { CONTENT_KEY_GONE } from '../ports/content-key-store.port';
 import { seal, unseal } from '../shared/sealing';
 import type { ContentKey, ContentKeys } from './content-keys';
-import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, valueAt, withValueAt, type SealedField } from './content-protection';
+import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, topicScope, valueAt, withValueAt, type SealedField } from './content-protection';
 
 /** Keys destroyed per purge run at most (the job runs again for the rest). */
 export const PURGE_BATCH = 1000;
@@ -261,8 +261,12 @@ export class ProtectingEventStore implements EventStorePort {
     for (const { data } of deleted) {
       const deletedAt = Date.parse(data.at);
       await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), new Date(deletedAt + delayMs));
-      // A topic's name goes when its last message goes.
-      for (const scope of await this.keys.store.releaseMessage(data.messageId)) await this.keys.store.scheduleDestroy(scope, new Date(deletedAt + topicDelayMs));
+      // A topic's name goes when its last member goes: the topics the message was moved into or
+      // out of (or, in a log sealed before, sent to), and its own topic, whose key seals this
+      // deletion's copy of the name. The purge spares a key whose topic still has members.
+      const topics = new Set(await this.keys.store.releaseMessage(data.messageId));
+      if (data.streamId != null && typeof data.topic === 'string') topics.add(this.keys.storedScope(topicScope(data.realmId, data.streamId, data.topic)));
+      for (const scope of topics) await this.keys.store.scheduleDestroy(scope, new Date(deletedAt + topicDelayMs));
     }
     if (delayMs === 0 && destroyWithoutDelay) {
       await this.purge(this.settings.now());
