@@ -130,6 +130,10 @@ function setup(delayDays = 30) {
   return { raw, keyStore, store, setNow: (iso: string) => (now = new Date(iso)) };
 }
 
+/** Another process on the same log and key store (it opens every envelope: it sealed none of them). */
+const readerOf = ({ raw, keyStore, store }: ReturnType<typeof setup>) =>
+  new ProtectingEventStore(raw, new ContentKeys(keyStore, (store.keys as unknown as { kek: Buffer }).kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+
 describe('ProtectingEventStore', () => {
   it('stores message texts sealed and reads them back in clear, by stream and from the global log', async () => {
     const { raw, store } = setup();
@@ -187,11 +191,11 @@ describe('ProtectingEventStore', () => {
     await copied.store.appendToStream('message-1', [sent(1, 'x'), reaction(1)], { expectedRevision: 'no_stream' });
     // The reaction is sealed under the message's key too: the message's envelope in its place is refused (another event type).
     copied.raw.events[1].data.$sealed = copied.raw.events[0].data.$sealed;
-    await expect(copied.store.readStream('message-1')).rejects.toThrow();
+    await expect(readerOf(copied).readStream('message-1')).rejects.toThrow();
     const pointed = setup();
     await pointed.store.appendToStream('moves', [moved([1], 'from', 'to')], { expectedRevision: 'no_stream' });
     pointed.raw.events[0].data.origTopic = pointed.raw.events[0].data.topic;
-    await expect(pointed.store.readStream('moves')).rejects.toThrow(/origTopic is not in the envelope/);
+    await expect(readerOf(pointed).readStream('moves')).rejects.toThrow(/origTopic is not in the envelope/);
   });
 
   it('with the default delay a deleted message stays readable until its time, then reads as the erased markers', async () => {
@@ -296,6 +300,25 @@ describe('ProtectingEventStore', () => {
     await other.appendToStream('message-3', [sent(3, null)], { expectedRevision: 'no_stream' });
     expect(raw.events[2].data.content.$sealed).toBe([...keyStore.keys.values()].find((k) => k.scope === 'message:3')!.keyId);
     expect((await store.readAll({ maxCount: 10 })).map((e) => e.data.content)).toEqual(['secret text 1', 'secret text 2', 'secret text 3']);
+  });
+
+  it('reads back what this process sealed without opening its envelope, until a purge; another process opens it', async () => {
+    const { raw, keyStore, store, setNow } = setup(0);
+    await store.appendToStream('message-1', [sent(1, 'topic')], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, 'topic')], { expectedRevision: 'no_stream' });
+    // The envelope in the log no longer opens (a test's stand-in for "was not opened")...
+    const envelopes = raw.events[0].data.$sealed as Record<string, string>;
+    const keyId = Object.keys(envelopes)[0];
+    envelopes[keyId] = raw.events[1].data.$sealed[raw.events[1].data.content.$sealed];
+    // ...yet this process reads the texts it sealed.
+    expect((await store.readStream('message-1')).events[0].data).toEqual(sent(1, 'topic').data);
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    const other = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 0, now: () => new Date(at) });
+    await expect(other.readStream('message-1')).rejects.toThrow();
+    // A purge forgets them: deleting message 2 destroys its key, and message 1 is opened from the log again.
+    setNow('2026-01-01T00:00:00Z');
+    await store.appendToStream('message-2', [deleted(2, 'topic')], { expectedRevision: 0n });
+    await expect(store.readStream('message-1')).rejects.toThrow();
   });
 
   it('leaves events written before the sealing (plain text) as they are', async () => {

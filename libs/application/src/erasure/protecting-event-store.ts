@@ -46,8 +46,14 @@ function wantedScopes(events: readonly { type: string; data: object }[]): { scop
   return wanted;
 }
 
-/** The event with its sealed fields back in clear (or as their erased markers): one open per envelope. */
-function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string, Buffer | typeof CONTENT_KEY_GONE>): RecordedEvent {
+/** An event's sealed texts by key id, as its envelopes hold them. */
+type SealedTexts = Map<string, Record<string, string>>;
+
+/**
+ * The event with its sealed fields back in clear (or as their erased markers): one open per
+ * envelope, or none when its texts are known (`known`: this process sealed it).
+ */
+function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string, Buffer | typeof CONTENT_KEY_GONE> | undefined, known?: SealedTexts): RecordedEvent {
   const envelopes = envelopesOf(event.data);
   if (!envelopes) return event;
   const { [ENVELOPES]: _envelopes, ...rest } = event.data as Record<string, unknown>;
@@ -62,8 +68,11 @@ function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string
     if (texts === undefined) {
       const envelope = envelopes[keyId];
       if (typeof envelope !== 'string') throw new Error(`${event.type} ${event.id}: ${f.path} is sealed under ${keyId}, which has no envelope in the event`);
-      const key = keys.get(keyId)!;
-      texts = key === CONTENT_KEY_GONE ? null : (JSON.parse(unseal(key, aadOf(keyId, event.type), envelope)) as Record<string, unknown>);
+      texts = known?.get(keyId);
+      if (texts === undefined) {
+        const key = keys!.get(keyId)!;
+        texts = key === CONTENT_KEY_GONE ? null : (JSON.parse(unseal(key, aadOf(keyId, event.type), envelope)) as Record<string, unknown>);
+      }
       opened.set(keyId, texts);
     }
     const text = texts === null ? f.erased : texts[f.path];
@@ -78,7 +87,7 @@ function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string
  * the texts under one key sealed together into `data.$sealed[keyId]`. An event that already has
  * envelopes is left as it is.
  */
-function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map<string, ContentKey>): E {
+function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map<string, ContentKey>, sealedTexts?: (texts: SealedTexts) => void): E {
   const fields = sealDecision(event.type);
   if (!fields || envelopesOf(event.data)) return event;
   const groups = new Map<string, { key: Buffer; texts: Record<string, string> }>();
@@ -97,6 +106,7 @@ function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map
   if (groups.size === 0) return event;
   const envelopes: Envelopes = {};
   for (const [keyId, { key, texts }] of groups) envelopes[keyId] = seal(key, aadOf(keyId, event.type), JSON.stringify(texts));
+  sealedTexts?.(new Map([...groups].map(([keyId, { texts }]) => [keyId, texts])));
   return { ...event, data: { ...data, [ENVELOPES]: envelopes } };
 }
 
@@ -122,6 +132,13 @@ export class ProtectingEventStore implements EventStorePort {
    * this process's purge, like the keys.
    */
   private readonly openedData = new Map<string, object>();
+  /**
+   * The texts of the events this process sealed, by event id, once their append succeeded: the
+   * log's subscribers in this process (projector, client events, mail) read each new event back,
+   * and need not open what was sealed a moment ago. Bounded and emptied by the purge, like
+   * openedData.
+   */
+  private readonly sealedTexts = new Map<string, SealedTexts>();
 
   constructor(
     readonly raw: EventStorePort,
@@ -130,7 +147,9 @@ export class ProtectingEventStore implements EventStorePort {
   ) {}
 
   async appendToStream(streamId: string, events: EventToAppend[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-    const result = await this.raw.appendToStream(streamId, await this.sealed(events), options);
+    const texts: [string, SealedTexts][] = [];
+    const result = await this.raw.appendToStream(streamId, await this.sealed(events, (id, t) => texts.push([id, t])), options);
+    this.rememberSealed(texts);
     await this.afterAppend(events);
     return result;
   }
@@ -140,11 +159,11 @@ export class ProtectingEventStore implements EventStorePort {
    * members recorded). Fields already sealed stay as they are. Also what the migration of a log
    * written before the sealing writes in place of the old rows.
    */
-  async sealed<E extends { type: string; data: object }>(events: E[]): Promise<E[]> {
+  async sealed<E extends { type: string; data: object; id?: string }>(events: E[], sealedTexts?: (eventId: string, texts: SealedTexts) => void): Promise<E[]> {
     const wanted = wantedScopes(events);
     if (wanted.length === 0) return events;
     const keys = await this.keys.keysFor(wanted);
-    return events.map((e) => sealEvent(e, keys));
+    return events.map((e) => sealEvent(e, keys, sealedTexts && e.id !== undefined ? (texts) => sealedTexts(e.id!, texts) : undefined));
   }
 
   /**
@@ -161,14 +180,17 @@ export class ProtectingEventStore implements EventStorePort {
     if (!raw.appendWithNextId || !this.keys.canCreateNow) return undefined;
     return async (sequence, build) => {
       let built: EventToAppend[] = [];
+      let texts: [string, SealedTexts][] = [];
       const result = await raw.appendWithNextId!(sequence, (id) => {
         const append = build(id);
         built = append.events;
+        texts = [];
         const wanted = wantedScopes(append.events);
         if (wanted.length === 0) return append;
         const keys = this.keys.keysForNow(wanted);
-        return { streamId: append.streamId, events: append.events.map((e) => sealEvent(e, keys)) };
+        return { streamId: append.streamId, events: append.events.map((e) => sealEvent(e, keys, (t) => texts.push([e.id, t]))) };
       });
+      this.rememberSealed(texts);
       await this.afterAppend(built);
       return result;
     };
@@ -212,7 +234,10 @@ export class ProtectingEventStore implements EventStorePort {
       const destroyed = await this.keys.destroyDue(now, batch);
       total += destroyed;
       // What was opened with a destroyed key is forgotten with it.
-      if (destroyed > 0) this.openedData.clear();
+      if (destroyed > 0) {
+        this.openedData.clear();
+        this.sealedTexts.clear();
+      }
       if (destroyed < batch) return total;
     }
   }
@@ -235,8 +260,9 @@ export class ProtectingEventStore implements EventStorePort {
         opened[i] = { ...events[i], data: known };
         continue;
       }
-      keys ??= await this.keys.resolve(keyIds);
-      opened[i] = openEvent(events[i], fields, keys);
+      const sealedHere = this.sealedTexts.get(events[i].id);
+      if (!sealedHere) keys ??= await this.keys.resolve(keyIds);
+      opened[i] = openEvent(events[i], fields, keys, sealedHere);
       if (opened[i] !== events[i]) this.rememberOpened(events[i].id, opened[i].data);
     }
     return opened;
@@ -271,6 +297,13 @@ export class ProtectingEventStore implements EventStorePort {
     if (delayMs === 0 && destroyWithoutDelay) {
       await this.purge(this.settings.now());
       this.purgeSoon(TOPIC_GRACE_MS);
+    }
+  }
+
+  private rememberSealed(texts: [string, SealedTexts][]): void {
+    for (const [id, t] of texts) {
+      this.sealedTexts.set(id, t);
+      if (this.sealedTexts.size > OPENED_EVENTS_KEPT) this.sealedTexts.delete(this.sealedTexts.keys().next().value as string);
     }
   }
 
