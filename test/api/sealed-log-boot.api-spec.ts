@@ -1,7 +1,8 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { INestApplicationContext } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import request from 'supertest';
 import { APP_CONFIG, ContentKeyMissingError, EVENT_STORE, type EventStorePort } from '@app/application';
 import type { AppConfig } from '@app/config';
 import { openSqlite } from '@app/infrastructure';
@@ -65,7 +66,7 @@ describe('a server on a sealed log whose keys it does not have', () => {
 
   type Layout = 'single process' | 'API without projectors' | 'worker';
   /** Starts the layout's application on the data directory (as main.ts does, in process): the started context, or the error its start rejected with. */
-  const boot = async (dataDir: string, layout: Layout): Promise<{ app?: INestApplicationContext; error?: unknown; ms: number; refusedBy?: 'the boot check' | 'the replay' }> => {
+  const boot = async (dataDir: string, layout: Layout, keepOpen = false): Promise<{ app?: INestApplicationContext; error?: unknown; ms: number; refusedBy?: 'the boot check' | 'the replay' }> => {
     const started = Date.now();
     const config = testConfig(dataDir, layout === 'API without projectors' ? { runProjectors: false, runScheduledJobs: false } : {});
     let app: INestApplicationContext | undefined;
@@ -81,8 +82,8 @@ describe('a server on a sealed log whose keys it does not have', () => {
     } catch (error) {
       // The adapters (and the boot check) are opened while the modules are created; the replay runs at init.
       const refusedBy = app ? ('the replay' as const) : ('the boot check' as const);
-      await app?.close().catch(() => undefined);
-      return { error, ms: Date.now() - started, refusedBy };
+      if (!keepOpen) await app?.close().catch(() => undefined);
+      return { app: keepOpen ? app : undefined, error, ms: Date.now() - started, refusedBy };
     }
   };
 
@@ -130,10 +131,18 @@ describe('a server on a sealed log whose keys it does not have', () => {
     const events = openSqlite(join(dataDir, 'events.sqlite'));
     events.prepare('INSERT OR REPLACE INTO sequences_log_scan (id, position) VALUES (1, (SELECT max(position) FROM events))').run();
     events.close();
-    const { error, ms, refusedBy } = await boot(dataDir, 'single process');
-    expect(refusedBy).toBe('the replay');
-    expect(error).toBeInstanceOf(ContentKeyMissingError);
-    expect(error).toMatchObject({ reason: 'missing' });
-    expect(ms).toBeLessThan(BOUND_MS);
+    const { app, error, ms, refusedBy } = await boot(dataDir, 'single process', true);
+    try {
+      expect(refusedBy).toBe('the replay');
+      expect(error).toBeInstanceOf(ContentKeyMissingError);
+      expect(error).toMatchObject({ reason: 'missing' });
+      expect(ms).toBeLessThan(BOUND_MS);
+      // Had it been running (a key store swapped under it), a load balancer would see it: /health is 503, with the reason.
+      const health = await request((app as INestApplication).getHttpServer()).get('/health');
+      expect(health.status).toBe(503);
+      expect(health.body.projections).toMatchObject({ ok: false, running_here: true, detail: expect.stringContaining('restore content-keys.sqlite') });
+    } finally {
+      await app?.close().catch(() => undefined);
+    }
   });
 });
