@@ -10,7 +10,7 @@ import { makeTempDir, personaHelpers, testConfig } from '@app/testing';
 import { AppModule } from '../../apps/api/src/app.module';
 import { createHttpAdapter } from '../../apps/api/src/http/http-adapter';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
-import { ApiTestClient } from '../support';
+import { ApiTestClient, runCli } from '../support';
 
 /**
  * Issue 35: a data directory whose event log holds sealed texts this installation has no key for
@@ -143,6 +143,30 @@ describe('a server on a sealed log whose keys it does not have', () => {
       expect(health.body.projections).toMatchObject({ ok: false, running_here: true, detail: expect.stringContaining('restore content-keys.sqlite') });
     } finally {
       await app?.close().catch(() => undefined);
+    }
+  });
+
+  it('a blue/green rebuild (the CLI’s, beside the running server) that meets a key missing further in fails with the reason instead of hanging; the live read models keep serving', async () => {
+    const server = await ApiTestClient.start({ personas: ['hamlet', 'cordelia'] });
+    try {
+      const { send, id } = personaHelpers(() => server);
+      const ids: number[] = [];
+      for (const content of texts) ids.push(await send('hamlet', { type: 'direct', to: JSON.stringify([id('cordelia')]), content }));
+      const dataDir = server.app.get<AppConfig>(APP_CONFIG).dataDir;
+      // A restart leaves the id scan's mark at the head (the CLI's boot then reads nothing of the log).
+      await server.restart();
+      // The server's projector is past the message; the CLI's process reads the store.
+      const keys = openSqlite(join(dataDir, 'content-keys.sqlite'));
+      expect(keys.prepare('DELETE FROM content_keys WHERE scope = ?').run(`message:${ids[1]}`).changes).toBe(1);
+      keys.close();
+      const started = Date.now();
+      await expect(runCli(dataDir, ['rebuild'])).rejects.toMatchObject({ name: 'ContentKeyMissingError', reason: 'missing', message: expect.stringContaining('restore content-keys.sqlite') });
+      expect(Date.now() - started).toBeLessThan(BOUND_MS);
+      // The switch never happened: the server still answers from its read models.
+      const fetched = await server.as('hamlet').get('/api/v1/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: '[]' });
+      expect(fetched.body.messages.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(texts.map((t) => `<p>${t}</p>`)));
+    } finally {
+      await server.close();
     }
   });
 });
