@@ -69,7 +69,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        InfrastructureModule.forRoot(options),
+        // A server refuses a log whose sealed texts it has no key for (docs/deployment.md).
+        InfrastructureModule.forRoot({ checkSealedLog: true, ...options }),
         ProjectionsModule.forRoot({ runProjectors: options.config.runProjectors }),
         ApplicationModule,
         HttpConventionsModule,

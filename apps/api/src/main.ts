@@ -2,13 +2,16 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { createLogger, exitOnBootFailure, type Logger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
 import { AppModule } from './app.module';
 import { configureHttp } from './http/configure-http';
 import { createHttpAdapter } from './http/http-adapter';
 import { DevelopmentOrganization } from './development/development-organization';
 import { developmentExposureWarning } from './development/exposure-warning';
 import { startMetricsServer } from './metrics/metrics-server';
+
+/** Set once the configuration is read: a failure to start is logged through it too. */
+let logger: Logger | undefined;
 
 async function bootstrap() {
   // Whatever this process creates (data directory, logs, uploads in progress) is for its own account only (docs/security.md).
@@ -26,11 +29,13 @@ async function bootstrap() {
     throw error;
   }
   // Readable lines in development on a terminal, JSON lines elsewhere (LOG_FORMAT overrides).
-  const logger = createLogger(config.logLevel, 'team-chat', { pretty: usePrettyLogs(config.logFormat, config.env) });
+  logger = createLogger(config.logLevel, 'team-chat', { pretty: usePrettyLogs(config.logFormat, config.env) });
   const metrics = new PrometheusMetrics();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger, metrics }), createHttpAdapter(), {
     logger: new PinoNestLogger(logger),
     bodyParser: false,
+    // An error while the modules are created reaches the handler below (Nest would exit 1 itself).
+    abortOnError: false,
   });
   configureHttp(app, config);
   app.enableShutdownHooks();
@@ -50,7 +55,5 @@ async function bootstrap() {
   logger.info({ url: config.externalUrl, eventStore: config.eventStoreDriver, readStore: config.readStoreDriver, dataDir: config.dataDir }, 'server listening');
 }
 
-bootstrap().catch((error) => {
-  process.stderr.write(`fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+// A data directory the log cannot be opened with exits with 78 and the file to restore (docs/deployment.md).
+bootstrap().catch((error: unknown) => exitOnBootFailure(error, logger));

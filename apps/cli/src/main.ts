@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { CommanderError } from 'commander';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, PinoNestLogger } from '@app/infrastructure';
+import { createLogger, EXIT_CONFIGURATION_ERROR, PinoNestLogger } from '@app/infrastructure';
 import { DomainError } from '@app/domain';
-import { ImportError } from '@app/application';
+import { ImportError, isContentKeyMissing } from '@app/application';
 import { CliModule } from './cli.module';
 import { buildProgram } from './commands';
 
@@ -21,7 +21,8 @@ async function main(argv: string[]): Promise<number> {
   // The CLI logs only warnings: its output is for the operator.
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'team-chat-cli');
   const program = buildProgram(async (fn) => {
-    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger) });
+    // abortOnError off: an error while the modules are created reaches the handler below (Nest would exit 1 itself).
+    const app = await NestFactory.createApplicationContext(CliModule.forRoot({ config, logger }), { logger: new PinoNestLogger(logger), abortOnError: false });
     await app.init();
     try {
       return await fn(app);
@@ -34,6 +35,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    // A log whose sealed texts have no key here (a command that replays it): the file to restore (docs/deployment.md).
+    if (isContentKeyMissing(error)) {
+      output.err(`error: ${error.message}`);
+      return EXIT_CONFIGURATION_ERROR;
+    }
     if (error instanceof DomainError || error instanceof ConfigurationError || error instanceof ImportError) {
       output.err(`error: ${error.message}`);
       return 1;

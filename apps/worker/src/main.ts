@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigurationError, loadConfig } from '@app/config';
-import { createLogger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { createLogger, exitOnBootFailure, type Logger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
 import { startWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
+
+/** Set once the configuration is read: a failure to start is logged through it too. */
+let logger: Logger | undefined;
 
 async function bootstrap() {
   // Whatever this process creates (data directory, logs, uploads in progress) is for its own account only (docs/security.md).
@@ -20,9 +23,13 @@ async function bootstrap() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel, 'team-chat-worker', { pretty: usePrettyLogs(config.logFormat, config.env) });
+  logger = createLogger(config.logLevel, 'team-chat-worker', { pretty: usePrettyLogs(config.logFormat, config.env) });
   const metrics = new PrometheusMetrics();
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger, metrics }), { logger: new PinoNestLogger(logger) });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot({ config, logger, metrics }), {
+    logger: new PinoNestLogger(logger),
+    // An error while the modules are created reaches the handler below (Nest would exit 1 itself).
+    abortOnError: false,
+  });
   app.enableShutdownHooks();
   await app.init();
   // Its own /metrics (projector lag, deliveries, appends, process) on WORKER_METRICS_PORT.
@@ -36,7 +43,5 @@ async function bootstrap() {
   );
 }
 
-bootstrap().catch((error) => {
-  process.stderr.write(`fatal: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+// A data directory the log cannot be opened with exits with 78 and the file to restore (docs/deployment.md).
+bootstrap().catch((error: unknown) => exitOnBootFailure(error, logger));

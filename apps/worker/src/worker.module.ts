@@ -17,7 +17,8 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        InfrastructureModule.forRoot({ ...options, config }),
+        // A server refuses a log whose sealed texts it has no key for (docs/deployment.md).
+        InfrastructureModule.forRoot({ checkSealedLog: true, ...options, config }),
         ProjectionsModule.forRoot({ runProjectors: config.runProjectors }),
         ApplicationModule,
       ],

@@ -14,6 +14,8 @@ export * from './ports/credential-store.port';
 export * from './ports/content-key-store.port';
 export * from './erasure/content-protection';
 export * from './erasure/content-keys';
+export * from './erasure/content-key-missing-error';
+export * from './erasure/sealed-log-check';
 export * from './erasure/protecting-event-store';
 export * from './erasure/deleted-content-purge';
 export * from './shared/event-ids';

@@ -6,6 +6,7 @@ export * from './embedded/sqlite-id-allocator';
 export * from './system/system-clock';
 export * from './system/crypto-random';
 export * from './system/logger';
+export * from './system/boot-failure';
 export * from './embedded/sqlite-user-message-store';
 export * from './embedded/sqlite-read-model-copies';
 export * from './embedded/directory-blob-store';

@@ -45,6 +45,7 @@ import {
   type CredentialStorePort,
   CONTENT_KEY_STORE,
   type ContentKeyStorePort,
+  checkSealedLog,
   ContentKeys,
   ProtectingEventStore,
 } from '@app/application';
@@ -136,7 +137,16 @@ function secureDataDirectory(dataDir: string, logger?: Logger): void {
  * Opens the adapters the configuration names. Each port is chosen independently, so an
  * installation may keep, say, the embedded event store with the MongoDB read store.
  */
-export async function openAdapters(config: AppConfig, clock: ClockPort, metrics: MetricsPort = NO_METRICS, logger?: Logger): Promise<Adapters> {
+export type OpenAdaptersOptions = {
+  /**
+   * A server process (API, worker): before anything replays the log, open its oldest and newest
+   * sealed events (checkSealedLog), and refuse to start (ContentKeyMissingError) when their keys are
+   * not here. The CLI leaves it out: export-events and backups move the sealed log as it is.
+   */
+  checkSealedLog?: boolean;
+};
+
+export async function openAdapters(config: AppConfig, clock: ClockPort, metrics: MetricsPort = NO_METRICS, logger?: Logger, options: OpenAdaptersOptions = {}): Promise<Adapters> {
   secureDataDirectory(config.dataDir, logger);
   const sqlite = new Map<string, Database.Database>();
   const openEmbedded = (file: string) => {
@@ -287,11 +297,49 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     await snapshotStore.removeDecider('push-devices');
     if (done.migrated > 0) logger?.warn({ events: done.migrated }, 'the event log still holds API keys, password hashes or push secrets written before issue 35: run `npm run cli -- migrate-credentials` with the servers stopped (docs/security.md)');
   }
-  // Before anything allocates: the sequences continue above every id the log holds, reading only
-  // what was appended since the last boot (the whole log once the sequences' store was dropped or
-  // restored from an older backup: MongoDB's _sequences, ids.sqlite beside EventStoreDB).
-  const scan = await advanceSequencesFromLog(eventStore, idAllocator);
-  if (scan.scanned > 0) logger?.info({ events: scan.scanned, sequences: Object.fromEntries(scan.maxima) }, 'id sequences advanced past the ids in the log');
+  /** The sequences were advanced past the log's ids at this boot (else the mark must not move). */
+  let sequencesAdvanced = false;
+  const close = async () => {
+    // Every event this process appended took its ids from the allocator, so the log up to its
+    // head holds no id above the sequences: the mark moves there, and the next boot scans only
+    // what is appended after (without this, a restart re-read everything appended since the
+    // previous boot: seconds per million events). The mark lives with the sequences, so a
+    // dropped or restored sequences store takes an older mark with it and is scanned again.
+    const head = await eventStore.headPosition().catch(() => undefined);
+    if (head !== undefined && sequencesAdvanced) await idAllocator.markLogScanned(head).catch((error: unknown) => logger?.warn({ err: error }, 'the id scan mark was not moved at close'));
+    for (const watcher of watchers) await watcher.close();
+    await readModelChanges.close();
+    await presenceStore.close();
+    await storageScrubber.close();
+    await snapshotStore.close();
+    await mailOutbox.close();
+    await credentialStore.close();
+    await contentKeyStore.close();
+    await eventStore.close();
+    await userMessageStore.close();
+    await readStore.close();
+    await liveReadModels.copies.close();
+    for (const db of sqlite.values()) db.close();
+  };
+  try {
+    // A log whose sealed texts this installation has no key for (a data directory restored
+    // without its content-keys.sqlite or credentials.key) is a configuration error: refused here,
+    // with the file to restore, instead of a replay that cannot open it (docs/deployment.md).
+    if (options.checkSealedLog && config.sealMessageTexts !== false) {
+      const checked = await checkSealedLog(protectedEvents);
+      logger?.debug({ positions: checked.opened.map(String) }, 'the sealed events at the ends of the log open with the content keys here');
+    }
+    // Before anything allocates: the sequences continue above every id the log holds, reading only
+    // what was appended since the last boot (the whole log once the sequences' store was dropped or
+    // restored from an older backup: MongoDB's _sequences, ids.sqlite beside EventStoreDB).
+    const scan = await advanceSequencesFromLog(eventStore, idAllocator);
+    if (scan.scanned > 0) logger?.info({ events: scan.scanned, sequences: Object.fromEntries(scan.maxima) }, 'id sequences advanced past the ids in the log');
+    sequencesAdvanced = true;
+  } catch (error) {
+    // Nothing starts: the files are let go of (a process that handles the error and goes on, a test, leaks nothing).
+    await close().catch(() => undefined);
+    throw error;
+  }
   return {
     eventStore,
     readStore,
@@ -306,28 +354,7 @@ export async function openAdapters(config: AppConfig, clock: ClockPort, metrics:
     storageScrubber,
     contentKeyStore,
     protectedEvents,
-    async close() {
-      // Every event this process appended took its ids from the allocator, so the log up to its
-      // head holds no id above the sequences: the mark moves there, and the next boot scans only
-      // what is appended after (without this, a restart re-read everything appended since the
-      // previous boot: seconds per million events). The mark lives with the sequences, so a
-      // dropped or restored sequences store takes an older mark with it and is scanned again.
-      const head = await eventStore.headPosition().catch(() => undefined);
-      if (head !== undefined) await idAllocator.markLogScanned(head).catch((error: unknown) => logger?.warn({ err: error }, 'the id scan mark was not moved at close'));
-      for (const watcher of watchers) await watcher.close();
-      await readModelChanges.close();
-      await presenceStore.close();
-      await storageScrubber.close();
-      await snapshotStore.close();
-      await mailOutbox.close();
-      await credentialStore.close();
-      await contentKeyStore.close();
-      await eventStore.close();
-      await userMessageStore.close();
-      await readStore.close();
-      await liveReadModels.copies.close();
-      for (const db of sqlite.values()) db.close();
-    },
+    close,
   };
 }
 
@@ -339,7 +366,7 @@ export type InfrastructureOptions = {
   logger?: Logger;
   /** The app's Prometheus metrics (a fresh registry when not given). */
   metrics?: PrometheusMetrics;
-};
+} & OpenAdaptersOptions;
 
 const ADAPTERS = Symbol('ADAPTERS');
 
@@ -358,7 +385,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       { provide: LOGGER, useValue: options.logger ?? createLogger(options.config.logLevel) },
       { provide: METRICS, useValue: metrics },
       { provide: PrometheusMetrics, useValue: metrics },
-      { provide: ADAPTERS, useFactory: (logger: Logger) => openAdapters(options.config, clock, metrics, logger), inject: [LOGGER] },
+      { provide: ADAPTERS, useFactory: (logger: Logger) => openAdapters(options.config, clock, metrics, logger, { checkSealedLog: options.checkSealedLog }), inject: [LOGGER] },
       { provide: EVENT_STORE, useFactory: (a: Adapters) => a.eventStore, inject: [ADAPTERS] },
       { provide: READ_STORE, useFactory: (a: Adapters) => a.readStore, inject: [ADAPTERS] },
       { provide: ID_ALLOCATOR, useFactory: (a: Adapters) => a.idAllocator, inject: [ADAPTERS] },

@@ -21,10 +21,12 @@ export class HealthController {
       this.readStore.health(),
       this.events.headPosition().catch(() => undefined),
     ]);
+    // A projector stopped for good (a sealed event without its key: docs/deployment.md) serves stale read models.
+    const stoppedBy = this.projector?.stoppedBy;
     const projections = this.projector
-      ? { ok: true, running_here: true, position: this.projector.position.toString(), head: head?.toString() ?? null }
+      ? { ok: !stoppedBy, running_here: true, position: this.projector.position.toString(), head: head?.toString() ?? null, ...(stoppedBy ? { detail: stoppedBy.message } : {}) }
       : { ok: true, running_here: false };
-    const ok = eventStore.ok && readStore.ok;
+    const ok = eventStore.ok && readStore.ok && projections.ok;
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', event_store: eventStore, read_store: readStore, projections });
   }
 }

@@ -37,6 +37,7 @@ import {
   missedMessageEmailId,
 } from './missed-message-emails.documents';
 import { type MissedMessage, missedMessageMail } from './missed-message.mails';
+import { isContentKeyMissing } from '../erasure/content-key-missing-error';
 
 /** Zulip's MissedMessageWorker.CHECK_FREQUENCY_SECONDS: due batches are looked for this often. */
 export const MISSED_MESSAGE_CHECK_MS = 5_000;
@@ -198,6 +199,8 @@ export class MissedMessageEmails implements OnApplicationBootstrap, BeforeApplic
       () => undefined,
       (error: unknown) => {
         if (this.stopped || this.subscription !== subscription) return;
+        // A sealed event without its key reads the same on every retry: stop instead of spinning every second.
+        if (isContentKeyMissing(error)) return void this.logger.error({ err: error }, `missed-message emails: the reactor stopped: ${error.message}`);
         this.logger.error({ err: error }, 'missed-message emails: the reactor stopped on an error; resubscribing');
         setTimeout(() => {
           if (!this.stopped) this.follow(this.handledUpTo < 0n ? undefined : this.handledUpTo);

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
 import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
+import { ContentKeyMissingError } from './content-key-missing-error';
 
 /** A content key in clear, in memory only. */
 export type ContentKey = { keyId: string; key: Buffer };
@@ -118,7 +119,8 @@ export class ContentKeys {
       let key = this.opened.get(keyId);
       if (key === undefined) {
         const stored = await this.store.get(keyId);
-        if (stored === null) throw new Error(`content key ${keyId} is not in the content-key store: the event log was written with another key store (docs/security.md, "How erasure works")`);
+        // An id the store never had: the log was written with another key store (not an erasure).
+        if (stored === null) throw new ContentKeyMissingError(keyId, 'missing');
         key = stored === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : this.unwrap(stored);
         this.opened.set(keyId, key);
       }
@@ -217,7 +219,14 @@ export class ContentKeys {
     return { keyId, key, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
   }
 
+  /** A key that does not unwrap (GCM authentication fails) was wrapped with another key-encryption key. */
   private unwrap(stored: StoredContentKey): Buffer {
-    return Buffer.from(unseal(this.kek, `content_key:${stored.keyId}`, stored.wrapped), 'base64');
+    let clear: string;
+    try {
+      clear = unseal(this.kek, `content_key:${stored.keyId}`, stored.wrapped);
+    } catch (error) {
+      throw new ContentKeyMissingError(stored.keyId, 'wrong-kek', { cause: error });
+    }
+    return Buffer.from(clear, 'base64');
   }
 }

@@ -6,6 +6,8 @@ import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, typ
 import { ContentKeys } from './content-keys';
 import { CONTENT_PROTECTION, ERASED, isSealedValue } from './content-protection';
 import { ProtectingEventStore } from './protecting-event-store';
+import { ContentKeyMissingError } from './content-key-missing-error';
+import { checkSealedLog } from './sealed-log-check';
 
 /** The smallest event store: one list, streams by filter. */
 class ListEventStore implements EventStorePort {
@@ -21,8 +23,14 @@ class ListEventStore implements EventStorePort {
     return { events: this.events.filter((e) => e.streamId === streamId), revision: 0n };
   }
   async readAll(options: { after?: bigint; maxCount: number }) {
+    this.pagesRead++;
     return this.events.filter((e) => options.after === undefined || e.position > options.after).slice(0, options.maxCount);
   }
+  async readAllBackwards(options: { before?: bigint; maxCount: number }) {
+    this.pagesRead++;
+    return this.events.filter((e) => options.before === undefined || e.position < options.before).reverse().slice(0, options.maxCount);
+  }
+  pagesRead = 0;
   async headPosition() {
     return this.events.length > 0 ? BigInt(this.events.length) : undefined;
   }
@@ -330,7 +338,60 @@ describe('ProtectingEventStore', () => {
   it('refuses to read a key id its key store never had (a log written with another key store) instead of calling it erased', async () => {
     const { raw, store } = setup();
     await raw.appendToStream('message-8', [{ ...sent(8, 'x'), data: { ...sent(8, 'x').data, content: { $sealed: 'elsewhere' }, $sealed: { elsewhere: 'v1:AAAA' } } }]);
-    await expect(store.readStream('message-8')).rejects.toThrow(/not in the content-key store/);
+    const read = store.readStream('message-8');
+    await expect(read).rejects.toBeInstanceOf(ContentKeyMissingError);
+    await expect(read).rejects.toMatchObject({ keyId: 'elsewhere', reason: 'missing', message: expect.stringMatching(/not in DATA_DIR\/content-keys\.sqlite.*restore content-keys\.sqlite and credentials\.key .* from the same backup as events\.sqlite/) });
+  });
+
+  it('refuses to read with a key-encryption key the keys were not wrapped with (GCM fails): ContentKeyMissingError, wrong-kek', async () => {
+    const { raw, keyStore, store } = setup();
+    await store.appendToStream('message-9', [sent(9, 'lunch')], { expectedRevision: 'no_stream' });
+    const otherKek = new ProtectingEventStore(raw, new ContentKeys(keyStore, randomBytes(32)), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    await expect(otherKek.readStream('message-9')).rejects.toMatchObject({ name: 'ContentKeyMissingError', reason: 'wrong-kek', message: expect.stringContaining('credentials.key') });
+  });
+});
+
+describe('checkSealedLog (the boot check)', () => {
+  it('opens the oldest and the newest sealed event of the log, and passes when their keys open', async () => {
+    const { raw, store } = setup();
+    await raw.appendToStream('realm-1', [{ id: 'e-realm', type: 'RealmCreated', metadata: { schemaVersion: 1 }, data: { realmId: 1 } }]);
+    for (let id = 1; id <= 3; id++) await store.appendToStream(`message-${id}`, [sent(id, 'lunch')], { expectedRevision: 'no_stream' });
+    await raw.appendToStream('realm-1', [{ id: 'e-realm-2', type: 'RealmRenamed', metadata: { schemaVersion: 1 }, data: { realmId: 1 } }]);
+    expect(await checkSealedLog(store)).toEqual({ opened: [2n, 4n] });
+  });
+
+  it('passes a log without sealed events, and one whose newest sealed message was erased (its key destroyed)', async () => {
+    const empty = setup();
+    expect(await checkSealedLog(empty.store)).toEqual({ opened: [] });
+    const { store } = setup(0);
+    // Direct messages: the deletion carries no topic, so the newest sealed event is message 2's, unreadable now.
+    await store.appendToStream('message-1', [sent(1, null)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [sent(2, null)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-2', [deleted(2, null)], { expectedRevision: 0n });
+    expect((await store.readStream('message-2')).events[0].data.content).toBe(ERASED.content);
+    expect(await checkSealedLog(store)).toEqual({ opened: [1n, 2n] });
+  });
+
+  it.each([
+    ['the oldest', 1],
+    ['the newest', 3],
+  ])('throws ContentKeyMissingError when the key of %s sealed event is not in the key store', async (_which, messageId) => {
+    const { raw, keyStore, store } = setup();
+    for (let id = 1; id <= 3; id++) await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
+    const keyId = (raw.events[messageId - 1].data.content as { $sealed: string }).$sealed;
+    keyStore.keys.delete(keyId);
+    // A fresh process: nothing opened yet.
+    const restarted = new ProtectingEventStore(raw, new ContentKeys(keyStore, (store.keys as unknown as { kek: Buffer }).kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    await expect(checkSealedLog(restarted)).rejects.toMatchObject({ name: 'ContentKeyMissingError', keyId, reason: 'missing' });
+  });
+
+  it('reads at most its scan from each end of the log', async () => {
+    const { raw, store } = setup();
+    for (let i = 0; i < 30; i++) await raw.appendToStream('realm-1', [{ id: `e-${i}`, type: 'RealmRenamed', metadata: { schemaVersion: 1 }, data: { realmId: 1 } }]);
+    await store.appendToStream('message-1', [sent(1, null)], { expectedRevision: 'no_stream' });
+    raw.pagesRead = 0;
+    expect(await checkSealedLog(store, 10)).toEqual({ opened: [] });
+    expect(raw.pagesRead).toBe(1);
   });
 });
 

@@ -4,6 +4,7 @@ import type { ProjectionWaiter } from '../shared/projection-waiter';
 import { ClientEventMappers } from './client-event-registry';
 import { ClientEventReactor } from './client-event-reactor';
 import { EventQueues } from './event-queues';
+import { ContentKeyMissingError } from '../erasure/content-key-missing-error';
 
 /** The reactor with a scripted log: order, positions, the mapper registry, failure isolation. */
 describe('ClientEventReactor', () => {
@@ -64,5 +65,33 @@ describe('ClientEventReactor', () => {
     expect(mapped).toEqual([3]);
     expect((await queues.fetch(queue, -1, true)).map((e) => [e.type, e.n])).toEqual([['note', 3]]);
     queues.stop();
+  });
+
+  it.each([
+    ['resubscribes after a transient error (a busy database)', new Error('database is locked'), 2],
+    ['stops on a sealed event without its key instead of resubscribing every second', new ContentKeyMissingError('k1', 'missing'), 1],
+  ])('%s', async (_what, error, subscriptions) => {
+    jest.useFakeTimers();
+    try {
+      let subscribed = 0;
+      const failing = {
+        headPosition: async () => 10n,
+        subscribeToAll: () => {
+          subscribed++;
+          return { close: async () => undefined, done: subscribed === 1 ? Promise.reject(error) : new Promise<void>(() => undefined) };
+        },
+      } as unknown as EventStorePort;
+      const logged: string[] = [];
+      const queues = new EventQueues({ instanceId: 't' });
+      const reactor = new ClientEventReactor(failing, readStore, waiter, new ClientEventMappers(), queues, { error: (_o, msg) => logged.push(msg) }, async () => []);
+      await reactor.start();
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(subscribed).toBe(subscriptions);
+      expect(logged).toEqual([subscriptions === 1 ? `client event reactor stopped: ${error.message}` : 'client event reactor stopped on an error; resubscribing']);
+      await reactor.stop();
+      queues.stop();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

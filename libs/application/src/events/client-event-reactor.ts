@@ -3,6 +3,7 @@ import type { ReadStorePort } from '../ports/read-store.port';
 import type { ProjectionWaiter } from '../shared/projection-waiter';
 import type { ClientEventMapperContext, ClientEventMappers } from './client-event-registry';
 import type { EventQueues } from './event-queues';
+import { isContentKeyMissing } from '../erasure/content-key-missing-error';
 
 export type ReactorLogger = { error(obj: object, msg: string): void; info?(obj: object, msg: string): void };
 
@@ -64,6 +65,8 @@ export class ClientEventReactor {
       () => undefined,
       (error: unknown) => {
         if (this.stopped || this.subscription !== subscription) return;
+        // A sealed event without its key reads the same on every retry: stop (the boot check and the projector make the process exit).
+        if (isContentKeyMissing(error)) return void this.logger.error({ err: error }, `client event reactor stopped: ${error.message}`);
         this.logger.error({ err: error }, 'client event reactor stopped on an error; resubscribing');
         this.resubscribeLater();
       },

@@ -87,6 +87,13 @@ export interface EventStorePort {
   /** A page of the global log strictly after `after` (from the start when undefined), in order. */
   readAll(options: { after?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]>;
 
+  /**
+   * Optional: a page of the global log strictly before `before` (from the head when undefined),
+   * newest first. Offered by the embedded store (the boot check opens the log's newest sealed
+   * event with it: docs/deployment.md); others leave it out.
+   */
+  readAllBackwards?(options: { before?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]>;
+
   /** Position of the newest event in the global log, or undefined when the log is empty. */
   headPosition(): Promise<GlobalPosition | undefined>;
 

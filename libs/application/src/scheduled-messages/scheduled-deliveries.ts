@@ -11,6 +11,7 @@ import { ProjectionWaiter } from '../shared/projection-waiter';
 import { DeliverScheduledMessageCommand } from './schedule-message.command';
 import { DELIVER_SCHEDULED_MESSAGE_JOB, ScheduledMessageJobs } from './scheduled-message-jobs';
 import { ScheduledMessageQueries } from './scheduled-message.queries';
+import { isContentKeyMissing } from '../erasure/content-key-missing-error';
 
 /** Zulip's deliver_scheduled_messages looks for due messages every minute; so does the sweep. */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -163,6 +164,8 @@ export class ScheduledDeliveries implements OnApplicationBootstrap, BeforeApplic
       () => undefined,
       (error: unknown) => {
         if (this.stopped || this.subscription !== subscription) return;
+        // A sealed event without its key reads the same on every retry: stop instead of spinning every second.
+        if (isContentKeyMissing(error)) return void this.logger.error({ err: error }, `scheduled-message arming stopped: ${error.message}`);
         this.logger.error({ err: error }, 'scheduled-message arming stopped on an error; resubscribing');
         setTimeout(() => {
           if (!this.stopped) this.armFromLog(this.armedUpTo < 0n ? undefined : this.armedUpTo);

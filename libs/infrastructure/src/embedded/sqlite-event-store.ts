@@ -192,6 +192,11 @@ export class SqliteEventStore implements EventStorePort {
           'SELECT position, event_id, stream_id, revision, type, data, metadata, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT ?',
         )
         .raw(true),
+      readBackwards: db
+        .prepare<[number, number], RawEventRow>(
+          'SELECT position, event_id, stream_id, revision, type, data, metadata, recorded_at FROM events WHERE position < ? ORDER BY position DESC LIMIT ?',
+        )
+        .raw(true),
       head: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
       count: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM events WHERE position > ? AND position <= ?'),
       ping: db.prepare('SELECT 1'),
@@ -425,6 +430,10 @@ export class SqliteEventStore implements EventStorePort {
 
   async readAll(options: { after?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]> {
     return fromRaw(this.statements.readAll.all(Number(options.after ?? 0n), options.maxCount));
+  }
+
+  async readAllBackwards(options: { before?: GlobalPosition; maxCount: number }): Promise<RecordedEvent[]> {
+    return fromRaw(this.statements.readBackwards.all(options.before === undefined ? Number.MAX_SAFE_INTEGER : Number(options.before), options.maxCount));
   }
 
   async countEvents(options: { after?: GlobalPosition; upTo: GlobalPosition }): Promise<number> {

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import {
+  ContentKeyMissingError,
+  ContentKeys,
   type GlobalPosition,
   ProjectionTimeoutError,
+  ProtectingEventStore,
   type ReadStoreBatch,
   type ReadStorePort,
   type RecordedEvent,
 } from '@app/application';
 import { openSqlite, SqliteEventStore, SqliteReadStore } from '@app/infrastructure';
+import { openContentKeyDatabase, SqliteContentKeyStore } from '@app/infrastructure/embedded/sqlite-content-key-store';
 import { makeTempDir } from '@app/testing';
 import { defineProjection, type Projection } from './projection';
 import { Projector, type ProjectorLogger } from './projector';
@@ -42,7 +47,10 @@ function tallyProjection(name: string, options: { calls?: Calls; throwWhile?: { 
 
 /** Collects what the projector logs, to assert that failures are reported. */
 class RecordingLogger implements ProjectorLogger {
-  readonly entries: { level: 'info' | 'error'; msg: string; obj: Record<string, unknown> }[] = [];
+  readonly entries: { level: 'info' | 'error' | 'fatal'; msg: string; obj: Record<string, unknown> }[] = [];
+  fatal(obj: object, msg: string) {
+    this.entries.push({ level: 'fatal', msg, obj: obj as Record<string, unknown> });
+  }
   info(obj: object, msg: string) {
     this.entries.push({ level: 'info', msg, obj: obj as Record<string, unknown> });
   }
@@ -589,6 +597,83 @@ describe('Projector (embedded SQLite event store and read store)', () => {
     }
     const head = await events.headPosition();
     expect(await readStore.getCheckpoints()).toEqual({ a: head, b: head });
+  });
+
+  describe('on a sealed log whose keys are not here (a data directory restored without its content-keys.sqlite)', () => {
+    /** A log with sealed messages written through one key store, read through a fresh one (or the same keys under another key-encryption key). */
+    const sealedLog = async (reader: 'empty key store' | 'other key-encryption key') => {
+      const kek = randomBytes(32);
+      const keysDb = openContentKeyDatabase(join(dir.path, 'written'));
+      const writer = new ProtectingEventStore(events, new ContentKeys(new SqliteContentKeyStore(keysDb), kek), { vacuumingDelayDays: 30, now: () => new Date() });
+      const message = (id: number) => ({ id: randomUUID(), type: 'MessageSent', metadata: { schemaVersion: 1 }, data: { realmId: 1, messageId: id, senderId: 1, recipient: { type: 'direct', participantIds: [1, 2] }, content: `text ${id}`, renderedContent: `<p>text ${id}</p>`, client: 'test', at: new Date().toISOString() } });
+      await append('tally-a', [1]);
+      await writer.appendToStream('message-1', [message(1)], { expectedRevision: 'no_stream' });
+      const position = await append('tally-a', [2]);
+      const readerDb = reader === 'empty key store' ? openContentKeyDatabase(join(dir.path, 'restored')) : keysDb;
+      const read = new ProtectingEventStore(events, new ContentKeys(new SqliteContentKeyStore(readerDb), reader === 'empty key store' ? kek : randomBytes(32)), { vacuumingDelayDays: 30, now: () => new Date() });
+      return { read, writer, position, close: () => { keysDb.close(); if (readerDb !== keysDb) readerDb.close(); } };
+    };
+
+    it.each(['empty key store', 'other key-encryption key'] as const)('with an %s: stops at once instead of retrying, rejects the boot’s catch-up with ContentKeyMissingError, logs it as fatal', async (reader) => {
+      const { read, close } = await sealedLog(reader);
+      const fatal: Error[] = [];
+      const projector = new Projector(read, readStore, [tallyProjection('tally')], logger, { waitTimeoutMs: 3000, batchSize: 100, retryDelayMs: 10, onFatal: (e) => fatal.push(e) });
+      projectors.push(projector);
+      const subscribe = jest.spyOn(read, 'subscribeToAll');
+      await projector.start();
+      const started = Date.now();
+      const catchUp = projector.catchUp();
+      await expect(catchUp).rejects.toBeInstanceOf(ContentKeyMissingError);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await expect(catchUp).rejects.toMatchObject({ reason: reader === 'empty key store' ? 'missing' : 'wrong-kek', message: expect.stringContaining('restore content-keys.sqlite and credentials.key') });
+      // Several retry periods later: never resubscribed, nothing logged as a retry.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(subscribe).toHaveBeenCalledTimes(1);
+      expect(logger.entries.filter((e) => e.level !== 'info').map((e) => e.level)).toEqual(['fatal']);
+      expect(logger.entries.find((e) => e.level === 'fatal')!.msg).toMatch(/^projector stopped: the (event log was sealed with keys|content keys in DATA_DIR\/content-keys.sqlite do not open)/);
+      expect(fatal).toEqual([projector.stoppedBy]);
+      expect(projector.stoppedBy).toBeInstanceOf(ContentKeyMissingError);
+      // The batch holding the sealed event is not applied (it never opened); later waits fail at once instead of timing out.
+      expect(await readStore.getCheckpoint('tally')).toBeUndefined();
+      await expect(projector.waitFor(1_000_000n, 60_000)).rejects.toBe(projector.stoppedBy);
+      close();
+    });
+
+    it('a transient read error (a busy database) is still retried: logged as an error, applied once it clears', async () => {
+      const { writer, position, close } = await sealedLog('empty key store');
+      let busy = 2;
+      const open = writer.open.bind(writer);
+      jest.spyOn(writer, 'open').mockImplementation(async (batch) => {
+        if (busy > 0 && batch.some((e) => e.type === 'MessageSent')) {
+          busy--;
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        }
+        return open(batch);
+      });
+      const projector = new Projector(writer, readStore, [tallyProjection('tally')], logger, { waitTimeoutMs: 3000, batchSize: 100, retryDelayMs: 10 });
+      projectors.push(projector);
+      await projector.start();
+      await projector.waitFor(position);
+      expect(busy).toBe(0);
+      expect(logger.errors().map((e) => e.msg)).toEqual([expect.stringMatching(/^projector could not apply a batch; retrying/), expect.stringMatching(/^projector could not apply a batch; retrying/)]);
+      expect(logger.entries.some((e) => e.level === 'fatal')).toBe(false);
+      expect(projector.stoppedBy).toBeUndefined();
+      expect(await doc('tally', 'tally-a')).toMatchObject({ values: [1, 2] });
+      close();
+    });
+
+    it('the same log read with its keys is applied (the failure above is the keys’, not the log’s)', async () => {
+      const { writer, position, close } = await sealedLog('empty key store');
+      const projector = new Projector(writer, readStore, [tallyProjection('tally')], logger, { waitTimeoutMs: 3000, batchSize: 100, retryDelayMs: 10 });
+      projectors.push(projector);
+      const opened = jest.spyOn(writer, 'open');
+      await projector.start();
+      await projector.waitFor(position);
+      expect(await doc('tally', 'tally-a')).toMatchObject({ values: [1, 2] });
+      expect(projector.stoppedBy).toBeUndefined();
+      expect(opened).toHaveBeenCalled();
+      close();
+    });
   });
 
   it('stop() rejects pending waiters instead of leaving them hanging', async () => {

@@ -6,13 +6,14 @@ import type {
   RecordedEvent,
   WriteOperation,
 } from '@app/application';
-import { ProjectionTimeoutError, ProjectionWaiter } from '@app/application';
+import { isContentKeyMissing, ProjectionTimeoutError, ProjectionWaiter } from '@app/application';
 import type { BulkProjection } from './bulk-projection';
 import type { Projection } from './projection';
 
 export type ProjectorLogger = {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+  fatal?(obj: object, msg: string): void;
 };
 
 export type ProjectorOptions = {
@@ -31,6 +32,8 @@ export type ProjectorOptions = {
    * then scrubs the erased bytes out of its files (StorageScrubberPort.request).
    */
   erasures?: { types: readonly string[]; committed(): void };
+  /** Told once when the projector stops for good (see Projector.stoppedBy). */
+  onFatal?: (error: Error) => void;
 };
 
 type Waiter = { position: GlobalPosition; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined };
@@ -93,6 +96,8 @@ export class Projector extends ProjectionWaiter {
   private erasing = false;
   /** The batch being applied, for the error log. */
   private current: { first: RecordedEvent; last: RecordedEvent; size: number } | undefined;
+  /** The error the projector stopped on for good (see stoppedBy). */
+  private fatal: Error | undefined;
 
   constructor(
     private readonly events: EventStorePort,
@@ -126,12 +131,23 @@ export class Projector extends ProjectionWaiter {
     return this.processedUpTo;
   }
 
+  /**
+   * The error the projector stopped on, for good: a sealed event whose key this installation does
+   * not have (ContentKeyMissingError). Retrying reads the same bytes with the same keys, so it
+   * is not retried: waiters (the boot's catch-up among them) are rejected with it, and the process
+   * is expected to exit (docs/deployment.md, "The event log cannot be opened").
+   */
+  get stoppedBy(): Error | undefined {
+    return this.fatal;
+  }
+
   /** Events this projector has been handed since it started (progress is counted in events, not positions). */
   get eventsSeen(): number {
     return this.seen;
   }
 
   async start(): Promise<void> {
+    if (this.fatal) throw this.fatal;
     this.stopped = false;
     for (const projection of this.projections) await this.readStore.ensureCollection(projection.collection);
     for (const projection of this.bulkProjections) await projection.prepare();
@@ -154,6 +170,7 @@ export class Projector extends ProjectionWaiter {
   /** Resolves once every projection reflects the log up to `position` (bounded by the wait timeout). */
   waitFor(position: GlobalPosition | undefined, timeoutMs = this.options.waitTimeoutMs): Promise<void> {
     if (position === undefined || position <= this.processedUpTo) return Promise.resolve();
+    if (this.fatal) return Promise.reject(this.fatal);
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = { position, resolve, reject, timer: undefined };
       if (Number.isFinite(timeoutMs)) {
@@ -220,6 +237,10 @@ export class Projector extends ProjectionWaiter {
    * time. Keeps retrying, however long the outage (a read store that is down).
    */
   private failed(error: unknown, what: string, shrink = true): void {
+    if (isContentKeyMissing(error)) {
+      this.stopFor(error);
+      return;
+    }
     this.failures++;
     const delay = Math.min((this.options.retryDelayMs ?? 1000) * 2 ** (this.failures - 1), this.options.maxRetryDelayMs ?? 60_000);
     const batch = this.current
@@ -232,6 +253,27 @@ export class Projector extends ProjectionWaiter {
       `${what}; retrying in ${delay} ms${this.failures > 1 ? ` (failed ${this.failures} times in a row)` : ''}`,
     );
     this.scheduleRetry(delay);
+  }
+
+  /** Stops for good on an error no retry mends (see stoppedBy): logged once, waiters rejected. */
+  private stopFor(error: Error): void {
+    if (this.fatal) return;
+    this.fatal = error;
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const batch = this.current ? { from: this.current.first.position.toString(), firstEvent: { id: this.current.first.id, type: this.current.first.type, stream: this.current.first.streamId } } : undefined;
+    this.current = undefined;
+    const log = this.logger.fatal ?? this.logger.error;
+    log.call(this.logger, { err: error, batch }, `projector stopped: ${error.message}`);
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    void subscription?.close().catch(() => undefined);
+    this.discardPending();
+    for (const w of this.waiters.splice(0)) {
+      clearTimeout(w.timer);
+      w.reject(error);
+    }
+    this.options.onFatal?.(error);
   }
 
   private scheduleRetry(delay: number): void {
