@@ -109,20 +109,47 @@ export const sealDecision = (type: string): SealedField[] | undefined => {
   return decision && 'seal' in decision ? decision.seal : undefined;
 };
 
+/** Dotted paths split once (a send seals four fields, each looked up and written). */
+const splitPaths = new Map<string, readonly string[]>();
+const partsOf = (path: string): readonly string[] => {
+  let parts = splitPaths.get(path);
+  if (parts === undefined) splitPaths.set(path, (parts = path.split('.')));
+  return parts;
+};
+
 /** The value at a dotted path, or undefined. */
 export function valueAt(data: unknown, path: string): unknown {
   let value: any = data;
-  for (const part of path.split('.')) {
+  for (const part of partsOf(path)) {
     if (value === null || typeof value !== 'object') return undefined;
     value = value[part];
   }
   return value;
 }
 
-/** A copy of `data` with the value at `path` replaced (the objects on the way copied, the rest shared). */
-export function withValueAt<T>(data: T, path: string, value: unknown): T {
-  const [head, ...rest] = path.split('.');
-  const copy: any = Array.isArray(data) ? [...data] : { ...(data as object) };
-  copy[head] = rest.length === 0 ? value : withValueAt(copy[head], rest.join('.'), value);
-  return copy;
+/**
+ * A copy of `data` with several values at dotted paths replaced: each object on a path is copied
+ * once however many fields are written under it, the rest is shared with `data`. `set` the
+ * values, then take `result`.
+ */
+export function withValuesAt<T extends object>(data: T): { set(path: string, value: unknown): void; readonly result: T } {
+  const root: any = Array.isArray(data) ? [...data] : { ...data };
+  const copies = new Set<object>([root]);
+  return {
+    set(path, value) {
+      const parts = partsOf(path);
+      let node = root;
+      for (let i = 0; i < parts.length - 1; i++) {
+        let next = node[parts[i]];
+        if (!copies.has(next)) {
+          next = Array.isArray(next) ? [...next] : { ...next };
+          copies.add(next);
+          node[parts[i]] = next;
+        }
+        node = next;
+      }
+      node[parts[parts.length - 1]] = value;
+    },
+    result: root,
+  };
 }

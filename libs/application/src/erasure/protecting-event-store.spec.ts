@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppendResult, EventStorePort, EventToAppend, RecordedEvent } from '../ports/event-store.port';
 import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
 import { ContentKeys } from './content-keys';
-import { CONTENT_PROTECTION, ERASED, isSealedValue } from './content-protection';
+import { CONTENT_PROTECTION, ERASED, isSealedValue, withValuesAt } from './content-protection';
 import { ProtectingEventStore } from './protecting-event-store';
 import { ContentKeyMissingError } from './content-key-missing-error';
 import { checkSealedLog } from './sealed-log-check';
@@ -423,5 +423,23 @@ describe('CONTENT_PROTECTION', () => {
     const carrying = typesCarryingText();
     expect(carrying).toEqual(expect.arrayContaining(['MessageSent', 'MessageContentEdited', 'MessagesMoved', 'ReactionAdded', 'SubmessageAdded']));
     expect(carrying.filter((type) => CONTENT_PROTECTION[type] === undefined)).toEqual([]);
+  });
+});
+
+describe('withValuesAt', () => {
+  it('writes several paths into one copy: each object on a path copied once, the rest shared, the input untouched', () => {
+    const data = { a: 1, recipient: { type: 'stream', topic: 't', ids: [1] }, widget: { content: 'w', other: { deep: true } }, untouched: { x: 1 } };
+    const frozen = JSON.stringify(data);
+    const writer = withValuesAt(data);
+    writer.set('recipient.topic', { $sealed: 'k' });
+    writer.set('widget.content', { $sealed: 'k' });
+    writer.set('content', 'c');
+    const result = writer.result as typeof data & { content: string };
+    expect(result).toEqual({ ...data, content: 'c', recipient: { ...data.recipient, topic: { $sealed: 'k' } }, widget: { ...data.widget, content: { $sealed: 'k' } } });
+    expect(JSON.stringify(data)).toBe(frozen);
+    expect(result.untouched).toBe(data.untouched);
+    expect(result.recipient.ids).toBe(data.recipient.ids);
+    expect(result.widget.other).toBe(data.widget.other);
+    expect(result.recipient).not.toBe(data.recipient);
   });
 });

@@ -13,7 +13,7 @@ import type {
 import { CONTENT_KEY_GONE } from '../ports/content-key-store.port';
 import { seal, unseal } from '../shared/sealing';
 import type { ContentKey, ContentKeys } from './content-keys';
-import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, topicScope, valueAt, withValueAt, type SealedField } from './content-protection';
+import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, topicScope, valueAt, withValuesAt, type SealedField } from './content-protection';
 
 /** Keys destroyed per purge run at most (the job runs again for the rest). */
 export const PURGE_BATCH = 1000;
@@ -57,11 +57,11 @@ function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string
   const envelopes = envelopesOf(event.data);
   if (!envelopes) return event;
   const { [ENVELOPES]: _envelopes, ...rest } = event.data as Record<string, unknown>;
-  let data: object = rest;
+  const data = withValuesAt(rest);
   // Per key id: the texts of its envelope, or null when its key was destroyed.
   const opened = new Map<string, Record<string, unknown> | null>();
   for (const f of fields) {
-    const value = valueAt(data, f.path);
+    const value = valueAt(rest, f.path);
     if (!isSealedValue(value)) continue;
     const keyId = value.$sealed;
     let texts = opened.get(keyId);
@@ -77,9 +77,9 @@ function openEvent(event: RecordedEvent, fields: SealedField[], keys: Map<string
     }
     const text = texts === null ? f.erased : texts[f.path];
     if (typeof text !== 'string') throw new Error(`${event.type} ${event.id}: ${f.path} is not in the envelope of ${keyId}`);
-    data = withValueAt(data, f.path, text);
+    data.set(f.path, text);
   }
-  return { ...event, data };
+  return { ...event, data: data.result };
 }
 
 /**
@@ -91,9 +91,9 @@ function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map
   const fields = sealDecision(event.type);
   if (!fields || envelopesOf(event.data)) return event;
   const groups = new Map<string, { key: Buffer; texts: Record<string, string> }>();
-  let data = event.data;
+  const data = withValuesAt(event.data);
   for (const f of fields) {
-    const value = valueAt(data, f.path);
+    const value = valueAt(event.data, f.path);
     if (typeof value !== 'string') continue;
     const scope = f.scope(event.data);
     if (scope === null) continue;
@@ -101,13 +101,14 @@ function sealEvent<E extends { type: string; data: object }>(event: E, keys: Map
     let group = groups.get(keyId);
     if (!group) groups.set(keyId, (group = { key, texts: {} }));
     group.texts[f.path] = value;
-    data = withValueAt(data, f.path, { $sealed: keyId });
+    data.set(f.path, { $sealed: keyId });
   }
   if (groups.size === 0) return event;
   const envelopes: Envelopes = {};
   for (const [keyId, { key, texts }] of groups) envelopes[keyId] = seal(key, aadOf(keyId, event.type), JSON.stringify(texts));
   sealedTexts?.(new Map([...groups].map(([keyId, { texts }]) => [keyId, texts])));
-  return { ...event, data: { ...data, [ENVELOPES]: envelopes } };
+  data.set(ENVELOPES, envelopes);
+  return { ...event, data: data.result };
 }
 
 /**
