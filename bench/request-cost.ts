@@ -18,10 +18,15 @@
  *
  *   node dist/bench/request-cost.js [--rounds 3] [--duration 4] [--warmup 1] [--connections 16]
  *        [--targets bare,nest,nest-adapter,me,props,send] [--subscribers 50] [--node-env production]
- *        [--log-level silent] [--cpu-prof DIR] [--baseline CHECKOUT] [--app-env K=V,K=V] [--no-doc] [--json FILE]
+ *        [--log-level silent] [--cpu-prof DIR] [--baseline CHECKOUT] [--baseline-config K=V,K=V] [--app-env K=V,K=V] [--no-doc] [--json FILE]
  *
  * `--app-env`: extra configuration for the application (and the baseline's), e.g.
  * `RUN_SCHEDULED_JOBS=false` to leave out what the servers layout runs in the worker.
+ *
+ * `--baseline-config K=V` (booleans and numbers): the baseline's configuration overrides (settings
+ * that have no variable, e.g. `sealMessageTexts=false`, the sealing layer left out); without
+ * `--baseline`, the baseline is this build with those overrides — what one mechanism costs,
+ * measured on the same code in the same rounds.
  *
  * `--baseline CHECKOUT` (a built checkout of an earlier commit, e.g. a `git worktree` after
  * `npm run build`): its application runs beside this build's, and each application target is
@@ -74,7 +79,19 @@ async function main() {
   const nodeEnv = stringArg(args, 'node-env', 'production', ['production', 'development', 'test']);
   const logLevel = stringArg(args, 'log-level', 'silent');
   const profileDir = typeof args['cpu-prof'] === 'string' ? resolve(args['cpu-prof']) : undefined;
-  const baselineScript = typeof args.baseline === 'string' ? join(resolve(args.baseline), 'dist', 'bench', 'server-child.js') : undefined;
+  const baselineConfig = Object.fromEntries(
+    (typeof args['baseline-config'] === 'string' ? args['baseline-config'].split(',') : []).map((pair) => {
+      const [key, value] = pair.split('=', 2);
+      if (!key || value === undefined) throw new Error(`--baseline-config: ${pair} is not KEY=VALUE`);
+      return [key, value === 'true' ? true : value === 'false' ? false : Number.isNaN(Number(value)) ? value : Number(value)];
+    }),
+  );
+  const baselineScript =
+    typeof args.baseline === 'string'
+      ? join(resolve(args.baseline), 'dist', 'bench', 'server-child.js')
+      : Object.keys(baselineConfig).length > 0
+        ? join(__dirname, 'server-child.js')
+        : undefined;
   if (baselineScript && !existsSync(baselineScript)) throw new Error(`--baseline: ${baselineScript} does not exist (build that checkout first: npm run build)`);
   const appEnv = Object.fromEntries(
     (typeof args['app-env'] === 'string' ? args['app-env'].split(',') : []).map((pair) => {
@@ -118,7 +135,7 @@ async function main() {
       });
       progress(`application ready on port ${servers.app.port} (boot ${fmtInt(servers.app.bootMs)} ms), ${subscribers} subscribers in "crowd"`);
       if (baselineScript) {
-        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript, env: appEnv });
+        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript, env: appEnv, configOverrides: baselineConfig });
         progress(`baseline application (${baselineScript}) ready on port ${servers.baseline.port}`);
       }
     }
@@ -232,7 +249,19 @@ async function main() {
     name: 'request-cost',
     title: 'Server CPU per request (issue 23)',
     command: commandLine(),
-    params: { ...(baselineScript ? { baseline: resolve(String(args.baseline)) } : {}), ...(Object.keys(appEnv).length > 0 ? { appEnv: JSON.stringify(appEnv) } : {}), rounds, durationS: durationMs / 1000, warmupS: warmupMs / 1000, connections, subscribers, nodeEnv, logLevel, targets: targets.join(',') },
+    params: {
+      ...(typeof args.baseline === 'string' ? { baseline: resolve(args.baseline) } : {}),
+      ...(Object.keys(baselineConfig).length > 0 ? { baselineConfig: JSON.stringify(baselineConfig) } : {}),
+      ...(Object.keys(appEnv).length > 0 ? { appEnv: JSON.stringify(appEnv) } : {}),
+      rounds,
+      durationS: durationMs / 1000,
+      warmupS: warmupMs / 1000,
+      connections,
+      subscribers,
+      nodeEnv,
+      logLevel,
+      targets: targets.join(','),
+    },
     rows,
     notes,
     targets: resultTargets,

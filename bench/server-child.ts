@@ -67,7 +67,8 @@ async function startNest(adapter: 'nest' | 'application'): Promise<{ port: numbe
 /** The application as main.ts starts it (rate limits off: a load from one user would hit them). */
 async function startApp(): Promise<{ port: number; close(): Promise<void>; app: NestExpressApplication }> {
   limitHeapGrowth(); // as apps/api/src/main.ts
-  const config = loadConfig({
+  const config = {
+    ...loadConfig({
     NODE_ENV: options.nodeEnv,
     DATA_DIR: options.dataDir ?? '',
     LOG_LEVEL: options.logLevel ?? 'silent',
@@ -77,7 +78,9 @@ async function startApp(): Promise<{ port: number; close(): Promise<void>; app: 
     RATE_LIMIT_IP_REQUESTS: '0',
     DEV_BOOTSTRAP: 'false',
     ...options.env,
-  });
+    }),
+    ...options.configOverrides,
+  };
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, logger }), createHttpAdapter(), { logger: new PinoNestLogger(logger), bodyParser: false });
   configureHttp(app, config);

@@ -32,6 +32,8 @@ export type ChildOptions = {
   execArgv?: string[];
   /** Extra environment for the application's configuration. */
   env?: Record<string, string>;
+  /** Configuration overrides applied after the environment's (settings without a variable, e.g. sealMessageTexts). */
+  configOverrides?: Record<string, unknown>;
   /**
    * The child script to run, when not this build's server-child.js: another build's (e.g. a baseline
    * checkout's dist/bench/server-child.js, for before/after pairs in one run).
