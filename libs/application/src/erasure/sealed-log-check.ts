@@ -26,29 +26,28 @@ const isSealed = (event: RecordedEvent) => sealDecision(event.type) !== undefine
 export async function checkSealedLog(store: ProtectingEventStore, scan = SEALED_LOG_CHECK_SCAN): Promise<SealedLogCheck> {
   const raw = store.raw;
   const found: RecordedEvent[] = [];
-  let oldest: RecordedEvent | undefined;
-  let after: bigint | undefined;
-  for (let read = 0; read < scan && !oldest; ) {
-    const page = await raw.readAll({ after, maxCount: Math.min(PAGE, scan - read) });
-    if (page.length === 0) break;
-    oldest = page.find(isSealed);
-    read += page.length;
-    after = page[page.length - 1].position;
-  }
+  const oldest = await firstSealed((from, maxCount) => raw.readAll({ after: from, maxCount }), scan);
   if (oldest) found.push(oldest);
-  if (oldest && raw.readAllBackwards) {
-    let newest: RecordedEvent | undefined;
-    let before: bigint | undefined;
-    for (let read = 0; read < scan && !newest; ) {
-      const page = await raw.readAllBackwards({ before, maxCount: Math.min(PAGE, scan - read) });
-      if (page.length === 0) break;
-      newest = page.find(isSealed);
-      read += page.length;
-      before = page[page.length - 1].position;
-    }
+  const readAllBackwards = raw.readAllBackwards?.bind(raw);
+  if (oldest && readAllBackwards) {
+    const newest = await firstSealed((from, maxCount) => readAllBackwards({ before: from, maxCount }), scan);
     if (newest && newest.position !== oldest.position) found.push(newest);
   }
   // Opening is what a replay does: the key resolved (and unwrapped), the envelope opened.
   for (const event of found) await store.open([event]);
   return { opened: found.map((e) => e.position) };
+}
+
+/** The first sealed event among the first `scan` events of a paged read (from one end of the log). */
+async function firstSealed(page: (from: bigint | undefined, maxCount: number) => Promise<RecordedEvent[]>, scan: number): Promise<RecordedEvent | undefined> {
+  let from: bigint | undefined;
+  for (let read = 0; read < scan; ) {
+    const events = await page(from, Math.min(PAGE, scan - read));
+    if (events.length === 0) return undefined;
+    const sealed = events.find(isSealed);
+    if (sealed) return sealed;
+    read += events.length;
+    from = events[events.length - 1].position;
+  }
+  return undefined;
 }
