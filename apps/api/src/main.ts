@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ConfigurationError, loadConfig } from '@app/config';
 import { createLogger, exitOnBootFailure, type Logger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { Projector } from '@app/projections';
 import { AppModule } from './app.module';
 import { configureHttp } from './http/configure-http';
 import { createHttpAdapter } from './http/http-adapter';
@@ -40,6 +41,9 @@ async function bootstrap() {
   configureHttp(app, config);
   app.enableShutdownHooks();
   await app.init();
+  // A projector that stops for good later (a sealed event this installation has no key for) ends
+  // the process as it would have at start, rather than serve read models that no longer move.
+  if (config.runProjectors) app.get(Projector).whenStoppedForGood((error) => exitOnBootFailure(error, logger, 'run'));
   await app.get(DevelopmentOrganization).ensure();
   await app.listen(config.port, config.host);
   const exposed = developmentExposureWarning(config);

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigurationError, loadConfig } from '@app/config';
 import { createLogger, exitOnBootFailure, type Logger, limitHeapGrowth, PinoNestLogger, PrometheusMetrics, usePrettyLogs } from '@app/infrastructure';
+import { Projector } from '@app/projections';
 import { startWorkerMetrics } from './worker-metrics';
 import { WorkerModule } from './worker.module';
 
@@ -32,6 +33,9 @@ async function bootstrap() {
   });
   app.enableShutdownHooks();
   await app.init();
+  // A projector that stops for good later (a sealed event this installation has no key for) ends
+  // the process as it would have at start, rather than serve read models that no longer move.
+  if (config.runProjectors) app.get(Projector).whenStoppedForGood((error) => exitOnBootFailure(error, logger, 'run'));
   // Its own /metrics (projector lag, deliveries, appends, process) on WORKER_METRICS_PORT.
   if (config.metrics.workerPort > 0) {
     const listener = await startWorkerMetrics(app, metrics, config);

@@ -620,6 +620,8 @@ describe('Projector (embedded SQLite event store and read store)', () => {
       const projector = new Projector(read, readStore, [tallyProjection('tally')], logger, { waitTimeoutMs: 3000, batchSize: 100, retryDelayMs: 10, onFatal: (e) => fatal.push(e) });
       projectors.push(projector);
       const subscribe = jest.spyOn(read, 'subscribeToAll');
+      const toldBefore: Error[] = [];
+      projector.whenStoppedForGood((e) => toldBefore.push(e));
       await projector.start();
       const started = Date.now();
       const catchUp = projector.catchUp();
@@ -633,6 +635,10 @@ describe('Projector (embedded SQLite event store and read store)', () => {
       expect(logger.entries.find((e) => e.level === 'fatal')!.msg).toMatch(/^projector stopped: the (event log was sealed with keys|content keys in DATA_DIR\/content-keys.sqlite do not open)/);
       expect(fatal).toEqual([projector.stoppedBy]);
       expect(projector.stoppedBy).toBeInstanceOf(ContentKeyMissingError);
+      // The entry points' listeners (they exit): told once, or at once when they come after the stop.
+      const toldAfter: Error[] = [];
+      projector.whenStoppedForGood((e) => toldAfter.push(e));
+      expect([toldBefore, toldAfter]).toEqual([[projector.stoppedBy], [projector.stoppedBy]]);
       // The batch holding the sealed event is not applied (it never opened); later waits fail at once instead of timing out.
       expect(await readStore.getCheckpoint('tally')).toBeUndefined();
       await expect(projector.waitFor(1_000_000n, 60_000)).rejects.toBe(projector.stoppedBy);

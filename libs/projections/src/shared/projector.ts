@@ -98,6 +98,7 @@ export class Projector extends ProjectionWaiter {
   private current: { first: RecordedEvent; last: RecordedEvent; size: number } | undefined;
   /** The error the projector stopped on for good (see stoppedBy). */
   private fatal: Error | undefined;
+  private readonly stopListeners: ((error: Error) => void)[] = [];
 
   constructor(
     private readonly events: EventStorePort,
@@ -139,6 +140,12 @@ export class Projector extends ProjectionWaiter {
    */
   get stoppedBy(): Error | undefined {
     return this.fatal;
+  }
+
+  /** Calls `listener` once the projector stops for good (at once if it has): the entry points exit then. */
+  whenStoppedForGood(listener: (error: Error) => void): void {
+    if (this.fatal) listener(this.fatal);
+    else this.stopListeners.push(listener);
   }
 
   /** Events this projector has been handed since it started (progress is counted in events, not positions). */
@@ -274,6 +281,7 @@ export class Projector extends ProjectionWaiter {
       w.reject(error);
     }
     this.options.onFatal?.(error);
+    for (const listener of this.stopListeners.splice(0)) listener(error);
   }
 
   private scheduleRetry(delay: number): void {
