@@ -617,11 +617,10 @@ describe('Projector (embedded SQLite event store and read store)', () => {
     it.each(['empty key store', 'other key-encryption key'] as const)('with an %s: stops at once instead of retrying, rejects the boot’s catch-up with ContentKeyMissingError, logs it as fatal', async (reader) => {
       const { read, close } = await sealedLog(reader);
       const fatal: Error[] = [];
-      const projector = new Projector(read, readStore, [tallyProjection('tally')], logger, { waitTimeoutMs: 3000, batchSize: 100, retryDelayMs: 10, onFatal: (e) => fatal.push(e) });
+      const projector = new Projector(read, readStore, [tallyProjection('tally')], logger, { waitTimeoutMs: 3000, batchSize: 100, retryDelayMs: 10 });
       projectors.push(projector);
       const subscribe = jest.spyOn(read, 'subscribeToAll');
-      const toldBefore: Error[] = [];
-      projector.whenStoppedForGood((e) => toldBefore.push(e));
+      projector.whenStoppedForGood((e) => fatal.push(e));
       await projector.start();
       const started = Date.now();
       const catchUp = projector.catchUp();
@@ -638,7 +637,7 @@ describe('Projector (embedded SQLite event store and read store)', () => {
       // The entry points' listeners (they exit): told once, or at once when they come after the stop.
       const toldAfter: Error[] = [];
       projector.whenStoppedForGood((e) => toldAfter.push(e));
-      expect([toldBefore, toldAfter]).toEqual([[projector.stoppedBy], [projector.stoppedBy]]);
+      expect([fatal, toldAfter]).toEqual([[projector.stoppedBy], [projector.stoppedBy]]);
       // The batch holding the sealed event is not applied (it never opened); later waits fail at once instead of timing out.
       expect(await readStore.getCheckpoint('tally')).toBeUndefined();
       await expect(projector.waitFor(1_000_000n, 60_000)).rejects.toBe(projector.stoppedBy);

@@ -32,8 +32,6 @@ export type ProjectorOptions = {
    * then scrubs the erased bytes out of its files (StorageScrubberPort.request).
    */
   erasures?: { types: readonly string[]; committed(): void };
-  /** Told once when the projector stops for good (see Projector.stoppedBy). */
-  onFatal?: (error: Error) => void;
 };
 
 type Waiter = { position: GlobalPosition; resolve: () => void; reject: (e: Error) => void; timer: NodeJS.Timeout | undefined };
@@ -280,7 +278,6 @@ export class Projector extends ProjectionWaiter {
       clearTimeout(w.timer);
       w.reject(error);
     }
-    this.options.onFatal?.(error);
     for (const listener of this.stopListeners.splice(0)) listener(error);
   }
 
