@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
 import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
+import { BoundedCache } from '../shared/bounded-cache';
 import { ContentKeyMissingError } from './content-key-missing-error';
 
 /** A content key in clear, in memory only. */
@@ -8,7 +9,7 @@ export type ContentKey = { keyId: string; key: Buffer };
 
 export const CONTENT_KEY_BYTES = 32;
 
-/** Keys opened per process (LRU); a message's key serves all of its events, so replays hit it. */
+/** Keys opened per process, at most (a BoundedCache: two generations of half); a message's key serves all of its events, so replays hit it. */
 const DEFAULT_CACHE_SIZE = 20_000;
 /** Message keys created ahead, in one key-store write (see `reservedUpTo`). */
 const RESERVED_KEYS = 64;
@@ -27,39 +28,17 @@ export function timeOrderedKeyId(now = Date.now()): string {
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(0, 3)}-${variant}${random.slice(4, 7)}-${random.slice(8, 20)}`;
 }
 
-/** A small LRU on a Map's insertion order. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly size: number) {}
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);
-  }
-  clear(): void {
-    this.map.clear();
-  }
-}
-
 /**
  * The application's door to the content-key store: random 256-bit keys, wrapped (sealed) with the
  * credential store's key-encryption key before they are stored, so that a copy of the key store
- * alone opens nothing; opened keys cached in memory (LRU). A topic's scope is stored as an HMAC of
+ * alone opens nothing; opened keys cached in memory (a BoundedCache). A topic's scope is stored as an HMAC of
  * the topic under the key-encryption key, so that the store never holds a topic's name either.
  */
 export class ContentKeys {
-  private readonly opened: Lru<Buffer | typeof CONTENT_KEY_GONE>;
+  private readonly opened: BoundedCache<string, Buffer | typeof CONTENT_KEY_GONE>;
   /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
-  private readonly byScope: Lru<ContentKey>;
-  private readonly topicScopes = new Lru<string>(10_000);
+  private readonly byScope: BoundedCache<string, ContentKey>;
+  private readonly topicScopes = new BoundedCache<string, string>(5_000);
   /**
    * Message keys are created ahead, for the ids after the highest message this process sealed
    * (RESERVED_KEYS in one write, after the request): a send then finds its message's key in
@@ -75,8 +54,8 @@ export class ContentKeys {
     private readonly kek: Buffer,
     cacheSize = DEFAULT_CACHE_SIZE,
   ) {
-    this.opened = new Lru(cacheSize);
-    this.byScope = new Lru(Math.max(1, Math.floor(cacheSize / 4)));
+    this.opened = new BoundedCache(Math.max(1, Math.floor(cacheSize / 2)));
+    this.byScope = new BoundedCache(Math.max(1, Math.floor(cacheSize / 8)));
   }
 
   /** The scope as stored: a topic's name replaced by its HMAC (remembered: a topic is asked for on every send to it). */

@@ -11,6 +11,7 @@ import type {
   StreamRevision,
 } from '../ports/event-store.port';
 import { CONTENT_KEY_GONE } from '../ports/content-key-store.port';
+import { BoundedCache } from '../shared/bounded-cache';
 import { seal, unseal } from '../shared/sealing';
 import type { ContentKey, ContentKeys } from './content-keys';
 import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, topicScope, valueAt, withValuesAt, type SealedField } from './content-protection';
@@ -19,7 +20,7 @@ import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, se
 export const PURGE_BATCH = 1000;
 /** With no vacuuming delay, how long a topic's key outlives the deletion of its last message (for the deletion's fan-out). */
 export const TOPIC_GRACE_MS = 60_000;
-/** Opened payloads kept for the log's other subscribers (events, not bytes: message events are small). */
+/** Opened payloads kept for the log's other subscribers, at most (events, not bytes: message events are small; two generations of half). */
 const OPENED_EVENTS_KEPT = 4096;
 
 export type ErasureSettings = {
@@ -132,14 +133,14 @@ export class ProtectingEventStore implements EventStorePort {
    * scheduled deliveries) reads each new event, and opening it once serves them all. Emptied by
    * this process's purge, like the keys.
    */
-  private readonly openedData = new Map<string, object>();
+  private readonly openedData = new BoundedCache<string, object>(OPENED_EVENTS_KEPT / 2);
   /**
    * The texts of the events this process sealed, by event id, once their append succeeded: the
    * log's subscribers in this process (projector, client events, mail) read each new event back,
    * and need not open what was sealed a moment ago. Bounded and emptied by the purge, like
    * openedData.
    */
-  private readonly sealedTexts = new Map<string, SealedTexts>();
+  private readonly sealedTexts = new BoundedCache<string, SealedTexts>(OPENED_EVENTS_KEPT / 2);
 
   constructor(
     readonly raw: EventStorePort,
@@ -302,15 +303,11 @@ export class ProtectingEventStore implements EventStorePort {
   }
 
   private rememberSealed(texts: [string, SealedTexts][]): void {
-    for (const [id, t] of texts) {
-      this.sealedTexts.set(id, t);
-      if (this.sealedTexts.size > OPENED_EVENTS_KEPT) this.sealedTexts.delete(this.sealedTexts.keys().next().value as string);
-    }
+    for (const [id, t] of texts) this.sealedTexts.set(id, t);
   }
 
   private rememberOpened(id: string, data: object): void {
     this.openedData.set(id, data);
-    if (this.openedData.size > OPENED_EVENTS_KEPT) this.openedData.delete(this.openedData.keys().next().value as string);
   }
 
   private purgeSoon(ms: number): void {
