@@ -135,7 +135,7 @@ async function main() {
       });
       progress(`application ready on port ${servers.app.port} (boot ${fmtInt(servers.app.bootMs)} ms), ${subscribers} subscribers in "crowd"`);
       if (baselineScript) {
-        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript, env: appEnv, configOverrides: baselineConfig });
+        servers.baseline = await startServerProcess({ mode: 'app', nodeEnv, logLevel, dataDir: baselineDir.path, setup: { kind: 'organization', subscribers }, script: baselineScript, env: appEnv, configOverrides: baselineConfig, execArgv: profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, 'baseline')] : [] });
         progress(`baseline application (${baselineScript}) ready on port ${servers.baseline.port}`);
       }
     }
