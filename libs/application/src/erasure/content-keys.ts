@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
+import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type MaterializedContentKey, type StoredContentKey } from '../ports/content-key-store.port';
 import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
 import { BoundedCache } from '../shared/bounded-cache';
 import { ContentKeyMissingError } from './content-key-missing-error';
@@ -11,8 +11,34 @@ export const CONTENT_KEY_BYTES = 32;
 
 /** Keys opened per process, at most (a BoundedCache: two generations of half); a message's key serves all of its events, so replays hit it. */
 const DEFAULT_CACHE_SIZE = 20_000;
-/** Message keys created ahead, in one key-store write (see `reservedUpTo`). */
-const RESERVED_KEYS = 64;
+/**
+ * Message ids per batch key. Never change it: a deletion finds its message's batch from the id
+ * (the scope names its range, `messages:<first>-<last>`, so the keys stay readable whatever it is).
+ */
+export const MESSAGE_BATCH_SIZE = 256;
+
+/** The scope of the batch key a message's key derives from. */
+export function messageBatchScope(messageId: number): string {
+  const first = Math.floor(messageId / MESSAGE_BATCH_SIZE) * MESSAGE_BATCH_SIZE;
+  return `messages:${first}-${first + MESSAGE_BATCH_SIZE - 1}`;
+}
+
+function batchRange(scope: string): [number, number] {
+  const [first, last] = scope.slice('messages:'.length).split('-').map(Number);
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || last < first) throw new Error(`${scope} is not a batch scope`);
+  return [first, last];
+}
+
+/** A message's key id under its batch key: the batch key's id, a slash, the message's id. */
+export const derivedKeyId = (batchKeyId: string, messageId: number): string => `${batchKeyId}/${messageId}`;
+
+/**
+ * A message's key from its batch's: HMAC-SHA256 as a pseudo-random function, so that the keys of
+ * one batch tell nothing of each other, and none can be had once the batch key is destroyed.
+ */
+export function deriveMessageKey(batchKey: Buffer, messageId: number): Buffer {
+  return createHmac('sha256', batchKey).update(`message-key\0${messageId}`).digest();
+}
 
 /**
  * A key id in UUIDv7's layout (RFC 9562): the time in milliseconds, then 74 random bits. New ids
@@ -33,21 +59,18 @@ export function timeOrderedKeyId(now = Date.now()): string {
  * credential store's key-encryption key before they are stored, so that a copy of the key store
  * alone opens nothing; opened keys cached in memory (a BoundedCache). A topic's scope is stored as an HMAC of
  * the topic under the key-encryption key, so that the store never holds a topic's name either.
+ *
+ * A message's key is derived from its batch's (MESSAGE_BATCH_SIZE ids, one stored key): a send
+ * costs one HMAC, and the key store is written once a batch. Erasing a message punctures its batch
+ * (`scheduleMessageErasure`, then the purge): the batch's other messages get their derived keys
+ * stored on their own, and the batch key is destroyed, so the erased message's key can no longer be
+ * had from anything stored (docs/security.md, "How erasure works").
  */
 export class ContentKeys {
   private readonly opened: BoundedCache<string, Buffer | typeof CONTENT_KEY_GONE>;
-  /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
+  /** scope → key, for message and batch scopes only (a topic's key may be destroyed by another process). */
   private readonly byScope: BoundedCache<string, ContentKey>;
   private readonly topicScopes = new BoundedCache<string, string>(5_000);
-  /**
-   * Message keys are created ahead, for the ids after the highest message this process sealed
-   * (RESERVED_KEYS in one write, after the request): a send then finds its message's key in
-   * `byScope` and writes no key row (a direct message: no key-store write at all). A reserved key is
-   * a stored key like any other, so no event is ever sealed under a key that is not in the store;
-   * an id another process takes finds the row there; an id never used leaves a key that seals nothing.
-   */
-  private reservedUpTo = 0;
-  private reserving = false;
 
   constructor(
     readonly store: ContentKeyStorePort,
@@ -77,44 +100,33 @@ export class ContentKeys {
     return this.store.getOrCreateNow !== undefined;
   }
 
-  /** The live key of each scope (created when it has none), with the topic members added, in one write. */
-  async keysFor(wanted: { scope: string; members?: number[] }[], reserve = true): Promise<Map<string, ContentKey>> {
-    const { found, requests, created } = this.pending(wanted);
-    if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), wanted, found, created);
-    if (reserve) this.reserveAhead(found, created);
+  /** The live key of each scope (a message's derived from its batch's; created when it has none), with the topic members added, in one write. */
+  async keysFor(wanted: { scope: string; members?: number[] }[]): Promise<Map<string, ContentKey>> {
+    const { found, requests, created, waiting } = this.pending(wanted);
+    if (requests.length > 0) this.remember(await this.store.getOrCreate(requests), wanted, found, created, waiting);
     return found;
   }
 
   /** keysFor, synchronously (only when canCreateNow). */
-  keysForNow(wanted: { scope: string; members?: number[] }[], reserve = true): Map<string, ContentKey> {
-    const { found, requests, created } = this.pending(wanted);
-    if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), wanted, found, created);
-    if (reserve) this.reserveAhead(found, created);
+  keysForNow(wanted: { scope: string; members?: number[] }[]): Map<string, ContentKey> {
+    const { found, requests, created, waiting } = this.pending(wanted);
+    if (requests.length > 0) this.remember(this.store.getOrCreateNow!(requests), wanted, found, created, waiting);
     return found;
   }
 
-  /** New messages (a key created now, or a reserved one taken) move the reservation on; an old message's edit or reaction does not. */
-  private reserveAhead(found: Map<string, ContentKey>, created: Map<string, Buffer>): void {
-    let highest = 0;
-    for (const [scope, { keyId }] of found) {
-      if (!scope.startsWith('message:')) continue;
-      const id = Number(scope.slice('message:'.length));
-      if (created.has(keyId) || (id > this.reservedUpTo - RESERVED_KEYS && id <= this.reservedUpTo)) highest = Math.max(highest, id);
-    }
-    if (highest > 0) this.reserveAfter(highest);
-  }
-
-  /** The keys of these ids, opened (from the cache, else one store read each), or `gone` once destroyed. */
+  /**
+   * The keys of these ids, opened (from the cache, else a store read or two), or `gone` once
+   * destroyed. A derived id (`<batch>/<message>`) opens with the message's own stored key when its
+   * batch was punctured, else with the batch key; with neither, the message was erased.
+   */
   async resolve(keyIds: Iterable<string>): Promise<Map<string, Buffer | typeof CONTENT_KEY_GONE>> {
     const keys = new Map<string, Buffer | typeof CONTENT_KEY_GONE>();
     for (const keyId of keyIds) {
       if (keys.has(keyId)) continue;
       let key = this.opened.get(keyId);
       if (key === undefined) {
-        const stored = await this.store.get(keyId);
-        // An id the store never had: the log was written with another key store (not an erasure).
-        if (stored === null) throw new ContentKeyMissingError(keyId, 'missing');
-        key = stored === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : this.unwrap(stored);
+        const slash = keyId.indexOf('/');
+        key = slash < 0 ? await this.openStored(keyId) : await this.openDerived(keyId.slice(0, slash), Number(keyId.slice(slash + 1)), keyId);
         this.opened.set(keyId, key);
       }
       keys.set(keyId, key);
@@ -122,38 +134,81 @@ export class ContentKeys {
     return keys;
   }
 
-  /** Destroys the keys whose time has come; forgets every key this process holds in memory. */
+  private async openStored(keyId: string): Promise<Buffer | typeof CONTENT_KEY_GONE> {
+    const stored = await this.store.get(keyId);
+    // An id the store never had: the log was written with another key store (not an erasure).
+    if (stored === null) throw new ContentKeyMissingError(keyId, 'missing');
+    return stored === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : this.unwrap(stored);
+  }
+
+  private async openDerived(batchKeyId: string, messageId: number, keyId: string): Promise<Buffer | typeof CONTENT_KEY_GONE> {
+    const batchKey = this.opened.get(batchKeyId);
+    if (batchKey instanceof Buffer) return deriveMessageKey(batchKey, messageId);
+    // The batch punctured: the message's own key, if it survived.
+    const own = await this.store.get(keyId);
+    if (own === CONTENT_KEY_GONE) return CONTENT_KEY_GONE;
+    if (own !== null) return this.unwrap(own);
+    const batch = batchKey ?? (await this.openStored(batchKeyId));
+    this.opened.set(batchKeyId, batch);
+    return batch === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : deriveMessageKey(batch, messageId);
+  }
+
+  /**
+   * A deleted message's keys, to be destroyed at `at`: its batch punctured (the purge does it), and
+   * the key of its own a log sealed before batch keys gave it.
+   */
+  async scheduleMessageErasure(messageId: number, at: Date): Promise<void> {
+    await this.store.scheduleDestroy(`message:${messageId}`, at);
+    await this.store.schedulePuncture(messageId, messageBatchScope(messageId), at);
+  }
+
+  /** Destroys the keys whose time has come (punctures included); forgets every key this process holds in memory. */
   async destroyDue(now: Date, limit: number): Promise<number> {
-    const destroyed = await this.store.destroyDue(now, limit);
+    const destroyed = await this.store.destroyDue(now, limit, this.puncture);
     if (destroyed > 0) {
       this.opened.clear();
       this.byScope.clear();
-      // The reserved keys were forgotten with the rest (they are in the store: reserving again finds them).
-      this.reservedUpTo = 0;
     }
     return destroyed;
   }
 
-  private pending(wanted: { scope: string; members?: number[] }[]): { found: Map<string, ContentKey>; requests: ContentKeyRequest[]; created: Map<string, Buffer> } {
+  /** A batch's survivors: each other message's key, derived and wrapped under its own id. */
+  private readonly puncture: BatchPuncturer = (batch, punctured) => {
+    const batchKey = this.unwrap(batch);
+    const [first, last] = batchRange(batch.scope);
+    const survivors: MaterializedContentKey[] = [];
+    for (let messageId = first; messageId <= last; messageId++) {
+      if (punctured.has(messageId)) continue;
+      const keyId = derivedKeyId(batch.keyId, messageId);
+      const wrapped = seal(this.kek, `content_key:${keyId}`, deriveMessageKey(batchKey, messageId).toString('base64'));
+      survivors.push({ keyId, scope: `message-key:${keyId}`, wrapped, messageId });
+    }
+    return survivors;
+  };
+
+  /** A message's key from its batch's (remembered for its next events and its readers). */
+  private messageKey(batch: ContentKey, messageId: number): ContentKey {
+    const derived = { keyId: derivedKeyId(batch.keyId, messageId), key: deriveMessageKey(batch.key, messageId) };
+    this.byScope.set(`message:${messageId}`, derived);
+    this.opened.set(derived.keyId, derived.key);
+    return derived;
+  }
+
+  private pending(wanted: { scope: string; members?: number[] }[]): {
+    found: Map<string, ContentKey>;
+    requests: ContentKeyRequest[];
+    created: Map<string, Buffer>;
+    /** Message scopes waiting for their batch's key from the store. */
+    waiting: { scope: string; messageId: number; batchScope: string }[];
+  } {
     const found = new Map<string, ContentKey>();
     const requests: ContentKeyRequest[] = [];
     // Keys this call made (a scope without a live key): no need to unwrap what was just wrapped.
     const created = new Map<string, Buffer>();
     const requested = new Map<string, ContentKeyRequest>();
-    for (const { scope, members } of wanted) {
-      const already = requested.get(scope);
-      if (already) {
-        // One request per scope (a message's content, rendering and widget share its key).
-        if (members?.length) already.members = [...(already.members ?? []), ...members];
-        continue;
-      }
-      if (found.has(scope) && !members?.length) continue;
-      const cached = members?.length ? undefined : this.byScope.get(scope);
-      if (cached) {
-        found.set(scope, cached);
-        continue;
-      }
-      const request: ContentKeyRequest = {
+    const waiting: { scope: string; messageId: number; batchScope: string }[] = [];
+    const request = (scope: string, members?: number[]) => {
+      const r: ContentKeyRequest = {
         scope: this.storedScope(scope),
         members,
         candidate: () => {
@@ -162,48 +217,63 @@ export class ContentKeys {
           return { keyId, wrapped };
         },
       };
-      requested.set(scope, request);
-      requests.push(request);
+      requested.set(scope, r);
+      requests.push(r);
+    };
+    for (const { scope, members } of wanted) {
+      if (scope.startsWith('message:')) {
+        if (found.has(scope)) continue;
+        const cached = this.byScope.get(scope);
+        if (cached) {
+          found.set(scope, cached);
+          continue;
+        }
+        const messageId = Number(scope.slice('message:'.length));
+        const batchScope = messageBatchScope(messageId);
+        const batch = this.byScope.get(batchScope);
+        if (batch) {
+          found.set(scope, this.messageKey(batch, messageId));
+          continue;
+        }
+        waiting.push({ scope, messageId, batchScope });
+        if (!requested.has(batchScope)) request(batchScope);
+        continue;
+      }
+      const already = requested.get(scope);
+      if (already) {
+        // One request per scope (a message's content, rendering and widget share its key).
+        if (members?.length) already.members = [...(already.members ?? []), ...members];
+        continue;
+      }
+      if (found.has(scope) && !members?.length) continue;
+      request(scope, members);
     }
-    return { found, requests, created };
+    return { found, requests, created, waiting };
   }
 
-  private remember(stored: StoredContentKey[], wanted: { scope: string }[], found: Map<string, ContentKey>, created: Map<string, Buffer>): void {
+  private remember(
+    stored: StoredContentKey[],
+    wanted: { scope: string }[],
+    found: Map<string, ContentKey>,
+    created: Map<string, Buffer>,
+    waiting: { scope: string; messageId: number; batchScope: string }[],
+  ): void {
     const byStoredScope = new Map<string, string>();
     for (const { scope } of wanted) byStoredScope.set(this.storedScope(scope), scope);
+    for (const { batchScope } of waiting) byStoredScope.set(batchScope, batchScope);
+    const batches = new Map<string, ContentKey>();
     for (const entry of stored) {
       const scope = byStoredScope.get(entry.scope)!;
       let key = created.get(entry.keyId) ?? this.opened.get(entry.keyId);
       if (key === undefined || key === CONTENT_KEY_GONE) key = this.unwrap(entry);
       const answer = { keyId: entry.keyId, key };
-      found.set(scope, answer);
       this.opened.set(entry.keyId, key);
-      if (scope.startsWith('message:')) this.byScope.set(scope, answer);
+      if (scope.startsWith('messages:')) {
+        batches.set(scope, answer);
+        this.byScope.set(scope, answer);
+      } else found.set(scope, answer);
     }
-  }
-
-  /** After a message's key was asked for: the next ones are created ahead, off the request path, when few are left. */
-  private reserveAfter(messageId: number): void {
-    if (this.reserving || messageId + RESERVED_KEYS / 2 <= this.reservedUpTo) return;
-    this.reserving = true;
-    setImmediate(() => {
-      const from = Math.max(messageId, this.reservedUpTo) + 1;
-      const to = messageId + RESERVED_KEYS;
-      const wanted = Array.from({ length: to - from + 1 }, (_, i) => ({ scope: `message:${from + i}` }));
-      const done = (ok: boolean) => {
-        if (ok) this.reservedUpTo = to;
-        this.reserving = false;
-      };
-      // A failed reservation costs nothing but its speed: the send creates its key itself.
-      if (this.canCreateNow) {
-        try {
-          this.keysForNow(wanted, false);
-          done(true);
-        } catch {
-          done(false);
-        }
-      } else this.keysFor(wanted, false).then(() => done(true), () => done(false));
-    }).unref();
+    for (const { scope, messageId, batchScope } of waiting) found.set(scope, this.messageKey(batches.get(batchScope)!, messageId));
   }
 
   private newKey(): { keyId: string; key: Buffer; wrapped: string } {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppendResult, EventStorePort, EventToAppend, RecordedEvent } from '../ports/event-store.port';
-import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
+import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
 import { ContentKeys } from './content-keys';
 import { CONTENT_PROTECTION, ERASED, isSealedValue, withValuesAt } from './content-protection';
 import { ProtectingEventStore } from './protecting-event-store';
@@ -45,8 +45,9 @@ class ListEventStore implements EventStorePort {
 
 /** The key store's contract in memory (the adapters' own suite is test/contract/content-key-store.contract-spec.ts). */
 class MemoryKeyStore implements ContentKeyStorePort {
-  readonly keys = new Map<string, StoredContentKey & { destroyAt?: number }>();
+  readonly keys = new Map<string, StoredContentKey & { destroyAt?: number; messageId?: number }>();
   readonly gone = new Set<string>();
+  readonly punctures = new Map<number, { batchScope: string; at: number }>();
   readonly members = new Map<string, Set<number>>();
   writes = 0;
   getOrCreateNow(requests: ContentKeyRequest[]): StoredContentKey[] {
@@ -70,8 +71,30 @@ class MemoryKeyStore implements ContentKeyStorePort {
   async scheduleDestroy(scope: string, at: Date) {
     for (const key of this.keys.values()) if (key.scope === scope) key.destroyAt = Math.min(key.destroyAt ?? Infinity, at.getTime());
   }
-  async destroyDue(now: Date, limit: number) {
+  async schedulePuncture(messageId: number, batchScope: string, at: Date) {
+    this.punctures.set(messageId, { batchScope, at: Math.min(this.punctures.get(messageId)?.at ?? Infinity, at.getTime()) });
+  }
+  private destroy(keyId: string) {
+    this.keys.delete(keyId);
+    this.gone.add(keyId);
+  }
+  async destroyDue(now: Date, limit: number, puncture: BatchPuncturer) {
     let n = 0;
+    for (const [, { batchScope, at }] of [...this.punctures].sort((a, b) => a[1].at - b[1].at)) {
+      if (n >= limit || at > now.getTime()) break;
+      const due = new Set([...this.punctures].filter(([, p]) => p.batchScope === batchScope && p.at <= now.getTime()).map(([id]) => id));
+      if (due.size === 0) continue;
+      const live = [...this.keys.values()].find((k) => k.scope === batchScope);
+      if (live) {
+        for (const k of puncture({ keyId: live.keyId, scope: live.scope, wrapped: live.wrapped }, due)) if (!this.keys.has(k.keyId)) this.keys.set(k.keyId, k);
+        this.destroy(live.keyId);
+      }
+      for (const id of due) {
+        for (const k of [...this.keys.values()]) if (k.messageId === id) this.destroy(k.keyId);
+        this.punctures.delete(id);
+      }
+      n += due.size;
+    }
     for (const key of [...this.keys.values()]) {
       if (n >= limit || key.destroyAt === undefined || key.destroyAt > now.getTime()) continue;
       if (this.members.get(key.scope)?.size) {
@@ -276,38 +299,57 @@ describe('ProtectingEventStore', () => {
     expect((await store.readStream('message-42')).events[0].data.content).toBe('secret text 42');
   });
 
-  it('each message gets a key of its own (created ahead, in batches), which a cold process opens from the store', async () => {
+  it('derives each message\'s key from its batch\'s: one key-store write per 256 messages, which a cold process and another writer use', async () => {
     const { raw, keyStore, store } = setup();
-    for (let id = 1; id <= 150; id++) {
-      await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
-      // Let the refills run between some sends, as they do between requests.
-      if (id % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    const keyIds = raw.events.map((e) => e.data.content.$sealed);
-    expect(new Set(keyIds).size).toBe(150);
-    expect(keyIds.every((keyId) => keyStore.keys.has(keyId))).toBe(true);
+    for (let id = 1; id <= 300; id++) await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
+    expect(keyStore.writes).toBe(2);
+    expect([...keyStore.keys.values()].map((k) => k.scope).sort()).toEqual(['messages:0-255', 'messages:256-511']);
+    const keyIds = raw.events.map((e) => e.data.content.$sealed as string);
+    expect(new Set(keyIds).size).toBe(300);
+    const batchOf = new Map([...keyStore.keys.values()].map((k) => [k.scope, k.keyId]));
+    expect(keyIds[0]).toBe(`${batchOf.get('messages:0-255')}/1`);
+    expect(keyIds[299]).toBe(`${batchOf.get('messages:256-511')}/300`);
+    expect(JSON.stringify(raw.events.map((e) => e.data))).not.toContain('secret text');
     const kek = (store.keys as unknown as { kek: Buffer }).kek;
     const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
-    expect((await cold.readAll({ maxCount: 1000 })).map((e) => e.data.content)).toEqual(Array.from({ length: 150 }, (_, i) => `secret text ${i + 1}`));
+    expect((await cold.readAll({ maxCount: 1000 })).map((e) => e.data.content)).toEqual(Array.from({ length: 300 }, (_, i) => `secret text ${i + 1}`));
+    // Another process taking id 301 uses the stored batch key.
+    await cold.appendToStream('message-301', [sent(301, null)], { expectedRevision: 'no_stream' });
+    expect(raw.events[300].data.content.$sealed).toBe(`${batchOf.get('messages:256-511')}/301`);
+    expect(keyStore.keys.size).toBe(2);
+    expect((await store.readStream('message-301')).events[0].data.content).toBe('secret text 301');
   });
 
-  it('creates the next messages\' keys ahead in one write after a send: the following sends write no key row, and another process uses the stored ones', async () => {
-    const { raw, keyStore, store } = setup();
-    await store.appendToStream('message-1', [sent(1, null)], { expectedRevision: 'no_stream' });
-    expect(keyStore.writes).toBe(1);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(keyStore.writes).toBe(2);
-    const reserved = [...keyStore.keys.values()].find((k) => k.scope === 'message:2')!;
-    expect(reserved).toBeDefined();
-    await store.appendToStream('message-2', [sent(2, null)], { expectedRevision: 'no_stream' });
-    expect(keyStore.writes).toBe(2);
-    expect(raw.events[1].data.content.$sealed).toBe(reserved.keyId);
-    // Another process (its own cache) taking id 3 finds the row the first one stored.
+  it('erasing a message punctures its batch: its texts read as erased everywhere, its neighbours\' still open, in this process and a cold one', async () => {
+    const { raw, keyStore, store, setNow } = setup(30);
+    for (let id = 1; id <= 5; id++) await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('message-3', [deleted(3, null, '2026-01-02T00:00:00.000Z')], { expectedRevision: 0n });
+    // Within the vacuuming delay nothing is destroyed.
+    expect(await store.purge(new Date('2026-01-31T00:00:00.000Z'))).toBe(0);
+    const [batch] = [...keyStore.keys.values()].filter((k) => k.scope === 'messages:0-255');
+    setNow('2026-02-01T00:00:00.000Z');
+    expect(await store.purge()).toBeGreaterThanOrEqual(1);
+    // The batch key is gone; the other 255 ids of its range have keys of their own; message 3 has none.
+    expect(keyStore.gone.has(batch.keyId)).toBe(true);
+    const own = [...keyStore.keys.values()].filter((k) => k.scope.startsWith(`message-key:${batch.keyId}/`));
+    expect(own).toHaveLength(255);
+    expect(own.some((k) => k.keyId === `${batch.keyId}/3`)).toBe(false);
     const kek = (store.keys as unknown as { kek: Buffer }).kek;
-    const other = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
-    await other.appendToStream('message-3', [sent(3, null)], { expectedRevision: 'no_stream' });
-    expect(raw.events[2].data.content.$sealed).toBe([...keyStore.keys.values()].find((k) => k.scope === 'message:3')!.keyId);
-    expect((await store.readAll({ maxCount: 10 })).map((e) => e.data.content)).toEqual(['secret text 1', 'secret text 2', 'secret text 3']);
+    const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    for (const reader of [store, cold]) {
+      const contents = (await reader.readAll({ maxCount: 100 })).filter((e) => e.type === 'MessageSent').map((e) => e.data.content);
+      expect(contents).toEqual(['secret text 1', 'secret text 2', ERASED.content, 'secret text 4', 'secret text 5']);
+    }
+    // The next message of the batch gets a new batch key; erasing a survivor destroys its own key.
+    await store.appendToStream('message-6', [sent(6, null)], { expectedRevision: 'no_stream' });
+    expect(raw.events.at(-1)!.data.content.$sealed).not.toContain(batch.keyId);
+    await store.appendToStream('message-4', [deleted(4, null, '2026-02-01T00:00:00.000Z')], { expectedRevision: 0n });
+    setNow('2026-03-05T00:00:00.000Z');
+    await store.purge();
+    expect(keyStore.gone.has(`${batch.keyId}/4`)).toBe(true);
+    const fresh = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    const contents = (await fresh.readAll({ maxCount: 100 })).filter((e) => e.type === 'MessageSent').map((e) => e.data.content);
+    expect(contents).toEqual(['secret text 1', 'secret text 2', ERASED.content, ERASED.content, 'secret text 5', 'secret text 6']);
   });
 
   it('reads back what this process sealed without opening its envelope, until a purge; another process opens it', async () => {
@@ -378,7 +420,8 @@ describe('checkSealedLog (the boot check)', () => {
   ])('throws ContentKeyMissingError when the key of %s sealed event is not in the key store', async (_which, messageId) => {
     const { raw, keyStore, store } = setup();
     for (let id = 1; id <= 3; id++) await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
-    const keyId = (raw.events[messageId - 1].data.content as { $sealed: string }).$sealed;
+    // The message's key derives from its batch's, which is what goes missing.
+    const keyId = (raw.events[messageId - 1].data.content as { $sealed: string }).$sealed.split('/')[0];
     keyStore.keys.delete(keyId);
     // A fresh process: nothing opened yet.
     const restarted = new ProtectingEventStore(raw, new ContentKeys(keyStore, (store.keys as unknown as { kek: Buffer }).kek), { vacuumingDelayDays: 30, now: () => new Date(at) });

@@ -288,7 +288,7 @@ export class ProtectingEventStore implements EventStorePort {
     const topicDelayMs = Math.max(delayMs, TOPIC_GRACE_MS);
     for (const { data } of deleted) {
       const deletedAt = Date.parse(data.at);
-      await this.keys.store.scheduleDestroy(this.keys.storedScope(messageScope(data.messageId)), new Date(deletedAt + delayMs));
+      await this.keys.scheduleMessageErasure(data.messageId, new Date(deletedAt + delayMs));
       // A topic's name goes when its last member goes: the topics the message was moved into or
       // out of (or, in a log sealed before, sent to), and its own topic, whose key seals this
       // deletion's copy of the name. The purge spares a key whose topic still has members.

@@ -1,5 +1,6 @@
 /**
- * The content-key store: one data key per message (`message:<id>`) and per topic
+ * The content-key store: one data key per batch of message ids (`messages:<first>-<last>`, from
+ * which each message's key is derived), a key per topic
  * (`topic:<realmId>:<streamId>:<lowercased topic>`), with which the event log's copies of message
  * texts are sealed (docs/security.md, "How erasure works"). Destroying a key erases what it sealed
  * from every copy of the log at once: the events, exports, backups, EventStoreDB.
@@ -10,6 +11,16 @@
  * servers set. The behaviour is pinned by libs/testing/src/contracts/content-key-store.contract.ts.
  */
 export type StoredContentKey = { keyId: string; scope: string; wrapped: string };
+
+/** One message's key, derived from a punctured batch key and stored on its own (`messageId` says whose). */
+export type MaterializedContentKey = StoredContentKey & { messageId: number };
+
+/**
+ * Called by `destroyDue` for a live batch key with due punctures: the keys of the batch's other
+ * messages (every id of its range but `punctured`), derived from it and wrapped, which the store
+ * writes before it destroys the batch key (ContentKeys does the crypto).
+ */
+export type BatchPuncturer = (batch: StoredContentKey, punctured: ReadonlySet<number>) => MaterializedContentKey[];
 
 /** A destroyed key: its id and scope stay known (so that a read says "erased", not "unknown key"). */
 export const CONTENT_KEY_GONE = 'gone' as const;
@@ -49,11 +60,19 @@ export interface ContentKeyStorePort {
    */
   scheduleDestroy(scope: string, at: Date): Promise<void>;
   /**
-   * Destroys up to `limit` keys whose time has come (oldest first) and answers how many. A topic
-   * key is destroyed only while its topic has no member left; one that gained a member is
-   * unmarked instead.
+   * Marks a message's key to be punctured out of its batch (`batchScope`) at `at` (the earlier
+   * time wins when already marked).
    */
-  destroyDue(now: Date, limit: number): Promise<number>;
+  schedulePuncture(messageId: number, batchScope: string, at: Date): Promise<void>;
+  /**
+   * Carries out up to `limit` due punctures and key destructions (oldest first) and answers how
+   * many. A due puncture of message m: the live key of m's batch scope, if any, is replaced by its
+   * other messages' keys (`puncture`) and destroyed, and m's own stored keys (`message_id` m) are
+   * destroyed; each batch is one atomic step, so a crash leaves it whole or done. A topic key is
+   * destroyed only while its topic has no member left; one that gained a member is unmarked
+   * instead.
+   */
+  destroyDue(now: Date, limit: number, puncture: BatchPuncturer): Promise<number>;
   /**
    * A deleted message leaves the members of every topic scope it was in; answers the scopes
    * left with no member (whose keys are then to be destroyed). Idempotent.

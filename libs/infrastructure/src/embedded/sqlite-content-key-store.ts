@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '@app/application';
+import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '@app/application';
 import { openSqlite, type SqliteSynchronous } from './sqlite';
 import { ownerOnlyFile } from './sqlite-credential-store';
 import { mkdirSync } from 'node:fs';
@@ -16,6 +16,8 @@ export function openContentKeyDatabase(dataDir: string, synchronous: SqliteSynch
 }
 
 type Row = { key_id: string; scope: string; wrapped: string };
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The content-key store of the embedded set (docs/security.md, "How erasure works"): its own
@@ -43,7 +45,13 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
       CREATE TABLE IF NOT EXISTS topic_members (scope TEXT NOT NULL, message_id INTEGER NOT NULL, PRIMARY KEY (scope, message_id)) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS topic_members_by_message ON topic_members (message_id);
       CREATE TABLE IF NOT EXISTS marks (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS punctures (message_id INTEGER PRIMARY KEY, batch_scope TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS punctures_due ON punctures (at);
+      CREATE INDEX IF NOT EXISTS punctures_by_batch ON punctures (batch_scope);
     `);
+    // A message's own key that a batch's puncture left (key stores made before batches lack the column).
+    if (!(db.pragma('table_info(content_keys)') as { name: string }[]).some((c) => c.name === 'message_id')) db.exec('ALTER TABLE content_keys ADD COLUMN message_id INTEGER');
+    db.exec('CREATE INDEX IF NOT EXISTS content_keys_by_message ON content_keys (message_id) WHERE message_id IS NOT NULL');
     this.statements = {
       byScope: db.prepare<[string], Row>('SELECT key_id, scope, wrapped FROM content_keys WHERE scope = ?'),
       byId: db.prepare<[string], Row>('SELECT key_id, scope, wrapped FROM content_keys WHERE key_id = ?'),
@@ -59,6 +67,12 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
       hasMember: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM topic_members WHERE scope = ? LIMIT 1'),
       mark: db.prepare<[string], { value: string }>('SELECT value FROM marks WHERE name = ?'),
       setMark: db.prepare('INSERT INTO marks (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
+      schedulePuncture: db.prepare('INSERT INTO punctures (message_id, batch_scope, at) VALUES (?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET at = min(at, excluded.at)'),
+      nextDueBatch: db.prepare<[number], { batch_scope: string }>('SELECT batch_scope FROM punctures WHERE at <= ? ORDER BY at LIMIT 1'),
+      puncturesOf: db.prepare<[string], { message_id: number; at: number }>('SELECT message_id, at FROM punctures WHERE batch_scope = ?'),
+      donePuncture: db.prepare('DELETE FROM punctures WHERE message_id = ?'),
+      insertMaterialized: db.prepare('INSERT OR IGNORE INTO content_keys (key_id, scope, wrapped, message_id) VALUES (?, ?, ?, ?)'),
+      keysOfMessage: db.prepare<[number], { key_id: string }>('SELECT key_id FROM content_keys WHERE message_id = ?'),
     };
     this.createTx = db.transaction((requests: ContentKeyRequest[]): StoredContentKey[] =>
       requests.map(({ scope, candidate, members }) => {
@@ -86,6 +100,27 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
     });
   }
 
+  /** One batch's due punctures, atomically: its live key replaced by its survivors' keys and destroyed, the punctured messages' own keys destroyed. */
+  private punctureBatch(batchScope: string, now: number, puncture: BatchPuncturer): number {
+    return this.db.transaction(() => {
+      const due = new Set(this.statements.puncturesOf.all(batchScope).filter((p) => p.at <= now).map((p) => p.message_id));
+      const live = this.statements.byScope.get(batchScope);
+      if (live && due.size > 0) {
+        for (const k of puncture({ keyId: live.key_id, scope: live.scope, wrapped: live.wrapped }, due)) this.statements.insertMaterialized.run(k.keyId, k.scope, k.wrapped, k.messageId);
+        this.statements.remove.run(live.key_id);
+        this.statements.tombstone.run(live.key_id);
+      }
+      for (const id of due) {
+        for (const { key_id } of this.statements.keysOfMessage.all(id)) {
+          this.statements.remove.run(key_id);
+          this.statements.tombstone.run(key_id);
+        }
+        this.statements.donePuncture.run(id);
+      }
+      return due.size;
+    }).immediate();
+  }
+
   getOrCreateNow(requests: ContentKeyRequest[]): StoredContentKey[] {
     return requests.length === 0 ? [] : this.createTx.immediate(requests);
   }
@@ -104,8 +139,19 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
     this.statements.schedule.run(at.getTime(), at.getTime(), scope);
   }
 
-  async destroyDue(now: Date, limit: number): Promise<number> {
-    const destroyed = this.destroyTx.immediate(now.getTime(), limit);
+  async schedulePuncture(messageId: number, batchScope: string, at: Date): Promise<void> {
+    this.statements.schedulePuncture.run(messageId, batchScope, at.getTime());
+  }
+
+  async destroyDue(now: Date, limit: number, puncture: BatchPuncturer): Promise<number> {
+    let destroyed = 0;
+    // One batch per transaction, with a turn of the event loop between two (a batch writes up to
+    // its size in keys).
+    for (let next = this.statements.nextDueBatch.get(now.getTime()); next && destroyed < limit; next = this.statements.nextDueBatch.get(now.getTime())) {
+      destroyed += this.punctureBatch(next.batch_scope, now.getTime(), puncture);
+      await nextTurn();
+    }
+    if (destroyed < limit) destroyed += this.destroyTx.immediate(now.getTime(), limit - destroyed);
     // The WAL still holds the pages that held the keys until it is checkpointed and truncated.
     if (destroyed > 0) this.db.pragma('wal_checkpoint(TRUNCATE)');
     return destroyed;

@@ -1,8 +1,10 @@
 import type { Collection, Db } from 'mongodb';
-import { CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '@app/application';
+import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '@app/application';
 
 /** A live key is keyed by its scope (one live key per scope); a destroyed one keeps only its id. */
-type KeyDoc = { _id: string; key_id: string; wrapped: string; destroy_at: Date | null };
+type KeyDoc = { _id: string; key_id: string; wrapped: string; destroy_at: Date | null; message_id?: number };
+/** A message whose key is to be punctured out of its batch's. */
+type PunctureDoc = { _id: number; batch_scope: string; at: Date };
 type TombstoneDoc = { _id: string };
 type MemberDoc = { _id: string; scope: string; message_id: number };
 type MarkDoc = { _id: string; value: string };
@@ -18,6 +20,7 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
   private readonly tombstones: Collection<TombstoneDoc>;
   private readonly members: Collection<MemberDoc>;
   private readonly marks: Collection<MarkDoc>;
+  private readonly punctures: Collection<PunctureDoc>;
   private indexed: Promise<unknown> | undefined;
 
   constructor(db: Db) {
@@ -25,6 +28,7 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
     this.tombstones = db.collection<TombstoneDoc>('content_keys_destroyed');
     this.members = db.collection<MemberDoc>('content_key_topic_members');
     this.marks = db.collection<MarkDoc>('content_key_marks');
+    this.punctures = db.collection<PunctureDoc>('content_key_punctures');
   }
 
   private ensureIndexes(): Promise<unknown> {
@@ -33,6 +37,9 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
       this.keys.createIndex({ destroy_at: 1 }, { partialFilterExpression: { destroy_at: { $type: 'date' } } }),
       this.members.createIndex({ scope: 1 }),
       this.members.createIndex({ message_id: 1 }),
+      this.keys.createIndex({ message_id: 1 }, { partialFilterExpression: { message_id: { $type: 'number' } } }),
+      this.punctures.createIndex({ at: 1 }),
+      this.punctures.createIndex({ batch_scope: 1 }),
     ]);
     return this.indexed;
   }
@@ -69,10 +76,58 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
     await this.keys.updateOne({ _id: scope }, [{ $set: { destroy_at: { $cond: [{ $eq: [{ $type: '$destroy_at' }, 'date'] }, { $min: ['$destroy_at', at] }, at] } } }]);
   }
 
-  async destroyDue(now: Date, limit: number): Promise<number> {
+  async schedulePuncture(messageId: number, batchScope: string, at: Date): Promise<void> {
+    await this.punctures.updateOne(
+      { _id: messageId },
+      [{ $set: { batch_scope: batchScope, at: { $cond: [{ $eq: [{ $type: '$at' }, 'date'] }, { $min: ['$at', at] }, at] } } }],
+      { upsert: true },
+    );
+  }
+
+  /**
+   * One batch's due punctures. No transaction: each step is idempotent and ordered so that a crash
+   * anywhere leaves the batch to be done again (survivors' keys written before the batch key goes,
+   * tombstones before deletions, the punctures removed last).
+   */
+  private async punctureBatch(batchScope: string, now: Date, puncture: BatchPuncturer): Promise<number> {
+    const due = new Set((await this.punctures.find({ batch_scope: batchScope, at: { $lte: now } }).toArray()).map((p) => p._id));
+    if (due.size === 0) return 0;
+    const live = await this.keys.findOne({ _id: batchScope });
+    if (live) {
+      const survivors = puncture({ keyId: live.key_id, scope: live._id, wrapped: live.wrapped }, due);
+      if (survivors.length > 0) {
+        try {
+          await this.keys.bulkWrite(
+            survivors.map((k) => ({
+              updateOne: { filter: { _id: k.scope }, update: { $setOnInsert: { key_id: k.keyId, wrapped: k.wrapped, destroy_at: null, message_id: k.messageId } }, upsert: true },
+            })),
+            { ordered: false },
+          );
+        } catch (error) {
+          // A survivor written by a run that crashed (or raced): its key stands.
+          if ((error as { code?: number }).code !== 11000) throw error;
+        }
+      }
+      await this.tombstones.updateOne({ _id: live.key_id }, { $setOnInsert: { _id: live.key_id } }, { upsert: true });
+      await this.keys.deleteOne({ _id: live._id, key_id: live.key_id });
+    }
+    for (const doc of await this.keys.find({ message_id: { $in: [...due] } }).toArray()) {
+      await this.tombstones.updateOne({ _id: doc.key_id }, { $setOnInsert: { _id: doc.key_id } }, { upsert: true });
+      await this.keys.deleteOne({ _id: doc._id, key_id: doc.key_id });
+    }
+    await this.punctures.deleteMany({ _id: { $in: [...due] }, at: { $lte: now } });
+    return due.size;
+  }
+
+  async destroyDue(now: Date, limit: number, puncture: BatchPuncturer): Promise<number> {
     await this.ensureIndexes();
     let destroyed = 0;
-    for (const doc of await this.keys.find({ destroy_at: { $lte: now } }).sort({ destroy_at: 1 }).limit(limit).toArray()) {
+    for (let next = await this.punctures.findOne({ at: { $lte: now } }, { sort: { at: 1 } }); next && destroyed < limit; next = await this.punctures.findOne({ at: { $lte: now } }, { sort: { at: 1 } })) {
+      destroyed += await this.punctureBatch(next.batch_scope, now, puncture);
+    }
+    // (MongoDB reads a limit of 0 as no limit.)
+    if (destroyed >= limit) return destroyed;
+    for (const doc of await this.keys.find({ destroy_at: { $lte: now } }).sort({ destroy_at: 1 }).limit(limit - destroyed).toArray()) {
       if (doc._id.startsWith('topic:') && (await this.members.findOne({ scope: doc._id }))) {
         await this.keys.updateOne({ _id: doc._id, key_id: doc.key_id }, { $set: { destroy_at: null } });
         continue;

@@ -1,4 +1,4 @@
-import type { ContentKeyStorePort } from '@app/application';
+import type { BatchPuncturer, ContentKeyStorePort, StoredContentKey } from '@app/application';
 
 export type ContentKeyStoreFixture = { store: ContentKeyStorePort; cleanup(): Promise<void> };
 
@@ -17,6 +17,16 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
     };
     const messageId = () => Math.floor(Math.random() * 1e9) + ++n;
     const at = (iso: string) => new Date(iso);
+    /** The message ids of each batch scope the tests make (the store never reads a scope's range: ContentKeys does). */
+    const batchIds = new Map<string, number[]>();
+    const punctureCalls: { batch: StoredContentKey; punctured: number[] }[] = [];
+    /** A puncturer as ContentKeys is one, with stand-in crypto: each survivor's key id and wrapped value name it. */
+    const noPuncture: BatchPuncturer = (batch, punctured) => {
+      punctureCalls.push({ batch, punctured: [...punctured].sort((a, b) => a - b) });
+      return (batchIds.get(batch.scope) ?? [])
+        .filter((id) => !punctured.has(id))
+        .map((id) => ({ keyId: `${batch.keyId}/${id}`, scope: `message-key:${batch.keyId}/${id}`, wrapped: `v1:derived-${id}`, messageId: id }));
+    };
     beforeAll(async () => (fixture = await open()));
     afterAll(async () => fixture.cleanup());
 
@@ -46,9 +56,9 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
       const s = scope();
       const [key] = await fixture.store.getOrCreate([{ scope: s, candidate: candidate() }]);
       await fixture.store.scheduleDestroy(s, at('2030-01-31T00:00:00Z'));
-      expect(await fixture.store.destroyDue(at('2030-01-30T23:59:59Z'), 100)).toBe(0);
+      expect(await fixture.store.destroyDue(at('2030-01-30T23:59:59Z'), 100, noPuncture)).toBe(0);
       expect(await fixture.store.get(key.keyId)).toEqual(key);
-      expect(await fixture.store.destroyDue(at('2030-01-31T00:00:00Z'), 100)).toBeGreaterThanOrEqual(1);
+      expect(await fixture.store.destroyDue(at('2030-01-31T00:00:00Z'), 100, noPuncture)).toBeGreaterThanOrEqual(1);
       expect(await fixture.store.get(key.keyId)).toBe('gone');
       const fresh = candidate();
       const [next] = await fixture.store.getOrCreate([{ scope: s, candidate: fresh }]);
@@ -62,7 +72,7 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
       await fixture.store.scheduleDestroy(s, at('2031-03-01T00:00:00Z'));
       await fixture.store.scheduleDestroy(s, at('2031-05-01T00:00:00Z'));
       await expect(fixture.store.scheduleDestroy(scope(), at('2031-03-01T00:00:00Z'))).resolves.toBeUndefined();
-      await fixture.store.destroyDue(at('2031-03-02T00:00:00Z'), 1000);
+      await fixture.store.destroyDue(at('2031-03-02T00:00:00Z'), 1000, noPuncture);
       expect(await fixture.store.get(key.keyId)).toBe('gone');
     });
 
@@ -73,7 +83,7 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
       // Earlier runs of this suite on a shared database may have left due keys: drain in twos.
       let calls = 0;
       while ((await Promise.all(keys.map((k) => fixture.store.get(k.keyId)))).some((k) => k !== 'gone')) {
-        expect(await fixture.store.destroyDue(at('2001-01-02T00:00:00Z'), 2)).toBeLessThanOrEqual(2);
+        expect(await fixture.store.destroyDue(at('2001-01-02T00:00:00Z'), 2, noPuncture)).toBeLessThanOrEqual(2);
         expect(++calls).toBeLessThan(50);
       }
       expect(calls).toBeGreaterThanOrEqual(2);
@@ -88,7 +98,7 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
       expect(await fixture.store.releaseMessage(m1)).toEqual([]);
       expect(await fixture.store.releaseMessage(m2)).toEqual([t]);
       await fixture.store.scheduleDestroy(t, at('2002-01-01T00:00:00Z'));
-      expect(await fixture.store.destroyDue(at('2002-01-02T00:00:00Z'), 1000)).toBeGreaterThanOrEqual(1);
+      expect(await fixture.store.destroyDue(at('2002-01-02T00:00:00Z'), 1000, noPuncture)).toBeGreaterThanOrEqual(1);
       expect(await fixture.store.get(key.keyId)).toBe('gone');
     });
 
@@ -99,10 +109,59 @@ export function contentKeyStoreContract(adapterName: string, open: () => Promise
       await fixture.store.releaseMessage(m1);
       await fixture.store.scheduleDestroy(t, at('2003-01-01T00:00:00Z'));
       await fixture.store.getOrCreate([{ scope: t, candidate: candidate(), members: [messageId()] }]);
-      await fixture.store.destroyDue(at('2003-01-02T00:00:00Z'), 1000);
+      await fixture.store.destroyDue(at('2003-01-02T00:00:00Z'), 1000, noPuncture);
       expect(await fixture.store.get(key.keyId)).toEqual(key);
-      await fixture.store.destroyDue(at('2003-01-02T00:00:00Z'), 1000);
+      await fixture.store.destroyDue(at('2003-01-02T00:00:00Z'), 1000, noPuncture);
       expect(await fixture.store.get(key.keyId)).toEqual(key);
+    });
+
+    it('punctures a batch when a message of it is due: the other messages keep keys of their own, the batch key and the message\'s go', async () => {
+      const b = scope('messages');
+      const [m1, m2, m3] = [messageId(), messageId(), messageId()];
+      batchIds.set(b, [m1, m2, m3]);
+      const [batch] = await fixture.store.getOrCreate([{ scope: b, candidate: candidate() }]);
+      await fixture.store.schedulePuncture(m2, b, at('2004-02-01T00:00:00Z'));
+      await fixture.store.schedulePuncture(m2, b, at('2004-01-01T00:00:00Z'));
+      punctureCalls.length = 0;
+      expect(await fixture.store.destroyDue(at('2003-12-31T23:59:59Z'), 1000, noPuncture)).toBe(0);
+      expect(punctureCalls).toEqual([]);
+      expect(await fixture.store.get(batch.keyId)).toEqual(batch);
+      // Due at the earlier of its two times.
+      expect(await fixture.store.destroyDue(at('2004-01-01T00:00:00Z'), 1000, noPuncture)).toBeGreaterThanOrEqual(1);
+      expect(punctureCalls).toContainEqual({ batch, punctured: [m2] });
+      expect(await fixture.store.get(batch.keyId)).toBe('gone');
+      expect(await fixture.store.get(`${batch.keyId}/${m1}`)).toEqual({ keyId: `${batch.keyId}/${m1}`, scope: `message-key:${batch.keyId}/${m1}`, wrapped: `v1:derived-${m1}` });
+      expect(await fixture.store.get(`${batch.keyId}/${m3}`)).toEqual(expect.objectContaining({ wrapped: `v1:derived-${m3}` }));
+      expect(await fixture.store.get(`${batch.keyId}/${m2}`)).toBeNull();
+      // Done once: the next run finds nothing of it.
+      punctureCalls.length = 0;
+      await fixture.store.destroyDue(at('2004-01-02T00:00:00Z'), 1000, noPuncture);
+      expect(punctureCalls.filter((c) => c.batch.scope === b)).toEqual([]);
+
+      // The scope gets a new batch key; a later puncture of a survivor punctures that one and destroys the survivor's own key.
+      const [again] = await fixture.store.getOrCreate([{ scope: b, candidate: candidate() }]);
+      expect(again.keyId).not.toBe(batch.keyId);
+      await fixture.store.schedulePuncture(m3, b, at('2004-03-01T00:00:00Z'));
+      await fixture.store.destroyDue(at('2004-03-01T00:00:00Z'), 1000, noPuncture);
+      expect(punctureCalls).toContainEqual({ batch: again, punctured: [m3] });
+      expect(await fixture.store.get(again.keyId)).toBe('gone');
+      expect(await fixture.store.get(`${batch.keyId}/${m3}`)).toBe('gone');
+      expect(await fixture.store.get(`${again.keyId}/${m3}`)).toBeNull();
+      expect(await fixture.store.get(`${batch.keyId}/${m1}`)).toEqual(expect.objectContaining({ wrapped: `v1:derived-${m1}` }));
+      expect(await fixture.store.get(`${again.keyId}/${m1}`)).toEqual(expect.objectContaining({ wrapped: `v1:derived-${m1}` }));
+    });
+
+    it('punctures a batch once for all of its messages due together, and within the limit', async () => {
+      const b = scope('messages');
+      const ids = [messageId(), messageId(), messageId(), messageId()];
+      batchIds.set(b, ids);
+      const [batch] = await fixture.store.getOrCreate([{ scope: b, candidate: candidate() }]);
+      for (const id of ids.slice(0, 3)) await fixture.store.schedulePuncture(id, b, at('2005-01-01T00:00:00Z'));
+      punctureCalls.length = 0;
+      expect(await fixture.store.destroyDue(at('2005-01-02T00:00:00Z'), 1000, noPuncture)).toBeGreaterThanOrEqual(3);
+      expect(punctureCalls.filter((c) => c.batch.scope === b)).toEqual([{ batch, punctured: ids.slice(0, 3).sort((x, y) => x - y) }]);
+      expect(await fixture.store.get(`${batch.keyId}/${ids[3]}`)).toEqual(expect.objectContaining({ wrapped: `v1:derived-${ids[3]}` }));
+      for (const id of ids.slice(0, 3)) expect(await fixture.store.get(`${batch.keyId}/${id}`)).toBeNull();
     });
 
     it('keeps named marks', async () => {
