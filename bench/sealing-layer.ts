@@ -11,7 +11,10 @@
  * - slices alternate between the sides (the order flipped every slice); the CPU time of the
  *   process (`process.cpuUsage`) per send, median of the slices after the first two.
  *
- *   node dist/bench/sealing-layer.js [--baseline DIR] [--slices 12] [--sends 5000] [--no-doc] [--json FILE]
+ *   node dist/bench/sealing-layer.js [--baseline DIR] [--slices 12] [--sends 5000] [--punctures 20] [--no-doc] [--json FILE]
+ *
+ * Then, on this build's sealed side, the purge's cost of puncturing a batch (`--punctures` batches,
+ * one message erased in each).
  *
  * Writes its own section of docs/benchmarks.md (between bench:sealing-layer markers) unless --no-doc.
  */
@@ -28,14 +31,16 @@ const END = '<!-- bench:sealing-layer:end -->';
 const RECIPIENTS = 50;
 const SUBSCRIBER_READS = 3;
 
-type Side = { label: string; send: () => Promise<void>; samples: number[]; cleanup: () => void };
+type Side = { label: string; send: () => Promise<void>; samples: number[]; cleanup: () => void; keys: any; sent: () => number; batchSize?: number };
 
 /** The smallest event store the layer can sit on: it keeps the last append, which the reads answer. */
 function memoryEventStore() {
   let nextId = 1;
   let position = 0n;
+  const sent = () => nextId - 1;
   let last: object[] = [];
   const store = {
+    sent,
     async appendWithNextId(_sequence: string, build: (id: number) => { streamId: string; events: { id: string; type: string; data: object; metadata: object }[] }) {
       const id = nextId++;
       const append = build(id);
@@ -105,13 +110,17 @@ function sideOf(label: string, root: string, sealed: boolean): Side {
   const dir = tempDir('sealing-layer');
   const db = keyStoreModule.openContentKeyDatabase(dir.path);
   const raw = memoryEventStore();
-  const layer = new app.ProtectingEventStore(raw, new app.ContentKeys(new keyStoreModule.SqliteContentKeyStore(db), randomBytes(32)), { vacuumingDelayDays: 30, now: () => new Date() });
+  const keys = new app.ContentKeys(new keyStoreModule.SqliteContentKeyStore(db), randomBytes(32));
+  const layer = new app.ProtectingEventStore(raw, keys, { vacuumingDelayDays: 30, now: () => new Date() });
   const store = sealed ? layer : raw;
   const append = sealed ? layer.appendWithNextId : raw.appendWithNextId.bind(raw);
   if (!append) throw new Error(`${label}: the layer offers no id-taking append`);
   return {
     label,
     samples: [],
+    keys,
+    sent: raw.sent,
+    batchSize: app.MESSAGE_BATCH_SIZE,
     async send() {
       await append('message', messageSent);
       for (let i = 0; i < SUBSCRIBER_READS; i++) await store.readAll({ maxCount: 100 });
@@ -133,9 +142,11 @@ async function main() {
   const began = now();
   const slices = Math.max(3, intArg(args, 'slices', 12));
   const sends = Math.max(100, intArg(args, 'sends', 5000));
+  const punctureCount = Math.max(0, intArg(args, 'punctures', 20));
   const baseline = typeof args.baseline === 'string' ? resolve(args.baseline) : undefined;
   if (baseline && !existsSync(join(baseline, 'dist', 'libs', 'application', 'src', 'index.js'))) throw new Error(`--baseline: ${baseline} has no build (npm run build there first)`);
   const sides = [sideOf('this build, sealed', ROOT, true), sideOf('this build, in clear', ROOT, false), ...(baseline ? [sideOf(`${baseline}, sealed`, baseline, true)] : [])];
+  const punctures: number[] = [];
   try {
     for (let slice = 0; slice < slices; slice++) {
       const order = slice % 2 === 0 ? sides : [...sides].reverse();
@@ -146,6 +157,19 @@ async function main() {
         side.samples.push((used.user + used.system) / sends);
       }
       progress(`slice ${slice + 1}: ${sides.map((s) => `${s.label} ${fmtNum(s.samples.at(-1)!, 1)} µs`).join(', ')}`);
+    }
+    // The erasure's side of batch keys: puncturing a batch (its other messages' keys derived,
+    // wrapped and stored, the batch key destroyed), one message of each batch, one batch at a time.
+    const batchSize = sides[0].batchSize;
+    if (batchSize) {
+      const batches = Math.min(punctureCount, Math.floor(sides[0].sent() / batchSize) - 1);
+      for (let b = 1; b <= batches; b++) {
+        await sides[0].keys.scheduleMessageErasure(b * batchSize + 7, new Date(0));
+        const before = process.cpuUsage();
+        await sides[0].keys.destroyDue(new Date(), 1000);
+        const used = process.cpuUsage(before);
+        punctures.push((used.user + used.system) / 1000);
+      }
     }
   } finally {
     for (const side of sides) side.cleanup();
@@ -160,12 +184,13 @@ async function main() {
   }));
   const ratios = (a: Side, b: Side) => counted(a).map((v, i) => v / counted(b)[i]);
   rows.push({ metric: 'the sealing layer on this build: sealed minus clear, median slice', value: median(counted(sealed).map((v, i) => v - counted(clear)[i])), unit: 'µs', detail: '' });
+  if (punctures.length > 0) rows.push({ metric: 'puncturing a batch: one message erased, the other 255 keys stored, CPU, median', value: median(punctures), unit: 'ms', detail: `${punctures.length} batches, one after the other; min ${fmtNum(Math.min(...punctures), 2)}, max ${fmtNum(Math.max(...punctures), 2)} ms` });
   if (base) rows.push({ metric: 'this build / the baseline, sealed, median of the slices\' ratios', value: median(ratios(sealed, base)), unit: '×', detail: `slices ${ratios(sealed, base).map((v) => fmtNum(v, 3)).join(', ')}` });
   const result: BenchResult = {
     name: 'sealing-layer',
     title: 'The sealing layer alone: CPU per send (issue 35)',
     command: commandLine(),
-    params: { slices, sends, baseline: baseline ?? '' },
+    params: { slices, sends, punctures: punctureCount, baseline: baseline ?? '' },
     durationMs: now() - began,
     rows,
     notes: [
@@ -173,6 +198,7 @@ async function main() {
       'CPU of the whole process per send: the crypto, the envelope bookkeeping, the caches and the garbage they make, and the key store\'s writes (on this build a key is created per batch or per message as its design says).',
     ],
   };
+  for (const row of rows) process.stdout.write(`${row.metric}: ${fmtNum(row.value, 2)} ${row.unit}${row.detail ? ` (${row.detail})` : ''}\n`);
   emitResult(args, result);
   if (args['no-doc'] !== true) writeDocSection(DOC, START, END, result.title, result);
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   APP_CONFIG,
   CONTENT_KEY_STORE,
+  ContentKeys,
   type ContentKeyStorePort,
   DeletedContentPurge,
   EVENT_STORE,
@@ -14,6 +15,7 @@ import {
   type RecordedEvent,
 } from '@app/application';
 import type { AppConfig } from '@app/config';
+import { loadCredentialKey } from '@app/infrastructure/system/credential-key';
 import { ProjectionRebuilder, Projector } from '@app/projections';
 import { personaHelpers } from '@app/testing';
 import { ApiTestClient, expectSuccess, runCli } from '../support';
@@ -92,6 +94,13 @@ describe('erasure: deleted messages leave the event log and its copies', () => {
     });
 
     it('deleting them destroys their keys at once: the log, its WAL, the export taken before and a rebuilt copy hold none of the texts', async () => {
+      const keys = api.app.get<ContentKeyStorePort>(CONTENT_KEY_STORE);
+      const exported = readFileSync(exportFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; data: { messageId?: number; content?: { $sealed: string } } });
+      const deletedIds = new Set([channelMessage, pollMessage, directMessage]);
+      const sealedOfDeleted = exported.filter((e) => e.type === 'MessageSent' && deletedIds.has(e.data.messageId!)).map((e) => e.data.content!.$sealed);
+      expect(sealedOfDeleted).toHaveLength(3);
+      // The rows of their batch keys, as they were before the deletions.
+      const batchRowsBefore = await Promise.all([...new Set(sealedOfDeleted.map((keyId) => keyId.split('/')[0]))].map((batchId) => keys.get(batchId)));
       for (const messageId of [channelMessage, pollMessage, directMessage]) expectSuccess(await api.as('hamlet').delete(`${MESSAGES}/${messageId}`));
       // The topic keeps its key while it has a message (the live one); deleting that one too empties it.
       const liveMessage = (await api.eventStore.readAll({ maxCount: 100_000 })).find((e) => e.type === 'MessageSent' && (e.data as { content: string }).content === live.text)!;
@@ -114,18 +123,19 @@ describe('erasure: deleted messages leave the event log and its copies', () => {
       expect(opened.find((e) => e.type === 'MessageSent')!.data).toMatchObject({ content: '', renderedContent: '<p>(deleted)</p>', recipient: { topic: '' } });
       expect(opened.find((e) => e.type === 'MessageContentEdited')!.data).toMatchObject({ prevContent: '', content: '' });
 
-      // The export taken before is as unreadable: each of its sealed values names a destroyed key.
-      const keys = api.app.get<ContentKeyStorePort>(CONTENT_KEY_STORE);
-      const exported = readFileSync(exportFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; data: { messageId?: number; content?: { $sealed: string } } });
-      const deletedIds = new Set([channelMessage, pollMessage, directMessage]);
-      const sealedOfDeleted = exported.filter((e) => e.type === 'MessageSent' && deletedIds.has(e.data.messageId!)).map((e) => e.data.content!.$sealed);
-      expect(sealedOfDeleted).toHaveLength(3);
-      // Each was sealed under a key derived from its batch's: the batch key destroyed, and no key of
-      // its own (never stored, or stored when a deletion before it punctured the batch, and destroyed since).
-      for (const keyId of sealedOfDeleted) {
-        expect([null, 'gone']).toContain(await keys.get(keyId));
-        expect(await keys.get(keyId.split('/')[0])).toBe('gone');
+      // The export taken before is as unreadable. Each deleted message was sealed under a key derived
+      // from its batch's; the batch's row was rewritten without the batch key and without a key for
+      // a deleted message (a process with nothing in memory reads them as erased), and still opens
+      // the live message.
+      for (const row of batchRowsBefore) {
+        expect(row).toEqual(expect.objectContaining({ wrapped: expect.any(String) }));
+        const now = await keys.get((row as { keyId: string }).keyId);
+        expect(now === 'gone' || (now !== null && now.wrapped !== (row as { wrapped: string }).wrapped)).toBe(true);
       }
+      const cold = new ContentKeys(keys, loadCredentialKey(api.app.get<AppConfig>(APP_CONFIG)));
+      expect([...(await cold.resolve(sealedOfDeleted)).values()]).toEqual(['gone', 'gone', 'gone']);
+      const liveKeyId = exported.find((e) => e.type === 'MessageSent' && e.data.messageId === liveMessage.data.messageId)!.data.content!.$sealed;
+      expect([...(await cold.resolve([liveKeyId])).values()]).toEqual([expect.any(Buffer)]);
     });
 
     it('the topic\'s name goes once its last message is deleted (after the fan-out\'s minute), and a new message there gets a new key', async () => {

@@ -26,7 +26,28 @@ describe('the embedded content-key store\'s file', () => {
       db.pragma('wal_checkpoint(PASSIVE)');
       expect(bytes()).toContain(wrapped);
       await store.scheduleDestroy('message:1', new Date('2000-01-01T00:00:00Z'));
-      expect(await store.destroyDue(new Date('2000-01-02T00:00:00Z'), 10, () => [])).toBe(1);
+      expect(await store.destroyDue(new Date('2000-01-02T00:00:00Z'), 10, () => null)).toBe(1);
+      expect(bytes()).not.toContain(wrapped);
+      db.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('a punctured batch leaves no byte of its former value (the batch key, wrapped) in the file or the WAL', async () => {
+    const dir = makeTempDir();
+    try {
+      const db = openContentKeyDatabase(dir.path);
+      const store = new SqliteContentKeyStore(db);
+      const wrapped = `v1:${'QkFUQ0g'.repeat(12)}`;
+      const left = `v1:${'TEVGVA'.repeat(2000)}`; // as large as a batch's survivors (about 12 KB: overflow pages)
+      await store.getOrCreate([{ scope: 'messages:0-255', candidate: () => ({ keyId: 'batch-1', wrapped }) }]);
+      const bytes = () => Buffer.concat([CONTENT_KEYS_FILE, `${CONTENT_KEYS_FILE}-wal`].map((f) => readFileSync(join(dir.path, f)))).toString('latin1');
+      db.pragma('wal_checkpoint(PASSIVE)');
+      expect(bytes()).toContain(wrapped);
+      await store.schedulePuncture(7, 'messages:0-255', new Date('2000-01-01T00:00:00Z'));
+      expect(await store.destroyDue(new Date('2000-01-02T00:00:00Z'), 10, () => left)).toBe(1);
+      expect(await store.get('batch-1')).toEqual({ keyId: 'batch-1', scope: 'messages:0-255', wrapped: left });
       expect(bytes()).not.toContain(wrapped);
       db.close();
     } finally {

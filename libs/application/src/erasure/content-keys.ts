@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type MaterializedContentKey, type StoredContentKey } from '../ports/content-key-store.port';
+import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
 import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
 import { BoundedCache } from '../shared/bounded-cache';
 import { ContentKeyMissingError } from './content-key-missing-error';
@@ -27,6 +27,19 @@ function batchRange(scope: string): [number, number] {
   const [first, last] = scope.slice('messages:'.length).split('-').map(Number);
   if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last) || last < first) throw new Error(`${scope} is not a batch scope`);
   return [first, last];
+}
+
+/**
+ * A batch row's keys, unwrapped: the batch key while no message of it was erased; after a
+ * puncture, the keys of the messages left (stored as `survivors:` and their JSON, under the same
+ * key id), from which no erased message's key follows.
+ */
+type BatchKeys = { keyId: string; key: Buffer | null; survivors: Map<number, Buffer> | null };
+const SURVIVORS = 'survivors:';
+
+/** A message's key from its batch's keys; null when it was punctured out. */
+function keyInBatch(batch: BatchKeys, messageId: number): Buffer | null {
+  return batch.key ? deriveMessageKey(batch.key, messageId) : (batch.survivors!.get(messageId) ?? null);
 }
 
 /** A message's key id under its batch key: the batch key's id, a slash, the message's id. */
@@ -68,8 +81,11 @@ export function timeOrderedKeyId(now = Date.now()): string {
  */
 export class ContentKeys {
   private readonly opened: BoundedCache<string, Buffer | typeof CONTENT_KEY_GONE>;
-  /** scope → key, for message and batch scopes only (a topic's key may be destroyed by another process). */
+  /** scope → key, for message scopes only (a topic's key may be destroyed by another process). */
   private readonly byScope: BoundedCache<string, ContentKey>;
+  /** Batch rows opened, by key id and by scope. */
+  private readonly batches: BoundedCache<string, BatchKeys | typeof CONTENT_KEY_GONE>;
+  private readonly batchOfScope: BoundedCache<string, BatchKeys>;
   private readonly topicScopes = new BoundedCache<string, string>(5_000);
 
   constructor(
@@ -79,6 +95,8 @@ export class ContentKeys {
   ) {
     this.opened = new BoundedCache(Math.max(1, Math.floor(cacheSize / 2)));
     this.byScope = new BoundedCache(Math.max(1, Math.floor(cacheSize / 8)));
+    this.batches = new BoundedCache(Math.max(1, Math.floor(cacheSize / 64)));
+    this.batchOfScope = new BoundedCache(Math.max(1, Math.floor(cacheSize / 64)));
   }
 
   /** The scope as stored: a topic's name replaced by its HMAC (remembered: a topic is asked for on every send to it). */
@@ -115,9 +133,9 @@ export class ContentKeys {
   }
 
   /**
-   * The keys of these ids, opened (from the cache, else a store read or two), or `gone` once
-   * destroyed. A derived id (`<batch>/<message>`) opens with the message's own stored key when its
-   * batch was punctured, else with the batch key; with neither, the message was erased.
+   * The keys of these ids, opened (from the cache, else a store read), or `gone` once destroyed. A
+   * derived id (`<batch key id>/<message>`) opens with its batch row: derived from the batch key,
+   * or taken from the survivors a puncture left; a message punctured out reads as erased.
    */
   async resolve(keyIds: Iterable<string>): Promise<Map<string, Buffer | typeof CONTENT_KEY_GONE>> {
     const keys = new Map<string, Buffer | typeof CONTENT_KEY_GONE>();
@@ -126,7 +144,7 @@ export class ContentKeys {
       let key = this.opened.get(keyId);
       if (key === undefined) {
         const slash = keyId.indexOf('/');
-        key = slash < 0 ? await this.openStored(keyId) : await this.openDerived(keyId.slice(0, slash), Number(keyId.slice(slash + 1)), keyId);
+        key = slash < 0 ? await this.openStored(keyId) : await this.openDerived(keyId.slice(0, slash), Number(keyId.slice(slash + 1)));
         this.opened.set(keyId, key);
       }
       keys.set(keyId, key);
@@ -141,16 +159,15 @@ export class ContentKeys {
     return stored === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : this.unwrap(stored);
   }
 
-  private async openDerived(batchKeyId: string, messageId: number, keyId: string): Promise<Buffer | typeof CONTENT_KEY_GONE> {
-    const batchKey = this.opened.get(batchKeyId);
-    if (batchKey instanceof Buffer) return deriveMessageKey(batchKey, messageId);
-    // The batch punctured: the message's own key, if it survived.
-    const own = await this.store.get(keyId);
-    if (own === CONTENT_KEY_GONE) return CONTENT_KEY_GONE;
-    if (own !== null) return this.unwrap(own);
-    const batch = batchKey ?? (await this.openStored(batchKeyId));
-    this.opened.set(batchKeyId, batch);
-    return batch === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : deriveMessageKey(batch, messageId);
+  private async openDerived(batchKeyId: string, messageId: number): Promise<Buffer | typeof CONTENT_KEY_GONE> {
+    let batch = this.batches.get(batchKeyId);
+    if (batch === undefined) {
+      const stored = await this.store.get(batchKeyId);
+      if (stored === null) throw new ContentKeyMissingError(batchKeyId, 'missing');
+      batch = stored === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : this.unwrapBatch(stored);
+      this.batches.set(batchKeyId, batch);
+    }
+    return batch === CONTENT_KEY_GONE ? CONTENT_KEY_GONE : (keyInBatch(batch, messageId) ?? CONTENT_KEY_GONE);
   }
 
   /**
@@ -168,29 +185,35 @@ export class ContentKeys {
     if (destroyed > 0) {
       this.opened.clear();
       this.byScope.clear();
+      this.batches.clear();
+      this.batchOfScope.clear();
     }
     return destroyed;
   }
 
-  /** A batch's survivors: each other message's key, derived and wrapped under its own id. */
-  private readonly puncture: BatchPuncturer = (batch, punctured) => {
-    const batchKey = this.unwrap(batch);
-    const [first, last] = batchRange(batch.scope);
-    const survivors: MaterializedContentKey[] = [];
+  /** A batch row's new value without the punctured messages' keys: the others' keys, wrapped together; null when none is left. */
+  private readonly puncture: BatchPuncturer = (stored, punctured) => {
+    const batch = this.unwrapBatch(stored);
+    const [first, last] = batchRange(stored.scope);
+    const survivors: Record<number, string> = {};
+    let left = 0;
     for (let messageId = first; messageId <= last; messageId++) {
-      if (punctured.has(messageId)) continue;
-      const keyId = derivedKeyId(batch.keyId, messageId);
-      const wrapped = seal(this.kek, `content_key:${keyId}`, deriveMessageKey(batchKey, messageId).toString('base64'));
-      survivors.push({ keyId, scope: `message-key:${keyId}`, wrapped, messageId });
+      const key = punctured.has(messageId) ? null : keyInBatch(batch, messageId);
+      if (key === null) continue;
+      survivors[messageId] = key.toString('base64');
+      left++;
     }
-    return survivors;
+    return left === 0 ? null : seal(this.kek, `content_key:${stored.keyId}`, `${SURVIVORS}${JSON.stringify(survivors)}`);
   };
 
-  /** A message's key from its batch's (remembered for its next events and its readers). */
-  private messageKey(batch: ContentKey, messageId: number): ContentKey {
-    const derived = { keyId: derivedKeyId(batch.keyId, messageId), key: deriveMessageKey(batch.key, messageId) };
+  /** A message's key from its batch's keys (remembered for its next events and its readers). */
+  private messageKey(batch: BatchKeys, messageId: number): ContentKey {
+    const key = keyInBatch(batch, messageId);
+    // Only a deleted message is punctured out, and nothing is appended for it after its deletion.
+    if (key === null) throw new Error(`message ${messageId} was erased: nothing can be sealed for it`);
+    const derived = { keyId: derivedKeyId(batch.keyId, messageId), key };
     this.byScope.set(`message:${messageId}`, derived);
-    this.opened.set(derived.keyId, derived.key);
+    this.opened.set(derived.keyId, key);
     return derived;
   }
 
@@ -230,7 +253,7 @@ export class ContentKeys {
         }
         const messageId = Number(scope.slice('message:'.length));
         const batchScope = messageBatchScope(messageId);
-        const batch = this.byScope.get(batchScope);
+        const batch = this.batchOfScope.get(batchScope);
         if (batch) {
           found.set(scope, this.messageKey(batch, messageId));
           continue;
@@ -261,17 +284,22 @@ export class ContentKeys {
     const byStoredScope = new Map<string, string>();
     for (const { scope } of wanted) byStoredScope.set(this.storedScope(scope), scope);
     for (const { batchScope } of waiting) byStoredScope.set(batchScope, batchScope);
-    const batches = new Map<string, ContentKey>();
+    const batches = new Map<string, BatchKeys>();
     for (const entry of stored) {
       const scope = byStoredScope.get(entry.scope)!;
+      if (scope.startsWith('messages:')) {
+        const createdKey = created.get(entry.keyId);
+        const opened = this.batches.get(entry.keyId);
+        const batch = createdKey ? { keyId: entry.keyId, key: createdKey, survivors: null } : opened && opened !== CONTENT_KEY_GONE ? opened : this.unwrapBatch(entry);
+        batches.set(scope, batch);
+        this.batches.set(entry.keyId, batch);
+        this.batchOfScope.set(scope, batch);
+        continue;
+      }
       let key = created.get(entry.keyId) ?? this.opened.get(entry.keyId);
       if (key === undefined || key === CONTENT_KEY_GONE) key = this.unwrap(entry);
-      const answer = { keyId: entry.keyId, key };
       this.opened.set(entry.keyId, key);
-      if (scope.startsWith('messages:')) {
-        batches.set(scope, answer);
-        this.byScope.set(scope, answer);
-      } else found.set(scope, answer);
+      found.set(scope, { keyId: entry.keyId, key });
     }
     for (const { scope, messageId, batchScope } of waiting) found.set(scope, this.messageKey(batches.get(batchScope)!, messageId));
   }
@@ -282,14 +310,23 @@ export class ContentKeys {
     return { keyId, key, wrapped: seal(this.kek, `content_key:${keyId}`, key.toString('base64')) };
   }
 
-  /** A key that does not unwrap (GCM authentication fails) was wrapped with another key-encryption key. */
   private unwrap(stored: StoredContentKey): Buffer {
-    let clear: string;
+    return Buffer.from(this.unwrapClear(stored), 'base64');
+  }
+
+  private unwrapBatch(stored: StoredContentKey): BatchKeys {
+    const clear = this.unwrapClear(stored);
+    if (!clear.startsWith(SURVIVORS)) return { keyId: stored.keyId, key: Buffer.from(clear, 'base64'), survivors: null };
+    const survivors = JSON.parse(clear.slice(SURVIVORS.length)) as Record<string, string>;
+    return { keyId: stored.keyId, key: null, survivors: new Map(Object.entries(survivors).map(([id, key]) => [Number(id), Buffer.from(key, 'base64')])) };
+  }
+
+  /** A key that does not unwrap (GCM authentication fails) was wrapped with another key-encryption key. */
+  private unwrapClear(stored: StoredContentKey): string {
     try {
-      clear = unseal(this.kek, `content_key:${stored.keyId}`, stored.wrapped);
+      return unseal(this.kek, `content_key:${stored.keyId}`, stored.wrapped);
     } catch (error) {
       throw new ContentKeyMissingError(stored.keyId, 'wrong-kek', { cause: error });
     }
-    return Buffer.from(clear, 'base64');
   }
 }

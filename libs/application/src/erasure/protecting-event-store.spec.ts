@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppendResult, EventStorePort, EventToAppend, RecordedEvent } from '../ports/event-store.port';
 import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '../ports/content-key-store.port';
-import { ContentKeys } from './content-keys';
+import { ContentKeys, deriveMessageKey } from './content-keys';
 import { CONTENT_PROTECTION, ERASED, isSealedValue, withValuesAt } from './content-protection';
 import { ProtectingEventStore } from './protecting-event-store';
 import { ContentKeyMissingError } from './content-key-missing-error';
+import { unseal } from '../shared/sealing';
 import { checkSealedLog } from './sealed-log-check';
 
 /** The smallest event store: one list, streams by filter. */
@@ -45,7 +46,7 @@ class ListEventStore implements EventStorePort {
 
 /** The key store's contract in memory (the adapters' own suite is test/contract/content-key-store.contract-spec.ts). */
 class MemoryKeyStore implements ContentKeyStorePort {
-  readonly keys = new Map<string, StoredContentKey & { destroyAt?: number; messageId?: number }>();
+  readonly keys = new Map<string, StoredContentKey & { destroyAt?: number }>();
   readonly gone = new Set<string>();
   readonly punctures = new Map<number, { batchScope: string; at: number }>();
   readonly members = new Map<string, Set<number>>();
@@ -86,13 +87,11 @@ class MemoryKeyStore implements ContentKeyStorePort {
       if (due.size === 0) continue;
       const live = [...this.keys.values()].find((k) => k.scope === batchScope);
       if (live) {
-        for (const k of puncture({ keyId: live.keyId, scope: live.scope, wrapped: live.wrapped }, due)) if (!this.keys.has(k.keyId)) this.keys.set(k.keyId, k);
-        this.destroy(live.keyId);
+        const rest = puncture({ keyId: live.keyId, scope: live.scope, wrapped: live.wrapped }, due);
+        if (rest === null) this.destroy(live.keyId);
+        else live.wrapped = rest;
       }
-      for (const id of due) {
-        for (const k of [...this.keys.values()]) if (k.messageId === id) this.destroy(k.keyId);
-        this.punctures.delete(id);
-      }
+      for (const id of due) this.punctures.delete(id);
       n += due.size;
     }
     for (const key of [...this.keys.values()]) {
@@ -322,34 +321,54 @@ describe('ProtectingEventStore', () => {
 
   it('erasing a message punctures its batch: its texts read as erased everywhere, its neighbours\' still open, in this process and a cold one', async () => {
     const { raw, keyStore, store, setNow } = setup(30);
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
     for (let id = 1; id <= 5; id++) await store.appendToStream(`message-${id}`, [sent(id, null)], { expectedRevision: 'no_stream' });
     await store.appendToStream('message-3', [deleted(3, null, '2026-01-02T00:00:00.000Z')], { expectedRevision: 0n });
     // Within the vacuuming delay nothing is destroyed.
     expect(await store.purge(new Date('2026-01-31T00:00:00.000Z'))).toBe(0);
-    const [batch] = [...keyStore.keys.values()].filter((k) => k.scope === 'messages:0-255');
+    const batch = { ...[...keyStore.keys.values()].find((k) => k.scope === 'messages:0-255')! };
+    const batchKey = Buffer.from(unseal(kek, `content_key:${batch.keyId}`, batch.wrapped), 'base64');
     setNow('2026-02-01T00:00:00.000Z');
-    expect(await store.purge()).toBeGreaterThanOrEqual(1);
-    // The batch key is gone; the other 255 ids of its range have keys of their own; message 3 has none.
-    expect(keyStore.gone.has(batch.keyId)).toBe(true);
-    const own = [...keyStore.keys.values()].filter((k) => k.scope.startsWith(`message-key:${batch.keyId}/`));
-    expect(own).toHaveLength(255);
-    expect(own.some((k) => k.keyId === `${batch.keyId}/3`)).toBe(false);
-    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    expect(await store.purge()).toBe(1);
+    // The row keeps its id and now holds the other 255 messages' keys (each as derived before), not the batch key, and nothing for message 3.
+    const row = keyStore.keys.get(batch.keyId)!;
+    expect(row.wrapped).not.toBe(batch.wrapped);
+    expect(keyStore.keys.size).toBe(1);
+    const clear = unseal(kek, `content_key:${batch.keyId}`, row.wrapped);
+    expect(clear.startsWith('survivors:')).toBe(true);
+    const survivors = JSON.parse(clear.slice('survivors:'.length)) as Record<string, string>;
+    expect(Object.keys(survivors)).toHaveLength(255);
+    expect(survivors['3']).toBeUndefined();
+    expect(survivors['4']).toBe(deriveMessageKey(batchKey, 4).toString('base64'));
+    expect(clear).not.toContain(batchKey.toString('base64'));
     const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
     for (const reader of [store, cold]) {
       const contents = (await reader.readAll({ maxCount: 100 })).filter((e) => e.type === 'MessageSent').map((e) => e.data.content);
       expect(contents).toEqual(['secret text 1', 'secret text 2', ERASED.content, 'secret text 4', 'secret text 5']);
     }
-    // The next message of the batch gets a new batch key; erasing a survivor destroys its own key.
-    await store.appendToStream('message-6', [sent(6, null)], { expectedRevision: 'no_stream' });
-    expect(raw.events.at(-1)!.data.content.$sealed).not.toContain(batch.keyId);
+    // The next message of the batch takes its key from the survivors, under the same batch key id; erasing a survivor rewrites the row without it.
+    await cold.appendToStream('message-6', [sent(6, null)], { expectedRevision: 'no_stream' });
+    expect(raw.events.at(-1)!.data.content.$sealed).toBe(`${batch.keyId}/6`);
     await store.appendToStream('message-4', [deleted(4, null, '2026-02-01T00:00:00.000Z')], { expectedRevision: 0n });
     setNow('2026-03-05T00:00:00.000Z');
-    await store.purge();
-    expect(keyStore.gone.has(`${batch.keyId}/4`)).toBe(true);
+    expect(await store.purge()).toBe(1);
     const fresh = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
     const contents = (await fresh.readAll({ maxCount: 100 })).filter((e) => e.type === 'MessageSent').map((e) => e.data.content);
     expect(contents).toEqual(['secret text 1', 'secret text 2', ERASED.content, ERASED.content, 'secret text 5', 'secret text 6']);
+    expect(Object.keys(JSON.parse(unseal(kek, `content_key:${batch.keyId}`, keyStore.keys.get(batch.keyId)!.wrapped).slice('survivors:'.length)))).toHaveLength(254);
+  });
+
+  it('a batch all of whose messages are erased leaves nothing: its row is destroyed', async () => {
+    const { raw, keyStore, store } = setup(0);
+    await store.appendToStream('message-300', [sent(300, null)], { expectedRevision: 'no_stream' });
+    const batch = [...keyStore.keys.values()].find((k) => k.scope === 'messages:256-511')!;
+    for (let id = 256; id <= 511; id++) await store.keys.scheduleMessageErasure(id, new Date('2000-01-01T00:00:00.000Z'));
+    expect(await store.purge(new Date(at))).toBe(256);
+    expect(keyStore.keys.has(batch.keyId)).toBe(false);
+    expect(keyStore.gone.has(batch.keyId)).toBe(true);
+    const kek = (store.keys as unknown as { kek: Buffer }).kek;
+    const cold = new ProtectingEventStore(raw, new ContentKeys(keyStore, kek), { vacuumingDelayDays: 30, now: () => new Date(at) });
+    expect((await cold.readStream('message-300')).events[0].data.content).toBe(ERASED.content);
   });
 
   it('reads back what this process sealed without opening its envelope, until a purge; another process opens it', async () => {

@@ -12,15 +12,13 @@
  */
 export type StoredContentKey = { keyId: string; scope: string; wrapped: string };
 
-/** One message's key, derived from a punctured batch key and stored on its own (`messageId` says whose). */
-export type MaterializedContentKey = StoredContentKey & { messageId: number };
-
 /**
- * Called by `destroyDue` for a live batch key with due punctures: the keys of the batch's other
- * messages (every id of its range but `punctured`), derived from it and wrapped, which the store
- * writes before it destroys the batch key (ContentKeys does the crypto).
+ * Called by `destroyDue` for a live batch key with due punctures: the batch row's new wrapped
+ * value, which holds the keys of the batch's messages that are not punctured (and none from which
+ * a punctured one's follows), or null when none is left (the row is then destroyed). ContentKeys
+ * does the crypto; the row keeps its key id, which the log's envelopes name.
  */
-export type BatchPuncturer = (batch: StoredContentKey, punctured: ReadonlySet<number>) => MaterializedContentKey[];
+export type BatchPuncturer = (batch: StoredContentKey, punctured: ReadonlySet<number>) => string | null;
 
 /** A destroyed key: its id and scope stay known (so that a read says "erased", not "unknown key"). */
 export const CONTENT_KEY_GONE = 'gone' as const;
@@ -66,9 +64,8 @@ export interface ContentKeyStorePort {
   schedulePuncture(messageId: number, batchScope: string, at: Date): Promise<void>;
   /**
    * Carries out up to `limit` due punctures and key destructions (oldest first) and answers how
-   * many. A due puncture of message m: the live key of m's batch scope, if any, is replaced by its
-   * other messages' keys (`puncture`) and destroyed, and m's own stored keys (`message_id` m) are
-   * destroyed; each batch is one atomic step, so a crash leaves it whole or done. A topic key is
+   * many. The due punctures of a batch: its live row, if any, is rewritten with what `puncture`
+   * answers (destroyed when that is null), in one atomic step, and the punctures are done. A topic key is
    * destroyed only while its topic has no member left; one that gained a member is unmarked
    * instead.
    */

@@ -22,7 +22,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * The content-key store of the embedded set (docs/security.md, "How erasure works"): its own
  * SQLite file, apart from the events (so that no export or copy of the log carries a key).
- * `secure_delete` zeroes a destroyed key's bytes in the file, and a `wal_checkpoint(TRUNCATE)`
+ * `secure_delete` zeroes a destroyed key's bytes in the file (and a punctured batch row's old
+ * value), and a `wal_checkpoint(TRUNCATE)`
  * after each destruction empties the WAL, which still held the page with the key.
  * A destroyed key leaves only its id (`destroyed_keys`), so that a read tells "erased" from "unknown".
  */
@@ -49,9 +50,6 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
       CREATE INDEX IF NOT EXISTS punctures_due ON punctures (at);
       CREATE INDEX IF NOT EXISTS punctures_by_batch ON punctures (batch_scope);
     `);
-    // A message's own key that a batch's puncture left (key stores made before batches lack the column).
-    if (!(db.pragma('table_info(content_keys)') as { name: string }[]).some((c) => c.name === 'message_id')) db.exec('ALTER TABLE content_keys ADD COLUMN message_id INTEGER');
-    db.exec('CREATE INDEX IF NOT EXISTS content_keys_by_message ON content_keys (message_id) WHERE message_id IS NOT NULL');
     this.statements = {
       byScope: db.prepare<[string], Row>('SELECT key_id, scope, wrapped FROM content_keys WHERE scope = ?'),
       byId: db.prepare<[string], Row>('SELECT key_id, scope, wrapped FROM content_keys WHERE key_id = ?'),
@@ -71,8 +69,7 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
       nextDueBatch: db.prepare<[number], { batch_scope: string }>('SELECT batch_scope FROM punctures WHERE at <= ? ORDER BY at LIMIT 1'),
       puncturesOf: db.prepare<[string], { message_id: number; at: number }>('SELECT message_id, at FROM punctures WHERE batch_scope = ?'),
       donePuncture: db.prepare('DELETE FROM punctures WHERE message_id = ?'),
-      insertMaterialized: db.prepare('INSERT OR IGNORE INTO content_keys (key_id, scope, wrapped, message_id) VALUES (?, ?, ?, ?)'),
-      keysOfMessage: db.prepare<[number], { key_id: string }>('SELECT key_id FROM content_keys WHERE message_id = ?'),
+      rewrap: db.prepare('UPDATE content_keys SET wrapped = ? WHERE key_id = ?'),
     };
     this.createTx = db.transaction((requests: ContentKeyRequest[]): StoredContentKey[] =>
       requests.map(({ scope, candidate, members }) => {
@@ -100,23 +97,20 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
     });
   }
 
-  /** One batch's due punctures, atomically: its live key replaced by its survivors' keys and destroyed, the punctured messages' own keys destroyed. */
+  /** One batch's due punctures, atomically: its row rewritten without the punctured messages' keys (destroyed when none is left). */
   private punctureBatch(batchScope: string, now: number, puncture: BatchPuncturer): number {
     return this.db.transaction(() => {
       const due = new Set(this.statements.puncturesOf.all(batchScope).filter((p) => p.at <= now).map((p) => p.message_id));
       const live = this.statements.byScope.get(batchScope);
       if (live && due.size > 0) {
-        for (const k of puncture({ keyId: live.key_id, scope: live.scope, wrapped: live.wrapped }, due)) this.statements.insertMaterialized.run(k.keyId, k.scope, k.wrapped, k.messageId);
-        this.statements.remove.run(live.key_id);
-        this.statements.tombstone.run(live.key_id);
-      }
-      for (const id of due) {
-        for (const { key_id } of this.statements.keysOfMessage.all(id)) {
-          this.statements.remove.run(key_id);
-          this.statements.tombstone.run(key_id);
+        const rest = puncture({ keyId: live.key_id, scope: live.scope, wrapped: live.wrapped }, due);
+        if (rest !== null) this.statements.rewrap.run(rest, live.key_id);
+        else {
+          this.statements.remove.run(live.key_id);
+          this.statements.tombstone.run(live.key_id);
         }
-        this.statements.donePuncture.run(id);
       }
+      for (const id of due) this.statements.donePuncture.run(id);
       return due.size;
     }).immediate();
   }

@@ -2,7 +2,7 @@ import type { Collection, Db } from 'mongodb';
 import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type ContentKeyStorePort, type StoredContentKey } from '@app/application';
 
 /** A live key is keyed by its scope (one live key per scope); a destroyed one keeps only its id. */
-type KeyDoc = { _id: string; key_id: string; wrapped: string; destroy_at: Date | null; message_id?: number };
+type KeyDoc = { _id: string; key_id: string; wrapped: string; destroy_at: Date | null };
 /** A message whose key is to be punctured out of its batch's. */
 type PunctureDoc = { _id: number; batch_scope: string; at: Date };
 type TombstoneDoc = { _id: string };
@@ -37,7 +37,6 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
       this.keys.createIndex({ destroy_at: 1 }, { partialFilterExpression: { destroy_at: { $type: 'date' } } }),
       this.members.createIndex({ scope: 1 }),
       this.members.createIndex({ message_id: 1 }),
-      this.keys.createIndex({ message_id: 1 }, { partialFilterExpression: { message_id: { $type: 'number' } } }),
       this.punctures.createIndex({ at: 1 }),
       this.punctures.createIndex({ batch_scope: 1 }),
     ]);
@@ -85,35 +84,24 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
   }
 
   /**
-   * One batch's due punctures. No transaction: each step is idempotent and ordered so that a crash
-   * anywhere leaves the batch to be done again (survivors' keys written before the batch key goes,
-   * tombstones before deletions, the punctures removed last).
+   * One batch's due punctures: its document rewritten (or destroyed) only if it is still the one
+   * read, and the punctures removed only then, so that a racing purge or a crash leaves them to be
+   * done again (doing one twice changes nothing).
    */
   private async punctureBatch(batchScope: string, now: Date, puncture: BatchPuncturer): Promise<number> {
     const due = new Set((await this.punctures.find({ batch_scope: batchScope, at: { $lte: now } }).toArray()).map((p) => p._id));
     if (due.size === 0) return 0;
     const live = await this.keys.findOne({ _id: batchScope });
     if (live) {
-      const survivors = puncture({ keyId: live.key_id, scope: live._id, wrapped: live.wrapped }, due);
-      if (survivors.length > 0) {
-        try {
-          await this.keys.bulkWrite(
-            survivors.map((k) => ({
-              updateOne: { filter: { _id: k.scope }, update: { $setOnInsert: { key_id: k.keyId, wrapped: k.wrapped, destroy_at: null, message_id: k.messageId } }, upsert: true },
-            })),
-            { ordered: false },
-          );
-        } catch (error) {
-          // A survivor written by a run that crashed (or raced): its key stands.
-          if ((error as { code?: number }).code !== 11000) throw error;
-        }
+      const rest = puncture({ keyId: live.key_id, scope: live._id, wrapped: live.wrapped }, due);
+      const unchanged = { _id: live._id, key_id: live.key_id, wrapped: live.wrapped };
+      if (rest !== null) {
+        if ((await this.keys.updateOne(unchanged, { $set: { wrapped: rest } })).matchedCount === 0) return 0;
+      } else {
+        // The tombstone first: a crash in between leaves a key that is still destroyed next time.
+        await this.tombstones.updateOne({ _id: live.key_id }, { $setOnInsert: { _id: live.key_id } }, { upsert: true });
+        if ((await this.keys.deleteOne(unchanged)).deletedCount === 0) return 0;
       }
-      await this.tombstones.updateOne({ _id: live.key_id }, { $setOnInsert: { _id: live.key_id } }, { upsert: true });
-      await this.keys.deleteOne({ _id: live._id, key_id: live.key_id });
-    }
-    for (const doc of await this.keys.find({ message_id: { $in: [...due] } }).toArray()) {
-      await this.tombstones.updateOne({ _id: doc.key_id }, { $setOnInsert: { _id: doc.key_id } }, { upsert: true });
-      await this.keys.deleteOne({ _id: doc._id, key_id: doc.key_id });
     }
     await this.punctures.deleteMany({ _id: { $in: [...due] }, at: { $lte: now } });
     return due.size;
@@ -122,7 +110,8 @@ export class MongoContentKeyStore implements ContentKeyStorePort {
   async destroyDue(now: Date, limit: number, puncture: BatchPuncturer): Promise<number> {
     await this.ensureIndexes();
     let destroyed = 0;
-    for (let next = await this.punctures.findOne({ at: { $lte: now } }, { sort: { at: 1 } }); next && destroyed < limit; next = await this.punctures.findOne({ at: { $lte: now } }, { sort: { at: 1 } })) {
+    // (Bounded also in tries: a batch another purge is rewriting meanwhile is tried again.)
+    for (let tries = 0, next = await this.punctures.findOne({ at: { $lte: now } }, { sort: { at: 1 } }); next && destroyed < limit && tries < limit; tries++, next = await this.punctures.findOne({ at: { $lte: now } }, { sort: { at: 1 } })) {
       destroyed += await this.punctureBatch(next.batch_scope, now, puncture);
     }
     // (MongoDB reads a limit of 0 as no limit.)
