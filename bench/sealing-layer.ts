@@ -184,7 +184,7 @@ async function main() {
   }));
   const ratios = (a: Side, b: Side) => counted(a).map((v, i) => v / counted(b)[i]);
   rows.push({ metric: 'the sealing layer on this build: sealed minus clear, median slice', value: median(counted(sealed).map((v, i) => v - counted(clear)[i])), unit: 'µs', detail: '' });
-  if (punctures.length > 0) rows.push({ metric: 'puncturing a batch: one message erased, the other 255 keys stored, CPU, median', value: median(punctures), unit: 'ms', detail: `${punctures.length} batches, one after the other; min ${fmtNum(Math.min(...punctures), 2)}, max ${fmtNum(Math.max(...punctures), 2)} ms` });
+  if (punctures.length > 0) rows.push({ metric: 'puncturing a batch: one message erased, the other 255 keys rewrapped together, CPU, median', value: median(punctures), unit: 'ms', detail: `${punctures.length} batches, one after the other; min ${fmtNum(Math.min(...punctures), 2)}, max ${fmtNum(Math.max(...punctures), 2)} ms` });
   if (base) rows.push({ metric: 'this build / the baseline, sealed, median of the slices\' ratios', value: median(ratios(sealed, base)), unit: '×', detail: `slices ${ratios(sealed, base).map((v) => fmtNum(v, 3)).join(', ')}` });
   const result: BenchResult = {
     name: 'sealing-layer',
