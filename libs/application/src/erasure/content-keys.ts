@@ -75,9 +75,9 @@ export function timeOrderedKeyId(now = Date.now()): string {
  *
  * A message's key is derived from its batch's (MESSAGE_BATCH_SIZE ids, one stored key): a send
  * costs one HMAC, and the key store is written once a batch. Erasing a message punctures its batch
- * (`scheduleMessageErasure`, then the purge): the batch's other messages get their derived keys
- * stored on their own, and the batch key is destroyed, so the erased message's key can no longer be
- * had from anything stored (docs/security.md, "How erasure works").
+ * (`scheduleMessageErasure`, then the purge): the batch's row is rewritten to hold the other
+ * messages' keys instead of the batch key, so the erased message's key can no longer be had from
+ * anything stored (docs/security.md, "How erasure works").
  */
 export class ContentKeys {
   private readonly opened: BoundedCache<string, Buffer | typeof CONTENT_KEY_GONE>;

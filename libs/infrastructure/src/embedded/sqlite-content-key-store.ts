@@ -139,8 +139,8 @@ export class SqliteContentKeyStore implements ContentKeyStorePort {
 
   async destroyDue(now: Date, limit: number, puncture: BatchPuncturer): Promise<number> {
     let destroyed = 0;
-    // One batch per transaction, with a turn of the event loop between two (a batch writes up to
-    // its size in keys).
+    // One batch per transaction, with a turn of the event loop between two (a puncture derives and
+    // wraps up to a batch's size in keys, a few milliseconds).
     for (let next = this.statements.nextDueBatch.get(now.getTime()); next && destroyed < limit; next = this.statements.nextDueBatch.get(now.getTime())) {
       destroyed += this.punctureBatch(next.batch_scope, now.getTime(), puncture);
       await nextTurn();
