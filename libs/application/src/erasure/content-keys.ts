@@ -55,10 +55,9 @@ export function deriveMessageKey(batchKey: Buffer, messageId: number): Buffer {
 
 /**
  * A key id in UUIDv7's layout (RFC 9562): the time in milliseconds, then 74 random bits. New ids
- * sort after older ones, so the key store's id index grows at its right edge: a batch of keys
- * created ahead dirties a page or two instead of one random page per key (random UUIDs made each
- * batch's commit write about 30 index pages to the WAL). The time says no more than the event's
- * own `recordedAt`.
+ * sort after older ones, so the key store's id index grows at its right edge (when a key was
+ * created per message, random UUIDs made each write of 64 dirty about 30 index pages). The time
+ * says no more than the event's own `recordedAt`.
  */
 export function timeOrderedKeyId(now = Date.now()): string {
   const time = now.toString(16).padStart(12, '0');

@@ -65,7 +65,7 @@ export const CONTENT_PROTECTION: Readonly<Record<string, ProtectionDecision>> = 
       field('renderedContent', ERASED.rendering),
       field('widget.content', ERASED.json),
       // A message's own copy of its topic goes with the message: under its key, so that a send
-      // needs one key (created ahead) and writes nothing to the key store. (Logs sealed before
+      // needs one key (derived from its batch's) and writes nothing to the key store. (Logs sealed before
       // kept it under the topic's key, which counted the message as a member: still read.)
       field('recipient.topic', ERASED.topic),
     ],

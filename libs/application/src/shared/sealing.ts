@@ -11,7 +11,7 @@ let randomOffset = 0;
 
 /**
  * `n` random bytes (a fresh copy) from a pool filled by one `randomBytes` call per 4 KiB, as Node
- * does for `randomUUID`: an IV per seal and a content key per message would otherwise pay a
+ * does for `randomUUID`: an IV per seal and a content key per batch would otherwise pay a
  * CSPRNG call each. A pool is never refilled in place, so no two callers get the same bytes.
  */
 export function pooledRandomBytes(n: number): Buffer {
