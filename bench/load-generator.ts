@@ -1,7 +1,8 @@
 /**
  * A small closed-loop HTTP/1.1 load generator for loopback targets: C keep-alive connections, each
  * sending the next request when the previous response has been read, for a fixed duration
- * (after a warm-up that is not counted) or until a request cap.
+ * (after a warm-up that is not counted) or until a request cap. With `ratePerSecond` (raw client)
+ * the connections are paced instead, so that two servers can be compared at the same load.
  *
  * Two clients:
  * - `http`: node:http with a keep-alive Agent (maxSockets = connections), the ordinary client;
@@ -36,6 +37,12 @@ export type LoadOptions = {
   headers?: Record<string, string>;
   /** A request body sent with every request (its Content-Length is added). */
   body?: string;
+  /**
+   * Paced load (`raw` client only): this many requests a second in all, each connection sending
+   * at its own even interval, or at once when its previous response came late (no debt is kept).
+   * The default: each connection sends as soon as its previous response is read (closed loop).
+   */
+  ratePerSecond?: number;
 };
 
 export type LoadResult = {
@@ -190,7 +197,19 @@ function runRaw(o: LoadOptions, recorder: Recorder): Promise<void> {
         sentAt = performance.now();
         socket.write(request);
       };
-      socket.once('connect', send);
+      // Paced: this connection's share of the rate, its first send offset so that the connections
+      // do not send together.
+      const interval = o.ratePerSecond ? (o.connections / o.ratePerSecond) * 1000 : 0;
+      let nextAt = performance.now() + (c * interval) / o.connections;
+      const next = () => {
+        if (done) return;
+        const now = performance.now();
+        if (interval === 0 || nextAt <= now) {
+          nextAt = Math.max(nextAt, now) + interval;
+          send();
+        } else setTimeout(next, nextAt - now);
+      };
+      socket.once('connect', next);
       socket.on('error', () => {
         recorder.error();
         finish();
@@ -218,7 +237,7 @@ function runRaw(o: LoadOptions, recorder: Recorder): Promise<void> {
           if (buffer.length < end) return;
           const status = (buffer[9] - 48) * 100 + (buffer[10] - 48) * 10 + (buffer[11] - 48);
           buffer = buffer.length === end ? Buffer.alloc(0) : buffer.subarray(end);
-          if (recorder.response(sentAt, performance.now(), status)) send();
+          if (recorder.response(sentAt, performance.now(), status)) next();
           else return finish();
         }
       });
@@ -228,6 +247,7 @@ function runRaw(o: LoadOptions, recorder: Recorder): Promise<void> {
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   if (!LOOPBACK.has(o.host)) throw new Error(`the load generator only targets loopback, not ${o.host}`);
+  if (o.ratePerSecond && o.client !== 'raw') throw new Error('a paced load (ratePerSecond) needs the raw client');
   const recorder = new Recorder(o);
   await (o.client === 'raw' ? runRaw(o, recorder) : runHttp(o, recorder));
   return recorder.result();

@@ -16,9 +16,14 @@
  * Each round loads every target once (warm-up, then the measured load); the result per target is
  * the median round, with ratios to bare node:http and to the minimal Nest app.
  *
- *   node dist/bench/request-cost.js [--rounds 3] [--duration 4] [--warmup 1] [--connections 16]
+ *   node dist/bench/request-cost.js [--rounds 3] [--duration 4] [--warmup 1] [--connections 16] [--rate 0]
  *        [--targets bare,nest,nest-adapter,me,props,send] [--subscribers 50] [--node-env production]
  *        [--log-level silent] [--cpu-prof DIR] [--baseline CHECKOUT] [--baseline-config K=V,K=V] [--app-env K=V,K=V] [--no-doc] [--json FILE]
+ *
+ * `--rate R`: the load paced at R requests a second in all (each target must keep up with it),
+ * instead of closed loop: a closed loop runs each server at its own saturation, where a slower
+ * one also batches less (socket writes, projector flushes), so that a difference in CPU per
+ * request grows under it; at the same rate both are measured at the same load.
  *
  * `--app-env`: extra configuration for the application (and the baseline's), e.g.
  * `RUN_SCHEDULED_JOBS=false` to leave out what the servers layout runs in the worker.
@@ -75,6 +80,9 @@ async function main() {
   const durationMs = intArg(args, 'duration', 4) * 1000;
   const warmupMs = intArg(args, 'warmup', 1) * 1000;
   const connections = Math.max(1, intArg(args, 'connections', 16));
+  // Paced load: every target at this many requests a second (each must keep up), so that CPU per
+  // request is compared at the same load rather than at each server's own saturation.
+  const rate = Math.max(0, intArg(args, 'rate', 0));
   const subscribers = intArg(args, 'subscribers', 50);
   const nodeEnv = stringArg(args, 'node-env', 'production', ['production', 'development', 'test']);
   const logLevel = stringArg(args, 'log-level', 'silent');
@@ -168,7 +176,7 @@ async function main() {
     const serverOf = (t: TargetKey) => (t === 'bare' ? servers.bare! : t === 'nest' ? servers.nest! : t === 'nest-adapter' ? servers['nest-adapter']! : servers.app!);
     for (let round = 1; round <= rounds; round++) {
       for (const { target: t, baseline } of round % 2 === 0 ? [...measured].reverse() : measured) {
-        const base = { ...load(t, baseline ? servers.baseline : servers.app), connections, maxRequests: 0 };
+        const base = { ...load(t, baseline ? servers.baseline : servers.app), connections, maxRequests: 0, ...(rate > 0 ? { ratePerSecond: rate } : {}) };
         if (warmupMs > 0) await runLoad({ ...base, durationMs: warmupMs, warmupMs: 0 });
         const server = baseline ? servers.baseline! : serverOf(t);
         const before = await server.usage();
@@ -231,7 +239,7 @@ async function main() {
     resultTargets.push({ description: `send to a ${subscribers}-subscriber channel ≤ 15× bare node:http CPU (${fmtNum(ratio, 1)}×)`, met: ratio <= 15 });
   }
   notes.push(
-    `${rounds} rounds; each load ${warmupMs / 1000} s warm-up then ${durationMs / 1000} s measured, ${connections} keep-alive connections (closed loop, \`raw\` client in the bench process); every server in a child process of its own with NODE_ENV=${nodeEnv}; the application on embedded stores with LOG_LEVEL=${logLevel} and rate limits off.`,
+    `${rounds} rounds; each load ${warmupMs / 1000} s warm-up then ${durationMs / 1000} s measured, ${connections} keep-alive connections (${rate > 0 ? `paced at ${rate} requests a second in all` : 'closed loop'}, \`raw\` client in the bench process); every server in a child process of its own with NODE_ENV=${nodeEnv}; the application on embedded stores with LOG_LEVEL=${logLevel} and rate limits off.`,
     'CPU per request: the server process\'s user + system CPU time over the measured load (process.cpuUsage() asked over IPC before and after) divided by the requests it answered; the load generator\'s CPU is not in it.',
   );
   if (targets.includes('nest-adapter')) {
