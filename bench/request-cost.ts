@@ -49,7 +49,7 @@ import { summarise } from './cpuprofile-summary';
 import { type LoadOptions, runLoad } from './load-generator';
 import { appendRunToDocSection } from './run-log';
 import { type ServerProcess, startServerProcess } from './server-process';
-import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, now, parseArgs, progress, type ResultRow, runMain, stringArg, tempDir } from './support';
+import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, lowerMedian, now, parseArgs, progress, type ResultRow, runMain, stringArg, tempDir } from './support';
 
 const HOST = '127.0.0.1';
 const ROOT = resolve(__dirname, '..', '..');
@@ -66,11 +66,6 @@ const LABELS: Record<TargetKey, string> = {
   me: 'GET /users/me (authenticated)',
   props: 'POST /users/me/subscriptions/properties with []',
   send: 'POST /messages to a 50-subscriber channel',
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
 };
 
 async function main() {
@@ -201,7 +196,7 @@ async function main() {
     baselineDir.remove();
   }
 
-  const med = (t: TargetKey) => median(cpuPerRequest.get(t)!);
+  const med = (t: TargetKey) => lowerMedian(cpuPerRequest.get(t)!);
   const rows: ResultRow[] = [];
   const resultTargets: NonNullable<BenchResult['targets']> = [];
   for (const t of targets) {
@@ -218,7 +213,7 @@ async function main() {
         Number.isFinite(vsNest) ? `${fmtNum(vsNest, 2)}× minimal Nest` : '',
         Number.isFinite(vsNestAdapter) ? `${fmtNum(vsNestAdapter, 2)}× minimal Nest on the application's adapter` : '',
         `rounds ${cpuPerRequest.get(t)!.map((v) => fmtNum(v, 3)).join(', ')} ms`,
-        `${fmtInt(median(throughput.get(t)!))} req/s`,
+        `${fmtInt(lowerMedian(throughput.get(t)!))} req/s`,
       ]
         .filter(Boolean)
         .join('; '),
@@ -227,8 +222,8 @@ async function main() {
   for (const t of targets.filter((x) => baselineScript && isAppTarget(x))) {
     const before = baselineCpu.get(t)!;
     const ratios = cpuPerRequest.get(t)!.map((after, i) => after / before[i]);
-    rows.push({ metric: `${LABELS[t]} on the baseline: server CPU per request, median round`, value: median(before) * 1000, unit: 'µs', detail: `rounds ${before.map((v) => fmtNum(v, 3)).join(', ')} ms` });
-    rows.push({ metric: `${LABELS[t]}: this build / the baseline, median of the rounds' ratios`, value: median(ratios), unit: '×', detail: `rounds ${ratios.map((v) => fmtNum(v, 3)).join(', ')}` });
+    rows.push({ metric: `${LABELS[t]} on the baseline: server CPU per request, median round`, value: lowerMedian(before) * 1000, unit: 'µs', detail: `rounds ${before.map((v) => fmtNum(v, 3)).join(', ')} ms` });
+    rows.push({ metric: `${LABELS[t]}: this build / the baseline, median of the rounds' ratios`, value: lowerMedian(ratios), unit: '×', detail: `rounds ${ratios.map((v) => fmtNum(v, 3)).join(', ')}` });
   }
   if (targets.includes('me') && targets.includes('nest')) {
     const ratio = med('me') / med('nest');

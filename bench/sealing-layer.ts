@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeDocSection } from './app-harness';
-import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, now, parseArgs, progress, type ResultRow, runMain, tempDir } from './support';
+import { type BenchResult, commandLine, emitResult, fmtInt, fmtNum, intArg, lowerMedian, now, parseArgs, progress, type ResultRow, runMain, tempDir } from './support';
 
 const ROOT = existsSync(resolve(__dirname, '..', 'package.json')) ? resolve(__dirname, '..') : resolve(__dirname, '..', '..');
 const DOC = join(ROOT, 'docs', 'benchmarks.md');
@@ -132,11 +132,6 @@ function sideOf(label: string, root: string, sealed: boolean): Side {
   };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-};
-
 async function main() {
   const args = parseArgs();
   const began = now();
@@ -178,14 +173,14 @@ async function main() {
   const [sealed, clear, base] = sides;
   const rows: ResultRow[] = sides.map((side) => ({
     metric: `${side.label}: CPU per send (append + ${SUBSCRIBER_READS} reads), median slice`,
-    value: median(counted(side)),
+    value: lowerMedian(counted(side)),
     unit: 'µs',
     detail: `slices ${counted(side).map((v) => fmtNum(v, 1)).join(', ')}`,
   }));
   const ratios = (a: Side, b: Side) => counted(a).map((v, i) => v / counted(b)[i]);
-  rows.push({ metric: 'the sealing layer on this build: sealed minus clear, median slice', value: median(counted(sealed).map((v, i) => v - counted(clear)[i])), unit: 'µs', detail: '' });
-  if (punctures.length > 0) rows.push({ metric: 'puncturing a batch: one message erased, the other 255 keys rewrapped together, CPU, median', value: median(punctures), unit: 'ms', detail: `${punctures.length} batches, one after the other; min ${fmtNum(Math.min(...punctures), 2)}, max ${fmtNum(Math.max(...punctures), 2)} ms` });
-  if (base) rows.push({ metric: 'this build / the baseline, sealed, median of the slices\' ratios', value: median(ratios(sealed, base)), unit: '×', detail: `slices ${ratios(sealed, base).map((v) => fmtNum(v, 3)).join(', ')}` });
+  rows.push({ metric: 'the sealing layer on this build: sealed minus clear, median slice', value: lowerMedian(counted(sealed).map((v, i) => v - counted(clear)[i])), unit: 'µs', detail: '' });
+  if (punctures.length > 0) rows.push({ metric: 'puncturing a batch: one message erased, the other 255 keys rewrapped together, CPU, median', value: lowerMedian(punctures), unit: 'ms', detail: `${punctures.length} batches, one after the other; min ${fmtNum(Math.min(...punctures), 2)}, max ${fmtNum(Math.max(...punctures), 2)} ms` });
+  if (base) rows.push({ metric: 'this build / the baseline, sealed, median of the slices\' ratios', value: lowerMedian(ratios(sealed, base)), unit: '×', detail: `slices ${ratios(sealed, base).map((v) => fmtNum(v, 3)).join(', ')}` });
   const result: BenchResult = {
     name: 'sealing-layer',
     title: 'The sealing layer alone: CPU per send (issue 35)',

@@ -61,6 +61,12 @@ export const fmtInt = (n: number): string => Math.round(n).toLocaleString('en-US
 export const fmtNum = (n: number, digits = 2): string =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** The middle value (the lower of the two middle ones for an even count: always a value that was measured). */
+export function lowerMedian(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
 /** Nearest-rank percentile of an ascending-sorted array. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return NaN;

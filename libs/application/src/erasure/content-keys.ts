@@ -3,6 +3,7 @@ import { type BatchPuncturer, CONTENT_KEY_GONE, type ContentKeyRequest, type Con
 import { pooledRandomBytes, seal, unseal } from '../shared/sealing';
 import { BoundedCache } from '../shared/bounded-cache';
 import { ContentKeyMissingError } from './content-key-missing-error';
+import { messageScope } from './content-protection';
 
 /** A content key in clear, in memory only. */
 export type ContentKey = { keyId: string; key: Buffer };
@@ -174,7 +175,7 @@ export class ContentKeys {
    * the key of its own a log sealed before batch keys gave it.
    */
   async scheduleMessageErasure(messageId: number, at: Date): Promise<void> {
-    await this.store.scheduleDestroy(`message:${messageId}`, at);
+    await this.store.scheduleDestroy(messageScope(messageId), at);
     await this.store.schedulePuncture(messageId, messageBatchScope(messageId), at);
   }
 
@@ -211,7 +212,7 @@ export class ContentKeys {
     // Only a deleted message is punctured out, and nothing is appended for it after its deletion.
     if (key === null) throw new Error(`message ${messageId} was erased: nothing can be sealed for it`);
     const derived = { keyId: derivedKeyId(batch.keyId, messageId), key };
-    this.byScope.set(`message:${messageId}`, derived);
+    this.byScope.set(messageScope(messageId), derived);
     this.opened.set(derived.keyId, key);
     return derived;
   }

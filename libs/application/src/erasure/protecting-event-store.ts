@@ -14,7 +14,7 @@ import { CONTENT_KEY_GONE } from '../ports/content-key-store.port';
 import { BoundedCache } from '../shared/bounded-cache';
 import { seal, unseal } from '../shared/sealing';
 import type { ContentKey, ContentKeys } from './content-keys';
-import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, messageScope, sealDecision, topicScope, valueAt, withValuesAt, type SealedField } from './content-protection';
+import { ENVELOPES, type Envelopes, envelopesOf, isSealedValue, sealDecision, topicScope, valueAt, withValuesAt, type SealedField } from './content-protection';
 
 /** Keys destroyed per purge run at most (the job runs again for the rest). */
 export const PURGE_BATCH = 1000;
